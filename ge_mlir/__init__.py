@@ -1,0 +1,51 @@
+"""ge-mlir: an open graph engine on MLIR.
+
+Importing :mod:`ge_mlir` loads the ``ge`` dialect library once per process and
+registers it in MLIR's global dialect registry, so every ``mlir.ir.Context``
+created afterwards knows (and loads) the ``ge`` dialect.
+
+Public API (small on purpose):
+
+* :func:`parse_module` / :func:`verify` -- text to verified IR, errors as
+  :class:`GeMlirError` subclasses carrying MLIR diagnostics;
+* :func:`run_pipeline` -- run a pass pipeline mixing upstream passes and ge
+  Python passes by name;
+* :mod:`ge_mlir.passes` -- the pass registry (``register_pass``);
+* :mod:`ge_mlir.dialects.ge` -- generated op builder classes.
+"""
+
+from ._version import __version__
+from .errors import (
+    DialectLoadError,
+    Diagnostic,
+    GeMlirError,
+    ParseError,
+    PassFailedError,
+    PassOptionError,
+    PassPipelineError,
+    UnknownPassError,
+    VerificationError,
+)
+from ._dialect import library_path, load_dialect, register_dialect, native_version
+from .api import parse_module, run_pipeline, verify, Context
+
+__all__ = [
+    "__version__",
+    "Context",
+    "DialectLoadError",
+    "Diagnostic",
+    "GeMlirError",
+    "ParseError",
+    "PassFailedError",
+    "PassOptionError",
+    "PassPipelineError",
+    "UnknownPassError",
+    "VerificationError",
+    "library_path",
+    "load_dialect",
+    "native_version",
+    "parse_module",
+    "register_dialect",
+    "run_pipeline",
+    "verify",
+]

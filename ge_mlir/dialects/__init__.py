@@ -1,0 +1,1 @@
+"""Python op classes of ge-mlir's dialects (generated from TableGen)."""

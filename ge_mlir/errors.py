@@ -1,0 +1,139 @@
+"""The ge_mlir exception hierarchy.
+
+Every failure reachable from the Python API or the command-line tools is one of
+these, carrying the MLIR diagnostics (severity, location, message, notes) that
+explain it. Nothing in ge_mlir lets bad input reach an MLIR abort: inputs are
+parsed and verified before any pass runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+
+def file_line_col(loc: Any) -> tuple[str, int, int] | None:
+    """(file, line, col) of the first file location inside ``loc``, if any."""
+    for _ in range(16):
+        if loc.is_a_file():
+            return str(loc.filename), int(loc.start_line), int(loc.start_col)
+        if loc.is_a_name():
+            loc = loc.child_loc
+        elif loc.is_a_callsite():
+            loc = loc.callee
+        elif loc.is_a_fused() and len(loc.locations):
+            loc = loc.locations[0]
+        else:
+            return None
+    return None
+
+
+def format_location(loc: Any) -> str:
+    """`file:line:col` (with the node name for named locations) or MLIR's form."""
+    try:
+        flc = file_line_col(loc)
+        name = str(loc.name_str) if loc.is_a_name() else None
+    except Exception:  # pragma: no cover - exotic locations
+        return str(loc)
+    if flc is None:
+        return name if name else str(loc)
+    text = f"{flc[0]}:{flc[1]}:{flc[2]}"
+    return f"{text} ({name})" if name else text
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One MLIR diagnostic, detached from its (possibly dead) context."""
+
+    severity: str
+    location: str
+    message: str
+    notes: tuple["Diagnostic", ...] = field(default_factory=tuple)
+
+    @staticmethod
+    def from_mlir(diag: Any) -> "Diagnostic":
+        sev = str(diag.severity).rsplit(".", 1)[-1].lower()
+        return Diagnostic(
+            severity=sev,
+            location=format_location(diag.location),
+            message=str(diag.message),
+            notes=tuple(Diagnostic.from_mlir(n) for n in diag.notes),
+        )
+
+    def format(self, indent: str = "") -> str:
+        text = f"{indent}{self.location}: {self.severity}: {self.message}"
+        for note in self.notes:
+            text += "\n" + note.format(indent + "  ")
+        return text
+
+
+class GeMlirError(Exception):
+    """Base class of all ge_mlir errors.
+
+    Attributes:
+        message: what went wrong, in one sentence.
+        diagnostics: the MLIR diagnostics behind it (may be empty).
+        op: the operation name involved, when known (e.g. ``"ge.conv2d"``).
+        node: the graph node (ONNX node name) involved, when known.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        diagnostics: Iterable[Diagnostic] = (),
+        op: str | None = None,
+        node: str | None = None,
+    ) -> None:
+        self.message = message
+        self.diagnostics: tuple[Diagnostic, ...] = tuple(diagnostics)
+        self.op = op
+        self.node = node
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        parts = [self.message]
+        if self.op or self.node:
+            where = ", ".join(
+                x for x in (f"op {self.op}" if self.op else "", f"node {self.node!r}" if self.node else "") if x
+            )
+            parts[0] += f" ({where})"
+        parts += [d.format("  ") for d in self.diagnostics]
+        return "\n".join(parts)
+
+    @classmethod
+    def from_mlir_error(cls, message: str, err: BaseException, **kw: Any) -> "GeMlirError":
+        diags: Sequence[Any] = getattr(err, "error_diagnostics", None) or ()
+        converted = [Diagnostic.from_mlir(d) for d in diags]
+        if not converted:
+            text = getattr(err, "message", None) or str(err)
+            converted = [Diagnostic("error", "unknown", text.strip())]
+        return cls(message, diagnostics=converted, **kw)
+
+
+class DialectLoadError(GeMlirError):
+    """The native ge dialect library is missing or cannot be loaded."""
+
+
+class ParseError(GeMlirError):
+    """IR text could not be parsed (syntax, unknown op, bad type)."""
+
+
+class VerificationError(GeMlirError):
+    """IR parsed (or was built) but fails the op verifiers."""
+
+
+class PassPipelineError(GeMlirError):
+    """A pass pipeline string is malformed."""
+
+
+class UnknownPassError(PassPipelineError):
+    """A pipeline names a pass that is neither a ge pass nor an upstream pass."""
+
+
+class PassOptionError(PassPipelineError):
+    """A pass option is unknown or its value does not parse."""
+
+
+class PassFailedError(GeMlirError):
+    """A pass ran and signalled failure (see the diagnostics for why)."""

@@ -1,0 +1,1 @@
+"""Graph optimization passes on the ge dialect (one pass per module)."""

@@ -1,0 +1,41 @@
+"""The ge pass registry and pipeline construction.
+
+A ge pass is a Python class registered with :func:`register_pass`; it has a
+name ``ge-<verb>-<object>``, a summary, typed options, a pipeline stage, a
+priority and the targets it applies to. Pipelines mix ge passes and upstream
+MLIR passes by name::
+
+    ge_mlir.run_pipeline(module, "builtin.module(ge-verify-graph, ge-canonicalize{cse=false}, func.func(cse))")
+"""
+
+from .registry import (
+    STAGES,
+    Option,
+    Pass,
+    PassFailure,
+    get_pass,
+    list_passes,
+    register_pass,
+)
+from .pipeline import PipelineElement, build_pass_manager, parse_pipeline
+
+__all__ = [
+    "STAGES",
+    "Option",
+    "Pass",
+    "PassFailure",
+    "PipelineElement",
+    "build_pass_manager",
+    "get_pass",
+    "list_passes",
+    "parse_pipeline",
+    "register_pass",
+]
+
+
+def _load_builtin_passes() -> None:
+    # Importing the modules registers their passes; one pass per file.
+    from ..optimize import ge_canonicalize, ge_verify_graph  # noqa: F401
+
+
+_load_builtin_passes()

@@ -1,0 +1,13 @@
+//===- Dialects.cpp - C API registration of the ge dialect ----------------===//
+
+#include "ge-mlir-c/Dialects.h"
+#include "ge-mlir/Dialect/Ge/GeDialect.h"
+
+#include "mlir/CAPI/Registration.h"
+#include "llvm/Config/llvm-config.h"
+
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Ge, ge, mlir::ge::GeDialect)
+
+const char *geMlirVersion(void) {
+  return GE_MLIR_VERSION " (LLVM " LLVM_VERSION_STRING ")";
+}
