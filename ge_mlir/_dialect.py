@@ -57,6 +57,8 @@ def _load() -> tuple[ctypes.CDLL, ctypes.CDLL]:
         lib.mlirGetDialectHandle__ge__.restype = _Handle
         lib.mlirGetDialectHandle__ge__.argtypes = []
         lib.geMlirVersion.restype = ctypes.c_char_p
+        lib.geMlirContextSetPrintOpOnDiagnostic.argtypes = [_Handle, ctypes.c_bool]
+        lib.geMlirContextSetPrintOpOnDiagnostic.restype = None
         capi.mlirDialectHandleInsertDialect.argtypes = [_Handle, _Handle]
         capi.mlirDialectHandleInsertDialect.restype = None
         capi.mlirDialectHandleLoadDialect.argtypes = [_Handle, _Handle]
@@ -77,6 +79,13 @@ def load_dialect(context: ir.Context) -> None:
     lib, capi = _load()
     ptr = _capsule_ptr(context._CAPIPtr, b"mlir.ir.Context._CAPIPtr")
     capi.mlirDialectHandleLoadDialect(lib.mlirGetDialectHandle__ge__(), _Handle(ptr))
+
+
+def set_print_op_on_diagnostic(context: ir.Context, enable: bool) -> None:
+    """Whether diagnostics attach a 'see current operation' note (MLIR default: on)."""
+    lib, _ = _load()
+    ptr = _capsule_ptr(context._CAPIPtr, b"mlir.ir.Context._CAPIPtr")
+    lib.geMlirContextSetPrintOpOnDiagnostic(_Handle(ptr), enable)
 
 
 def native_version() -> str:

@@ -7,7 +7,7 @@ from mlir.passmanager import PassManager
 from mlir.rewrite import GreedyRewriteConfig, PatternRewriter, RewritePatternSet, apply_patterns_and_fold_greedily
 
 from ..passes.registry import Option, Pass, PassFailure, register_pass
-from .patterns import int_array, pattern
+from .patterns import defining_op, int_array, pattern
 
 # Element types that hold every value of the narrower type exactly, so a
 # cast a -> b -> a is the identity. (Float -> wider float, int -> wider int.)
@@ -20,10 +20,10 @@ def _lossless(src: ir.Type, mid: ir.Type) -> bool:
         if s == "bf16" and m == "f16" or s == "f16" and m == "bf16":
             return False
         return _FLOAT_WIDTH[m] > _FLOAT_WIDTH[s] or s == m
-    if ir.IntegerType.isinstance(src) and ir.IntegerType.isinstance(mid):
+    if isinstance(src, ir.IntegerType) and isinstance(mid, ir.IntegerType):
         si, mi = ir.IntegerType(src), ir.IntegerType(mid)
         return mi.width > si.width and mi.is_signless == si.is_signless or src == mid
-    if ir.IntegerType.isinstance(src) and m in ("f32", "f64"):
+    if isinstance(src, ir.IntegerType) and m in ("f32", "f64"):
         # Integers up to the mantissa width convert exactly.
         return ir.IntegerType(src).width <= (24 if m == "f32" else 53)
     return False
@@ -36,8 +36,8 @@ def _elem(v: ir.Value) -> ir.Type:
 @pattern
 def fold_cast_round_trip(op: ir.OpView, rewriter: PatternRewriter) -> bool:
     """cast(cast(x : A -> B) : B -> A) -> x when A -> B is lossless."""
-    inner = op.operands[0].owner
-    if not isinstance(inner, ir.Operation) or inner.name != "ge.cast":
+    inner = defining_op(op.operands[0])
+    if inner is None or inner.name != "ge.cast":
         return False
     x = inner.operands[0]
     if x.type != op.results[0].type or not _lossless(_elem(x), _elem(inner.results[0])):

@@ -32,7 +32,7 @@ class GeVerifyGraphPass(Pass):
         problems: list[tuple[ir.Location, str]] = []
 
         def check_value(v: ir.Value, what: str, loc: ir.Location) -> None:
-            if not ir.RankedTensorType.isinstance(v.type):
+            if not isinstance(v.type, ir.RankedTensorType):
                 problems.append((loc, f"{what} has type {v.type}, expected a ranked tensor"))
                 return
             t = ir.RankedTensorType(v.type)

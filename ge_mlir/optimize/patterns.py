@@ -29,3 +29,11 @@ def int_array(op: ir.OpView | ir.Operation, name: str) -> list[int] | None:
     if name not in attrs:
         return None
     return list(ir.DenseI64ArrayAttr(attrs[name]))
+
+
+def defining_op(value: ir.Value) -> ir.Operation | None:
+    """The operation producing ``value`` (None for block arguments)."""
+    owner = value.owner
+    if isinstance(owner, ir.OpView):
+        return owner.operation
+    return owner if isinstance(owner, ir.Operation) else None

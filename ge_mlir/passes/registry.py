@@ -26,7 +26,7 @@ STAGES: tuple[str, ...] = (
     "lowering",
 )
 
-_NAME_RE = re.compile(r"^ge-[a-z0-9]+(-[a-z0-9]+)+$")
+_NAME_RE = re.compile(r"^ge-[a-z0-9]+(-[a-z0-9]+)*$")
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from mlir import ir
 
 import ge_mlir
 from ge_mlir.errors import Diagnostic, GeMlirError, PassFailedError, VerificationError, file_line_col
+from ge_mlir._dialect import set_print_op_on_diagnostic
 from ge_mlir.passes import build_pass_manager, list_passes, parse_pipeline
 from ge_mlir.passes.registry import STAGES
 from ge_mlir.tools import diagnostics as dv
@@ -117,6 +118,8 @@ def _process_chunk(chunk: _Chunk, args: argparse.Namespace, pipeline: list[str],
     ok = True
     with ir.Context() as ctx:
         ctx.allow_unregistered_dialects = False
+        if args.verify_diagnostics:
+            set_print_op_on_diagnostic(ctx, False)
 
         def on_diag(d) -> bool:
             produced.append(dv.Produced(str(d.severity).rsplit(".", 1)[-1].lower(), _line_of(d.location), str(d.message)))

@@ -12,6 +12,11 @@ extern "C" {
 /// upstream C API (mlirDialectHandleInsertDialect / LoadDialect).
 MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Ge, ge);
 
+/// MLIRContext::printOpOnDiagnostic, which the upstream C API does not expose:
+/// `--verify-diagnostics` turns it off, as mlir-opt does.
+MLIR_CAPI_EXPORTED void geMlirContextSetPrintOpOnDiagnostic(MlirContext ctx,
+                                                            bool enable);
+
 /// Version string of the ge dialect library ("<version> (LLVM <llvm>)").
 MLIR_CAPI_EXPORTED const char *geMlirVersion(void);
 

@@ -3,11 +3,17 @@
 #include "ge-mlir-c/Dialects.h"
 #include "ge-mlir/Dialect/Ge/GeDialect.h"
 
+#include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"
+#include "mlir/IR/MLIRContext.h"
 #include "llvm/Config/llvm-config.h"
 
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Ge, ge, mlir::ge::GeDialect)
 
 const char *geMlirVersion(void) {
   return GE_MLIR_VERSION " (LLVM " LLVM_VERSION_STRING ")";
+}
+
+void geMlirContextSetPrintOpOnDiagnostic(MlirContext ctx, bool enable) {
+  unwrap(ctx)->printOpOnDiagnostic(enable);
 }
