@@ -73,4 +73,4 @@ class GeVerifyGraphPass(Pass):
             loc.emit_error(f"{self.name}: {msg}")
         self.bump("problems", len(problems))
         if problems:
-            raise PassFailure(f"{len(problems)} problem(s) found", at=module)
+            raise PassFailure(f"{len(problems)} problem(s) found", at=module, reported=True)

@@ -69,8 +69,12 @@ class Option:
 class PassFailure(GeMlirError):
     """Raised inside :meth:`Pass.run` to fail the pass with a located error."""
 
-    def __init__(self, message: str, *, at: ir.Operation | ir.OpView | None = None) -> None:
+    def __init__(
+        self, message: str, *, at: ir.Operation | ir.OpView | None = None, reported: bool = False
+    ) -> None:
         self.at = at
+        # True when the pass already emitted located errors for each problem.
+        self.reported = reported
         super().__init__(message)
 
 
@@ -122,6 +126,9 @@ class Pass:
             try:
                 self.run(op)
             except PassFailure as e:
+                if e.reported:
+                    pass_.signal_pass_failure()
+                    return
                 target = e.at.operation if isinstance(e.at, ir.OpView) else e.at
                 (target.location if target is not None else op.location).emit_error(
                     f"{self.name}: {e.message}"
