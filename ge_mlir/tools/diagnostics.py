@@ -41,6 +41,7 @@ class Produced:
     kind: str
     line: int | None
     message: str
+    col: int | None = None
 
 
 def parse_expectations(text: str) -> tuple[list[Expected], list[str]]:

@@ -90,20 +90,21 @@ def _extra_pipeline(extra: list[str]) -> list[str]:
     return elements
 
 
-def _line_of(loc: ir.Location) -> int | None:
+def _line_col(loc: ir.Location) -> tuple[int | None, int | None]:
     flc = file_line_col(loc)
-    return flc[1] if flc else None
+    return (flc[1], flc[2]) if flc else (None, None)
 
 
 class _Chunk:
-    def __init__(self, text: str, offset: int) -> None:
+    def __init__(self, text: str, offset: int, path: str | None = None) -> None:
         self.text = text
         self.offset = offset  # lines before this chunk in the file
+        self.path = path
 
 
-def _split(text: str, split: bool) -> list[_Chunk]:
+def _split(text: str, split: bool, path: str | None) -> list[_Chunk]:
     if not split:
-        return [_Chunk(text, 0)]
+        return [_Chunk(text, 0, path)]
     chunks, offset = [], 0
     for part in _SPLIT_RE.split(text):
         chunks.append(_Chunk(part, offset))
@@ -122,16 +123,21 @@ def _process_chunk(chunk: _Chunk, args: argparse.Namespace, pipeline: list[str],
             set_print_op_on_diagnostic(ctx, False)
 
         def on_diag(d) -> bool:
-            produced.append(dv.Produced(str(d.severity).rsplit(".", 1)[-1].lower(), _line_of(d.location), str(d.message)))
+            sev = str(d.severity).rsplit(".", 1)[-1].lower()
+            produced.append(dv.Produced(sev, *_line_col(d.location)[:1], str(d.message), _line_col(d.location)[1]))
             for n in d.notes:
-                produced.append(dv.Produced("note", _line_of(n.location), str(n.message)))
+                produced.append(dv.Produced("note", _line_col(n.location)[0], str(n.message), _line_col(n.location)[1]))
             return True
 
         handler = ctx.attach_diagnostic_handler(on_diag)
         try:
             module = None
             try:
-                module = ir.Module.parse(chunk.text)
+                # A whole file parses from disk so locations name it (as mlir-opt's do).
+                if chunk.path is not None:
+                    module = ir.Module.parseFile(chunk.path)
+                else:
+                    module = ir.Module.parse(chunk.text)
             except ir.MLIRError as e:
                 ok = False
                 for d in e.error_diagnostics:
@@ -180,7 +186,7 @@ def _process_chunk(chunk: _Chunk, args: argparse.Namespace, pipeline: list[str],
             print(f"error: {f}", file=err)
         return not failures
     for p in produced:
-        line = f"{filename}:{p.line + chunk.offset}" if p.line else filename
+        line = f"{filename}:{p.line + chunk.offset}:{p.col}" if p.line else filename
         print(f"{line}: {p.kind}: {p.message}", file=err)
     return ok
 
@@ -216,7 +222,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise GeMlirError(f"cannot read input file: {e}") from None
         out_parts: list[str] = []
         ok = True
-        for chunk in _split(text, args.split_input_file):
+        path = None if args.input == "-" else args.input
+        for chunk in _split(text, args.split_input_file, path):
             ok &= _process_chunk(chunk, args, pipeline, filename, out_parts, err)
         output = "// -----\n".join(out_parts)
         if args.output == "-":

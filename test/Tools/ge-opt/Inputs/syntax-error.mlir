@@ -1,0 +1,2 @@
+func.func @f( {
+  this is not mlir
