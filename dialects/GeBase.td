@@ -146,11 +146,17 @@ def GE_ScatterReductionAttr
 // Type constraints
 //===----------------------------------------------------------------------===//
 
+// Tensors of any element type (data movement); numeric ones exclude i1 so
+// that arithmetic on booleans is rejected rather than silently lowered.
 def GE_Tensor : RankedTensorOf<[AnyType]>;
 def GE_FloatTensor : RankedTensorOf<[AnyFloat]>;
-def GE_NumericTensor : RankedTensorOf<[AnyFloat, AnySignlessInteger, AnyUnsignedInteger, AnySignedInteger]>;
+def GE_Integer : AnyTypeOf<[SignlessIntOfWidths<[8, 16, 32, 64]>,
+                            UnsignedIntOfWidths<[8, 16, 32, 64]>,
+                            SignedIntOfWidths<[8, 16, 32, 64]>]>;
+def GE_NumericTensor : RankedTensorOf<[AnyFloat, GE_Integer]>;
+def GE_ScalarTensor : RankedTensorOf<[AnyFloat, GE_Integer, I1]>;
 def GE_BoolTensor : RankedTensorOf<[I1]>;
-def GE_IntegerTensor : RankedTensorOf<[AnySignlessInteger, AnyUnsignedInteger, AnySignedInteger]>;
+def GE_IntegerTensor : RankedTensorOf<[GE_Integer]>;
 def GE_IndexTensor : RankedTensorOf<[I32, I64]>;
 
 #endif // GE_BASE_TD

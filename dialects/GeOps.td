@@ -79,6 +79,7 @@ def GE_ConstantOp : GE_Op<"constant", [ConstantLike,
   let results = (outs GE_Tensor:$output);
   let assemblyFormat = "attr-dict $value";
   let hasFolder = 1;
+  let hasVerifier = 1;
   let extraClassDefinition = GE_CompatDef;
 }
 
@@ -171,8 +172,8 @@ def GE_LogSoftmaxOp : GE_UnaryOp<"log_softmax", GE_FloatTensor> {
 
 def GE_CastOp : GE_ExplicitOp<"cast"> {
   let summary = "element type conversion (ONNX Cast semantics)";
-  let arguments = (ins GE_Tensor:$input);
-  let results = (outs GE_Tensor:$output);
+  let arguments = (ins GE_ScalarTensor:$input);
+  let results = (outs GE_ScalarTensor:$output);
   let assemblyFormat = "$input attr-dict `:` type($input) `to` type($output)";
   let hasFolder = 1;
 }

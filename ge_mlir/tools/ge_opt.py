@@ -27,7 +27,7 @@ from ge_mlir.passes import build_pass_manager, list_passes, parse_pipeline
 from ge_mlir.passes.registry import STAGES
 from ge_mlir.tools import diagnostics as dv
 
-_SPLIT_RE = re.compile(r"^// -----\s*$", re.M)
+_SPLIT_RE = re.compile(r"^// -----[ \t]*$", re.M)
 
 
 class _Parser(argparse.ArgumentParser):

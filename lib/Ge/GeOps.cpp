@@ -13,6 +13,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <limits>
 #include <string>
@@ -81,6 +82,41 @@ struct OpError {
 };
 
 RankedTensorType asRanked(Type t) { return dyn_cast<RankedTensorType>(t); }
+
+/// Inferred shapes pass through here: RankedTensorType::get asserts on
+/// negative sizes, and no attribute value may take the process down.
+LogicalResult pushTensor(const OpError &err, ArrayRef<int64_t> shape,
+                         Type elementType, SmallVectorImpl<Type> &out) {
+  for (auto [i, d] : llvm::enumerate(shape))
+    if (d < 0 && !ShapedType::isDynamic(d))
+      return err("computed result dimension ", i, " is negative (", d,
+                 "); check the op's attributes");
+  out.push_back(RankedTensorType::get(shape, elementType));
+  return success();
+}
+
+/// a * b for dimension sizes, failing instead of wrapping around.
+FailureOr<int64_t> mulChecked(const OpError &err, int64_t a, int64_t b) {
+  if (ShapedType::isDynamic(a) || ShapedType::isDynamic(b))
+    return kDyn;
+  int64_t r;
+  if (llvm::MulOverflow(a, b, r) || r == kDyn) {
+    (void)err("dimension size ", a, " * ", b, " overflows int64");
+    return failure();
+  }
+  return r;
+}
+
+FailureOr<int64_t> addChecked(const OpError &err, int64_t a, int64_t b) {
+  if (ShapedType::isDynamic(a) || ShapedType::isDynamic(b))
+    return kDyn;
+  int64_t r;
+  if (llvm::AddOverflow(a, b, r) || r == kDyn) {
+    (void)err("dimension size ", a, " + ", b, " overflows int64");
+    return failure();
+  }
+  return r;
+}
 
 /// Normalizes `axis` into [0, rank); returns failure with a message otherwise.
 FailureOr<int64_t> normalizeAxis(const OpError &err, StringRef what,
@@ -201,9 +237,12 @@ int64_t windowOut(int64_t in, int64_t k, int64_t stride, int64_t padBegin,
                   int64_t padEnd, int64_t dilation, bool ceilMode) {
   if (ShapedType::isDynamic(in))
     return kDyn;
-  int64_t span = in + padBegin + padEnd - dilation * (k - 1) - 1;
-  if (span < 0)
+  __int128 wide = (__int128)in + padBegin + padEnd - (__int128)dilation * (k - 1) - 1;
+  if (wide < 0)
     return 0;
+  if (wide > std::numeric_limits<int64_t>::max() / 2)
+    return 0;
+  int64_t span = (int64_t)wide;
   int64_t out = ceilMode ? (span + stride - 1) / stride + 1 : span / stride + 1;
   // The last window must start inside the (begin-padded) input.
   if (ceilMode && (out - 1) * stride >= in + padBegin)
@@ -228,11 +267,15 @@ LogicalResult inferPool(const OpError &err, Type inputType,
       failed(checkArraySize(err, "dilations", dilations, 2)) ||
       failed(checkPositive(err, "dilations", dilations)))
     return failure();
-  for (int i = 0; i < 2; ++i)
-    if (pads[i] >= kernel[i] * dilations[i] || pads[i + 2] >= kernel[i] * dilations[i])
+  for (int i = 0; i < 2; ++i) {
+    auto span = mulChecked(err, kernel[i], dilations[i]);
+    if (failed(span))
+      return failure();
+    if (pads[i] >= *span || pads[i + 2] >= *span)
       return err("attribute 'pads' ", fmtShape(pads),
                  " must be smaller than the (dilated) kernel ",
                  fmtShape(kernel));
+  }
   auto layout = layoutOf(err, format);
   if (failed(layout))
     return failure();
@@ -246,8 +289,7 @@ LogicalResult inferPool(const OpError &err, Type inputType,
                  " does not fit the padded input ", fmtShape(input.getShape()));
     shape[sp[i]] = o;
   }
-  out.push_back(RankedTensorType::get(shape, input.getElementType()));
-  return success();
+  return pushTensor(err, shape, input.getElementType(), out);
 }
 
 /// The activation attribute's alpha only means something for some functions.
@@ -300,8 +342,7 @@ LogicalResult mlir::ge::detail::inferBroadcastResult(
                            "operands 'lhs' and 'rhs'")))
     return failure();
   Type elem = isCompare ? IntegerType::get(ctx, 1) : lhs.getElementType();
-  out.push_back(RankedTensorType::get(shape, elem));
-  return success();
+  return pushTensor(err, shape, elem, out);
 }
 
 LogicalResult mlir::ge::detail::inferReduceResult(
@@ -319,8 +360,11 @@ LogicalResult mlir::ge::detail::inferReduceResult(
                            std::max<int64_t>(rank, 1));
     if (failed(n))
       return failure();
-    if (rank == 0)
+    if (rank == 0) {
+      if (axes.size() > 1)
+        return err("attribute 'axes' names more axes than a rank-0 input has");
       continue;
+    }
     if (reduced[*n])
       return err("attribute 'axes' contains axis ", a, " twice");
     reduced[*n] = true;
@@ -332,9 +376,8 @@ LogicalResult mlir::ge::detail::inferReduceResult(
     else if (keepdims)
       shape.push_back(1);
   }
-  out.push_back(RankedTensorType::get(
-      shape, elementType ? elementType : input.getElementType()));
-  return success();
+  return pushTensor(err, 
+      shape, elementType ? elementType : input.getElementType(), out);
 }
 
 LogicalResult mlir::ge::detail::inferGlobalPoolResult(
@@ -359,8 +402,7 @@ LogicalResult mlir::ge::detail::inferGlobalPoolResult(
                "channels-last, got ",
                stringifyDataFormat(format));
   }
-  out.push_back(RankedTensorType::get(shape, input.getElementType()));
-  return success();
+  return pushTensor(err, shape, input.getElementType(), out);
 }
 
 //===----------------------------------------------------------------------===//
@@ -385,6 +427,14 @@ LogicalResult ConstantOp::inferReturnTypes(MLIRContext *ctx, std::optional<Locat
 
 OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValueAttr(); }
 
+LogicalResult ConstantOp::verify() {
+  if (getValue().getType() != getType())
+    return emitOpError("result type ")
+           << getType() << " differs from the type of attribute 'value' "
+           << getValue().getType();
+  return success();
+}
+
 void ConstantOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
   setNameFn(getResult(), "cst");
 }
@@ -396,6 +446,10 @@ void ConstantOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
 OpFoldResult IdentityOp::fold(FoldAdaptor) { return getInput(); }
 
 LogicalResult ClipOp::verify() {
+  for (auto [name, v] : {std::pair<StringRef, std::optional<APFloat>>{"min", getMin()},
+                         {"max", getMax()}})
+    if (v && v->isNaN())
+      return emitOpError("attribute '") << name << "' must not be NaN";
   if (getMin() && getMax() &&
       getMin()->convertToDouble() > getMax()->convertToDouble())
     return emitOpError("attribute 'min' (")
@@ -408,7 +462,10 @@ LogicalResult ClipOp::verify() {
 static LogicalResult verifyAxisAttr(Operation *op, int64_t axis, Type type,
                                     StringRef name = "axis") {
   int64_t rank = cast<RankedTensorType>(type).getRank();
-  int64_t bound = std::max<int64_t>(rank, 1);
+  if (rank == 0)
+    return op->emitOpError("operand 'input' must have rank >= 1 for attribute '")
+           << name << "'";
+  int64_t bound = rank;
   if (axis < -bound || axis >= bound)
     return op->emitOpError("attribute '")
            << name << "' value " << axis << " is out of range for rank "
@@ -464,13 +521,20 @@ LogicalResult WhereOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location
       failed(broadcastPair(err, s1, y.getShape(), s2,
                            "operands 'condition', 'x' and 'y'")))
     return failure();
-  out.push_back(RankedTensorType::get(s2, x.getElementType()));
-  return success();
+  return pushTensor(err, s2, x.getElementType(), out);
 }
 
 //===----------------------------------------------------------------------===//
 // Normalization
 //===----------------------------------------------------------------------===//
+
+static LogicalResult verifyEpsilon(Operation *op, APFloat epsilon) {
+  // Written so that NaN fails too.
+  if (!(epsilon.convertToDouble() >= 0.0))
+    return op->emitOpError("attribute 'epsilon' must be a non-negative number, got ")
+           << epsilon.convertToDouble();
+  return success();
+}
 
 static LogicalResult verifyNormParams(Operation *op, RankedTensorType input,
                                       int64_t axis, ArrayRef<Value> params,
@@ -498,11 +562,15 @@ static LogicalResult verifyNormParams(Operation *op, RankedTensorType input,
 }
 
 LogicalResult LayerNormOp::verify() {
+  if (failed(verifyEpsilon(*this, getEpsilon())))
+    return failure();
   return verifyNormParams(*this, getInput().getType(), getAxis(),
                           {getScale(), getBias()}, {"scale", "bias"});
 }
 
 LogicalResult RmsNormOp::verify() {
+  if (failed(verifyEpsilon(*this, getEpsilon())))
+    return failure();
   return verifyNormParams(*this, getInput().getType(), getAxis(), {getScale()},
                           {"scale"});
 }
@@ -512,6 +580,12 @@ static LogicalResult verifyChannelParams(Operation *op, RankedTensorType input,
                                          ArrayRef<Value> params,
                                          ArrayRef<StringRef> names) {
   int64_t c = input.getDimSize(channelDim);
+  // With a dynamic channel dim the parameters must still agree with each other.
+  for (Value v : params) {
+    auto t = cast<RankedTensorType>(v.getType());
+    if (ShapedType::isDynamic(c) && t.getRank() == 1 && !t.isDynamicDim(0))
+      c = t.getDimSize(0);
+  }
   for (auto [v, name] : llvm::zip(params, names)) {
     auto t = cast<RankedTensorType>(v.getType());
     if (t.getElementType() != input.getElementType())
@@ -550,8 +624,8 @@ LogicalResult BatchNormOp::verify() {
                        "channels-last, got ")
            << stringifyDataFormat(getDataFormat());
   }
-  if (getEpsilon().convertToFloat() < 0)
-    return emitOpError("attribute 'epsilon' must be non-negative");
+  if (failed(verifyEpsilon(*this, getEpsilon())))
+    return failure();
   return verifyChannelParams(*this, input, channelDim,
                              {getScale(), getBias(), getMean(), getVariance()},
                              {"scale", "bias", "mean", "variance"});
@@ -562,6 +636,8 @@ LogicalResult InstanceNormOp::verify() {
   if (input.getRank() < 3)
     return emitOpError("operand 'input' must have rank >= 3, got ")
            << input.getRank();
+  if (failed(verifyEpsilon(*this, getEpsilon())))
+    return failure();
   return verifyChannelParams(*this, input, 1, {getScale(), getBias()},
                              {"scale", "bias"});
 }
@@ -616,8 +692,7 @@ LogicalResult MatMulOp::inferReturnTypes(MLIRContext *ctx, std::optional<Locatio
                                  ? std::optional<float>(adaptor.getActivationAlpha()->convertToFloat())
                                  : std::nullopt)))
     return failure();
-  out.push_back(RankedTensorType::get(shape, lhs.getElementType()));
-  return success();
+  return pushTensor(err, shape, lhs.getElementType(), out);
 }
 
 LogicalResult GemmOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
@@ -650,8 +725,7 @@ LogicalResult GemmOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location>
                                  ? std::optional<float>(adaptor.getActivationAlpha()->convertToFloat())
                                  : std::nullopt)))
     return failure();
-  out.push_back(RankedTensorType::get(shape, a.getElementType()));
-  return success();
+  return pushTensor(err, shape, a.getElementType(), out);
 }
 
 /// Shared checks of conv2d and conv_transpose2d attributes.
@@ -738,8 +812,7 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *ctx, std::optional<Locatio
                  fmtShape(input.getShape()));
     shape[sp[i]] = o;
   }
-  out.push_back(RankedTensorType::get(shape, input.getElementType()));
-  return success();
+  return pushTensor(err, shape, input.getElementType(), out);
 }
 
 LogicalResult ConvTranspose2DOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
@@ -774,9 +847,17 @@ LogicalResult ConvTranspose2DOp::inferReturnTypes(MLIRContext *ctx, std::optiona
       filter.getDimSize(0) != cin)
     return err("operand 'filter' dimension 0 (", filter.getDimSize(0),
                ") must equal the input channels (", cin, ")");
-  int64_t cout = mulDims(filter.getDimSize(1), groups);
+  if (!ShapedType::isDynamic(cin) && cin % groups != 0)
+    return err("input channels (", cin, ") must be divisible by 'groups' (",
+               groups, ")");
+  auto coutOr = mulChecked(err, filter.getDimSize(1), groups);
+  if (failed(coutOr))
+    return failure();
+  int64_t cout = *coutOr;
   if (adaptor.getBias()) {
     auto bias = asRanked(adaptor.getBias().getType());
+    if (failed(checkSameElementType(err, "input", input, "bias", bias)))
+      return failure();
     if (bias.getRank() != 1 ||
         (!bias.isDynamicDim(0) && !ShapedType::isDynamic(cout) &&
          bias.getDimSize(0) != cout))
@@ -796,14 +877,16 @@ LogicalResult ConvTranspose2DOp::inferReturnTypes(MLIRContext *ctx, std::optiona
       shape[sp[i]] = kDyn;
       continue;
     }
-    int64_t o = s[i] * (in - 1) + op[i] + (k - 1) * d[i] + 1 - p[i] - p[i + 2];
+    __int128 wide = (__int128)s[i] * (in - 1) + op[i] + (__int128)(k - 1) * d[i] + 1 - p[i] - p[i + 2];
+    if (wide > std::numeric_limits<int64_t>::max() / 2)
+      return err("computed output size along spatial dim ", i, " overflows");
+    int64_t o = (int64_t)wide;
     if (o <= 0)
       return err("computed output size ", o, " along spatial dim ", i,
                  " is not positive");
     shape[sp[i]] = o;
   }
-  out.push_back(RankedTensorType::get(shape, input.getElementType()));
-  return success();
+  return pushTensor(err, shape, input.getElementType(), out);
 }
 
 LogicalResult MaxPool2DOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
@@ -837,13 +920,23 @@ LogicalResult ResizeOp::verify() {
     return emitOpError("result element type ")
            << res.getElementType() << " differs from operand 'input' element type "
            << in.getElementType();
+  for (auto [i, d] : llvm::enumerate(res.getShape()))
+    if (d == 0)
+      return emitOpError("result dimension ") << i << " is empty";
   if (auto scales = getScales()) {
     if ((int64_t)scales->size() != in.getRank())
       return emitOpError("attribute 'scales' must have ")
              << in.getRank() << " elements, got " << scales->size();
-    for (float s : *scales)
-      if (!(s > 0))
+    for (auto [i, sc] : llvm::enumerate(*scales)) {
+      if (!(sc > 0))
         return emitOpError("attribute 'scales' must be positive");
+      int64_t din = in.getDimSize(i), dout = res.getDimSize(i);
+      if (!ShapedType::isDynamic(din) && !ShapedType::isDynamic(dout) &&
+          (int64_t)std::floor((double)din * sc) != dout)
+        return emitOpError("result dimension ")
+               << i << " (" << dout << ") differs from floor(" << din
+               << " * scale " << sc << ")";
+    }
   }
   return success();
 }
@@ -859,6 +952,26 @@ LogicalResult ReshapeOp::verify() {
     return emitOpError("result element type ")
            << res.getElementType() << " differs from operand 'input' element type "
            << in.getElementType();
+  auto staticProduct = [](RankedTensorType t) {
+    int64_t p = 1;
+    for (int64_t d : t.getShape())
+      if (!ShapedType::isDynamic(d) && llvm::MulOverflow(p, d, p))
+        return int64_t(-1);
+    return p;
+  };
+  int64_t pin = staticProduct(in), pres = staticProduct(res);
+  if (pin < 0 || pres < 0)
+    return emitOpError("element count overflows int64");
+  if (in.hasStaticShape() && !res.hasStaticShape() && pres != 0 &&
+      pin % pres != 0)
+    return emitOpError("operand 'input' has ")
+           << pin << " elements, not a multiple of the result's static dims "
+           << fmtShape(res.getShape());
+  if (res.hasStaticShape() && !in.hasStaticShape() && pin != 0 &&
+      pres % pin != 0)
+    return emitOpError("result has ")
+           << pres << " elements, not a multiple of the input's static dims "
+           << fmtShape(in.getShape());
   if (in.hasStaticShape() && res.hasStaticShape() &&
       in.getNumElements() != res.getNumElements())
     return emitOpError("operand 'input' ")
@@ -911,8 +1024,7 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *ctx, std::optional<Loca
     seen[p] = true;
     shape.push_back(input.getDimSize(p));
   }
-  out.push_back(RankedTensorType::get(shape, input.getElementType()));
-  return success();
+  return pushTensor(err, shape, input.getElementType(), out);
 }
 
 OpFoldResult TransposeOp::fold(FoldAdaptor) {
@@ -961,9 +1073,10 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *ctx, std::optional<Locatio
     for (int64_t d = 0; d < rank; ++d) {
       int64_t a = shape[d], b = t.getDimSize(d);
       if (d == *axis) {
-        shape[d] = (ShapedType::isDynamic(a) || ShapedType::isDynamic(b))
-                       ? kDyn
-                       : a + b;
+        auto sum = addChecked(err, a, b);
+        if (failed(sum))
+          return failure();
+        shape[d] = *sum;
       } else if (!ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) &&
                  a != b) {
         return err("operand #", i + 1, " shape ", fmtShape(t.getShape()),
@@ -974,8 +1087,7 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *ctx, std::optional<Locatio
       }
     }
   }
-  out.push_back(RankedTensorType::get(shape, first.getElementType()));
-  return success();
+  return pushTensor(err, shape, first.getElementType(), out);
 }
 
 LogicalResult SplitOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
@@ -1065,8 +1177,7 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location
     }
     shape[*axis] = len;
   }
-  out.push_back(RankedTensorType::get(shape, input.getElementType()));
-  return success();
+  return pushTensor(err, shape, input.getElementType(), out);
 }
 
 LogicalResult GatherOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
@@ -1086,8 +1197,7 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *ctx, std::optional<Locatio
   SmallVector<int64_t> shape(data.getShape().take_front(*axis));
   llvm::append_range(shape, indices.getShape());
   llvm::append_range(shape, data.getShape().drop_front(*axis + 1));
-  out.push_back(RankedTensorType::get(shape, data.getElementType()));
-  return success();
+  return pushTensor(err, shape, data.getElementType(), out);
 }
 
 LogicalResult GatherElementsOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
@@ -1147,8 +1257,7 @@ LogicalResult ExpandOp::inferReturnTypes(MLIRContext *ctx, std::optional<Locatio
   if (failed(broadcastPair(err, input.getShape(), adaptor.getShape(), shape,
                            "operand 'input' and attribute 'shape'")))
     return failure();
-  out.push_back(RankedTensorType::get(shape, input.getElementType()));
-  return success();
+  return pushTensor(err, shape, input.getElementType(), out);
 }
 
 LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
@@ -1173,6 +1282,8 @@ LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *ctx, std::optional<Locati
     auto n = normalizeAxis(err, "axes", a, rank);
     if (failed(n))
       return failure();
+    if (drop[*n])
+      return err("attribute 'axes' repeats axis ", a);
     int64_t d = input.getDimSize(*n);
     if (!ShapedType::isDynamic(d) && d != 1)
       return err("cannot squeeze dimension ", *n, " of size ", d,
@@ -1183,8 +1294,7 @@ LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *ctx, std::optional<Locati
   for (int64_t i = 0; i < rank; ++i)
     if (!drop[i])
       shape.push_back(input.getDimSize(i));
-  out.push_back(RankedTensorType::get(shape, input.getElementType()));
-  return success();
+  return pushTensor(err, shape, input.getElementType(), out);
 }
 
 LogicalResult UnsqueezeOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
@@ -1209,8 +1319,7 @@ LogicalResult UnsqueezeOp::inferReturnTypes(MLIRContext *ctx, std::optional<Loca
   int64_t next = 0;
   for (int64_t i = 0; i < outRank; ++i)
     shape.push_back(inserted[i] ? 1 : input.getDimSize(next++));
-  out.push_back(RankedTensorType::get(shape, input.getElementType()));
-  return success();
+  return pushTensor(err, shape, input.getElementType(), out);
 }
 
 LogicalResult FlattenOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
@@ -1229,13 +1338,13 @@ LogicalResult FlattenOp::inferReturnTypes(MLIRContext *ctx, std::optional<Locati
     axis += rank;
   int64_t outer = 1, inner = 1;
   for (int64_t i = 0; i < rank; ++i) {
-    if (i < axis)
-      outer = mulDims(outer, input.getDimSize(i));
-    else
-      inner = mulDims(inner, input.getDimSize(i));
+    int64_t &acc = i < axis ? outer : inner;
+    auto m = mulChecked(err, acc, input.getDimSize(i));
+    if (failed(m))
+      return failure();
+    acc = *m;
   }
-  out.push_back(RankedTensorType::get({outer, inner}, input.getElementType()));
-  return success();
+  return pushTensor(err, {outer, inner}, input.getElementType(), out);
 }
 
 LogicalResult PadOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
@@ -1254,13 +1363,21 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> 
   for (int64_t i = 0; i < rank; ++i) {
     if (ShapedType::isDynamic(shape[i]))
       continue;
-    shape[i] += pads[i] + pads[i + rank];
+    bool reflect = adaptor.getMode() == PadMode::reflect;
+    if (reflect && (pads[i] >= shape[i] || pads[i + rank] >= shape[i]))
+      return err("reflect padding of dimension ", i, " (size ", shape[i],
+                 ") must be smaller than the dimension, got ",
+                 fmtShape(pads));
+    auto a = addChecked(err, pads[i], pads[i + rank]);
+    auto b = succeeded(a) ? addChecked(err, shape[i], *a) : a;
+    if (failed(b))
+      return failure();
+    shape[i] = *b;
     if (shape[i] < 0)
       return err("attribute 'pads' ", fmtShape(pads),
                  " removes more than dimension ", i, " holds");
   }
-  out.push_back(RankedTensorType::get(shape, input.getElementType()));
-  return success();
+  return pushTensor(err, shape, input.getElementType(), out);
 }
 
 LogicalResult TileOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
@@ -1276,10 +1393,13 @@ LogicalResult TileOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location>
       failed(checkNonNegative(err, "repeats", repeats)))
     return failure();
   SmallVector<int64_t> shape;
-  for (auto [d, r] : llvm::zip(input.getShape(), repeats))
-    shape.push_back(mulDims(d, r));
-  out.push_back(RankedTensorType::get(shape, input.getElementType()));
-  return success();
+  for (auto [d, r] : llvm::zip(input.getShape(), repeats)) {
+    auto m = mulChecked(err, d, r);
+    if (failed(m))
+      return failure();
+    shape.push_back(*m);
+  }
+  return pushTensor(err, shape, input.getElementType(), out);
 }
 
 static std::pair<int64_t, int64_t> shapeRange(int64_t rank, int64_t start,
@@ -1303,8 +1423,8 @@ LogicalResult ShapeOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location
         "operand 'input' must be a ranked tensor");
   auto [s, e] = shapeRange(input.getRank(), adaptor.getStart(),
                            adaptor.getEnd());
-  out.push_back(RankedTensorType::get({e - s}, IntegerType::get(ctx, 64)));
-  return success();
+  return pushTensor(OpError{loc, getOperationName()}, {e - s},
+                    IntegerType::get(ctx, 64), out);
 }
 
 OpFoldResult ShapeOp::fold(FoldAdaptor) {
@@ -1317,10 +1437,11 @@ OpFoldResult ShapeOp::fold(FoldAdaptor) {
 }
 
 LogicalResult RangeOp::verify() {
-  for (auto [name, v] : llvm::zip(ArrayRef<StringRef>{"start", "limit", "delta"},
-                                  ValueRange{getStart(), getLimit(), getDelta()})) {
+  const StringRef names[] = {"start", "limit", "delta"};
+  const Value values[] = {getStart(), getLimit(), getDelta()};
+  for (auto [name, v] : llvm::zip(names, values)) {
     auto t = cast<RankedTensorType>(v.getType());
-    if (t.getNumElements() != 1 && t.hasStaticShape())
+    if (t.hasStaticShape() && t.getNumElements() != 1)
       return emitOpError("operand '") << name << "' must be a scalar, got "
                                       << t;
     if (t.getElementType() != getType().getElementType())
@@ -1378,8 +1499,7 @@ LogicalResult TopKOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location>
   SmallVector<int64_t> shape(input.getShape());
   shape[*axis] = k;
   out.push_back(RankedTensorType::get(shape, input.getElementType()));
-  out.push_back(RankedTensorType::get(shape, IntegerType::get(ctx, 64)));
-  return success();
+  return pushTensor(err, shape, IntegerType::get(ctx, 64), out);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1430,8 +1550,21 @@ LogicalResult TransDataOp::inferReturnTypes(MLIRContext *ctx, std::optional<Loca
                  stringifyDataFormat(src), ", got rank ", input.getRank());
     return success();
   };
+  if (original && llvm::any_of(*original, [](int64_t d) { return d < 0; }))
+    return err("attribute 'original_shape' ", fmtShape(*original),
+               " must not contain negative sizes");
   SmallVector<int64_t> shape;
   if (src == dst) {
+    if (plainLetters(src) && failed(need4D()))
+      return failure();
+    if (src == DataFormat::NC1HWC0 && (input.getRank() != 5 || in[4] != c0))
+      return err("operand 'input' must be [N, C1, H, W, ", c0,
+                 "] for format NC1HWC0");
+    if (src == DataFormat::FRACTAL_NZ &&
+        (input.getRank() < 4 || in[input.getRank() - 2] != 16 ||
+         in[input.getRank() - 1] != c0))
+      return err("operand 'input' must end in a [16, ", c0,
+                 "] fractal for format FRACTAL_NZ");
     shape.assign(in.begin(), in.end());
   } else if (plainLetters(src) && plainLetters(dst)) {
     if (failed(need4D()))
@@ -1468,6 +1601,12 @@ LogicalResult TransDataOp::inferReturnTypes(MLIRContext *ctx, std::optional<Loca
           (oc <= (in[1] - 1) * c0 || oc > in[1] * c0))
         return err("attribute 'original_shape' has ", oc,
                    " channels, which do not fit C1 = ", in[1]);
+      const int64_t expect[] = {in[0], oc, in[2], in[3]};
+      for (int i : {0, 2, 3})
+        if (!ShapedType::isDynamic(expect[i]) && nchw[i] != expect[i])
+          return err("attribute 'original_shape' ", fmtShape(*original),
+                     " contradicts the input's N, H, W ",
+                     fmtShape({in[0], in[2], in[3]}));
     }
     for (char ch : d)
       shape.push_back(nchw[StringRef("NCHW").find(ch)]);
@@ -1491,16 +1630,24 @@ LogicalResult TransDataOp::inferReturnTypes(MLIRContext *ctx, std::optional<Loca
       if (original->size() != r - 2)
         return err("attribute 'original_shape' must have ", r - 2,
                    " elements");
-      m = (*original)[r - 4];
-      n = (*original)[r - 3];
+      for (size_t i = 0; i + 4 < r; ++i)
+        if (!ShapedType::isDynamic(in[i]) && (*original)[i] != in[i])
+          return err("attribute 'original_shape' ", fmtShape(*original),
+                     " contradicts the input's batch dims");
+      int64_t om = (*original)[r - 4], on = (*original)[r - 3];
+      if ((!ShapedType::isDynamic(m) && om > m) ||
+          (!ShapedType::isDynamic(n) && on > n))
+        return err("attribute 'original_shape' [", om, ", ", on,
+                   "] does not fit the fractal's [", m, ", ", n, "]");
+      m = om;
+      n = on;
     }
     shape.push_back(m);
     shape.push_back(n);
   } else {
     return unsupported();
   }
-  out.push_back(RankedTensorType::get(shape, elem));
-  return success();
+  return pushTensor(err, shape, elem, out);
 }
 
 OpFoldResult TransDataOp::fold(FoldAdaptor) {

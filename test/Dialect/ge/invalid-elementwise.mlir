@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 func.func @abs_unranked(%x: tensor<*xf32>) -> tensor<*xf32> {
-  // expected-error @+1 {{'ge.abs' op operand #0 must be ranked tensor of floating-point or signless integer or unsigned integer or signed integer values, but got 'tensor<*xf32>'}}
+  // expected-error @+1 {{'ge.abs' op operand #0 must be ranked tensor of floating-point or 8/16/32/64-bit signless integer or 8/16/32/64-bit unsigned integer or 8/16/32/64-bit signed integer values, but got 'tensor<*xf32>'}}
   %0 = "ge.abs"(%x) : (tensor<*xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
@@ -77,7 +77,7 @@ func.func @sigmoid_rank(%x: tensor<2x3xf32>) -> tensor<6xf32> {
 // -----
 
 func.func @relu_complex(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
-  // expected-error @+1 {{'ge.relu' op operand #0 must be ranked tensor of floating-point or signless integer or unsigned integer or signed integer values, but got 'tensor<4xcomplex<f32>>'}}
+  // expected-error @+1 {{'ge.relu' op operand #0 must be ranked tensor of floating-point or 8/16/32/64-bit signless integer or 8/16/32/64-bit unsigned integer or 8/16/32/64-bit signed integer values, but got 'tensor<4xcomplex<f32>>'}}
   %0 = ge.relu %x : tensor<4xcomplex<f32>>
   return %0 : tensor<4xcomplex<f32>>
 }
@@ -157,7 +157,7 @@ func.func @round_to_int(%x: tensor<4xf32>) -> tensor<4xi32> {
 // -----
 
 func.func @sign_index(%x: tensor<4xindex>) -> tensor<4xindex> {
-  // expected-error @+1 {{'ge.sign' op operand #0 must be ranked tensor of floating-point or signless integer or unsigned integer or signed integer values, but got 'tensor<4xindex>'}}
+  // expected-error @+1 {{'ge.sign' op operand #0 must be ranked tensor of floating-point or 8/16/32/64-bit signless integer or 8/16/32/64-bit unsigned integer or 8/16/32/64-bit signed integer values, but got 'tensor<4xindex>'}}
   %0 = ge.sign %x : tensor<4xindex>
   return %0 : tensor<4xindex>
 }
@@ -365,7 +365,7 @@ func.func @div_int_float(%a: tensor<4xi32>, %b: tensor<4xf32>) -> tensor<4xf32> 
 // -----
 
 func.func @pow_unranked(%a: tensor<*xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'ge.pow' op operand #0 must be ranked tensor of floating-point or signless integer or unsigned integer or signed integer values, but got 'tensor<*xf32>'}}
+  // expected-error @+1 {{'ge.pow' op operand #0 must be ranked tensor of floating-point or 8/16/32/64-bit signless integer or 8/16/32/64-bit unsigned integer or 8/16/32/64-bit signed integer values, but got 'tensor<*xf32>'}}
   %0 = ge.pow %a, %b : (tensor<*xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -485,7 +485,7 @@ func.func @greater_equal_element_type_mismatch(%a: tensor<4xf32>, %b: tensor<4xf
 // -----
 
 func.func @greater_equal_complex(%a: tensor<4xcomplex<f32>>, %b: tensor<4xcomplex<f32>>) -> tensor<4xi1> {
-  // expected-error @+1 {{'ge.greater_equal' op operand #0 must be ranked tensor of floating-point or signless integer or unsigned integer or signed integer values, but got 'tensor<4xcomplex<f32>>'}}
+  // expected-error @+1 {{'ge.greater_equal' op operand #0 must be ranked tensor of floating-point or 8/16/32/64-bit signless integer or 8/16/32/64-bit unsigned integer or 8/16/32/64-bit signed integer values, but got 'tensor<4xcomplex<f32>>'}}
   %0 = ge.greater_equal %a, %b : (tensor<4xcomplex<f32>>, tensor<4xcomplex<f32>>) -> tensor<4xi1>
   return %0 : tensor<4xi1>
 }

@@ -58,7 +58,7 @@ func.func @reduce_min_axes_not_array(%x: tensor<2x3xf32>) -> tensor<2x1xf32> {
 // -----
 
 func.func @reduce_min_complex(%x: tensor<4xcomplex<f32>>) -> tensor<1xcomplex<f32>> {
-  // expected-error @+1 {{'ge.reduce_min' op operand #0 must be ranked tensor of floating-point or signless integer or unsigned integer or signed integer values, but got 'tensor<4xcomplex<f32>>'}}
+  // expected-error @+1 {{'ge.reduce_min' op operand #0 must be ranked tensor of floating-point or 8/16/32/64-bit signless integer or 8/16/32/64-bit unsigned integer or 8/16/32/64-bit signed integer values, but got 'tensor<4xcomplex<f32>>'}}
   %0 = ge.reduce_min %x : (tensor<4xcomplex<f32>>) -> tensor<1xcomplex<f32>>
   return %0 : tensor<1xcomplex<f32>>
 }
@@ -268,7 +268,7 @@ func.func @batch_norm_rank1(%x: tensor<3xf32>, %s: tensor<3xf32>, %b: tensor<3xf
 // -----
 
 func.func @batch_norm_negative_epsilon(%x: tensor<2x3xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>) -> tensor<2x3xf32> {
-  // expected-error @+1 {{'ge.batch_norm' op attribute 'epsilon' must be non-negative}}
+  // expected-error @+1 {{'ge.batch_norm' op attribute 'epsilon' must be a non-negative number, got -1.000000e-05}}
   %0 = ge.batch_norm %x, %s, %b, %m, %v {epsilon = -1.0e-5 : f32} : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }

@@ -26,5 +26,4 @@
 // MISSING: ge-opt: error: cannot read input file
 // FLAG: ge-opt: error: invalid pipeline element 'no-such-flag'{{.*}}does not refer to a registered pass
 // UNMET: error: {{.*}}unmet-expectation.mlir:2: expected error "this error is never produced" was not produced
-// UNMET: error: {{.*}}unmet-expectation.mlir:3: unexpected error
 // WRONG-NESTING: error:
