@@ -21,7 +21,8 @@ from typing import Sequence
 from mlir import ir
 
 import ge_mlir
-from ge_mlir.errors import Diagnostic, GeMlirError, PassFailedError, VerificationError, file_line_col
+from ge_mlir.api import check_shape_literals
+from ge_mlir.errors import Diagnostic, GeMlirError, ParseError, PassFailedError, VerificationError, file_line_col
 from ge_mlir._dialect import set_print_op_on_diagnostic
 from ge_mlir.passes import build_pass_manager, list_passes, parse_pipeline
 from ge_mlir.passes.registry import STAGES
@@ -133,6 +134,7 @@ def _process_chunk(chunk: _Chunk, args: argparse.Namespace, pipeline: list[str],
         try:
             module = None
             try:
+                check_shape_literals(chunk.text, filename)
                 # A whole file parses from disk so locations name it (as mlir-opt's do).
                 if chunk.path is not None:
                     module = ir.Module.parseFile(chunk.path)
@@ -142,6 +144,11 @@ def _process_chunk(chunk: _Chunk, args: argparse.Namespace, pipeline: list[str],
                 ok = False
                 for d in e.error_diagnostics:
                     on_diag(d)
+            except ParseError as e:
+                ok = False
+                for d in e.diagnostics:
+                    line = int(d.location.rsplit(":", 2)[1])
+                    produced.append(dv.Produced("error", line, d.message, int(d.location.rsplit(":", 1)[1])))
             if module is not None and pipeline:
                 pm, elements = build_pass_manager(
                     ",".join(pipeline),
