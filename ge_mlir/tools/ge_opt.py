@@ -42,10 +42,11 @@ class _Parser(argparse.ArgumentParser):
 def _make_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="ge-opt",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         description="ge-mlir optimizer driver (mlir-opt for the ge dialect). "
         "Passes: ge Python passes and any upstream MLIR pass, by name.",
         epilog="Extra flags of the form --<pass>[=<options>] append that pass to the pipeline, "
-        "as in mlir-opt. Use --list-passes to see the ge passes.",
+        "as in mlir-opt.\n\n" + _format_list(),
     )
     p.add_argument("input", nargs="?", default="-", help="input file ('-' or omitted: stdin)")
     p.add_argument("-o", dest="output", default="-", help="output file (default stdout)")

@@ -16,5 +16,7 @@
 // HELP: --verify-diagnostics
 // HELP: --mlir-print-ir-after-all
 // HELP: --list-passes
+// HELP: ge passes
+// HELP: --ge-canonicalize - Fold ge ops
 
 // VERSION: ge-opt 0.1.0, native 0.1.0 (LLVM 22.1.8)
