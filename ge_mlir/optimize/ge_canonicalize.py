@@ -7,7 +7,7 @@ from mlir.passmanager import PassManager
 from mlir.rewrite import GreedyRewriteConfig, PatternRewriter, RewritePatternSet, apply_patterns_and_fold_greedily
 
 from ..passes.registry import Option, Pass, PassFailure, register_pass
-from .patterns import defining_op, int_array, pattern
+from .patterns import count_ops, defining_op, int_array, pattern
 
 # Element types that hold every value of the narrower type exactly, so a
 # cast a -> b -> a is the identity. (Float -> wider float, int -> wider int.)
@@ -120,6 +120,7 @@ class GeCanonicalizePass(Pass):
     )
 
     def run(self, module: ir.Operation) -> None:
+        self.bump("ge-ops-before", count_ops(module))
         config = GreedyRewriteConfig()
         config.max_iterations = self.opt("max-iterations")
         frozen = ge_canonical_patterns().freeze()
@@ -135,3 +136,4 @@ class GeCanonicalizePass(Pass):
         if upstream:
             pm = PassManager.parse(f"builtin.module({','.join(upstream)})", context=module.context)
             pm.run(module)
+        self.bump("ge-ops-after", count_ops(module))

@@ -37,3 +37,13 @@ def defining_op(value: ir.Value) -> ir.Operation | None:
     if isinstance(owner, ir.OpView):
         return owner.operation
     return owner if isinstance(owner, ir.Operation) else None
+
+
+def count_ops(module: ir.Operation, dialect: str = "ge") -> int:
+    """Number of ``dialect`` ops in the functions of ``module``."""
+    n = 0
+    for fn in module.regions[0].blocks[0].operations:
+        for region in fn.regions:
+            for block in region.blocks:
+                n += sum(1 for op in block.operations if op.operation.name.startswith(dialect + "."))
+    return n
