@@ -744,30 +744,52 @@ static LogicalResult checkConvAttrs(const OpError &err, ArrayRef<int64_t> stride
   return success();
 }
 
-LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
-    Adaptor rawAdaptor, SmallVectorImpl<Type> &out) {
-  Properties props;
-  Adaptor adaptor = detail::withDefaults<Conv2DOp>(ctx, rawAdaptor, props);
-  OpError err{loc, getOperationName()};
+namespace {
+struct ConvOperands {
+  RankedTensorType input, filter;
+  Nchw layout;
+  int64_t groups;
+};
+} // namespace
+
+/// Operand and attribute checks shared by conv2d and conv_transpose2d.
+template <typename AdaptorT>
+static FailureOr<ConvOperands> checkConvOperands(const OpError &err,
+                                                 AdaptorT &adaptor,
+                                                 StringRef filterLayout) {
   auto input = asRanked(adaptor.getInput().getType());
   auto filter = asRanked(adaptor.getFilter().getType());
-  if (!input || input.getRank() != 4)
-    return err("operand 'input' must be a 4-D tensor, got ",
-               adaptor.getInput().getType());
-  if (!filter || filter.getRank() != 4)
-    return err("operand 'filter' must be a 4-D [C_out, C_in/groups, kH, kW] "
-               "tensor, got ",
-               adaptor.getFilter().getType());
-  if (failed(checkSameElementType(err, "input", input, "filter", filter)))
+  if (!input || input.getRank() != 4) {
+    (void)err("operand 'input' must be a 4-D tensor, got ",
+              adaptor.getInput().getType());
     return failure();
+  }
+  if (!filter || filter.getRank() != 4) {
+    (void)err("operand 'filter' must be a 4-D ", filterLayout,
+              " tensor, got ", adaptor.getFilter().getType());
+    return failure();
+  }
   int64_t groups = adaptor.getGroups();
-  if (failed(checkConvAttrs(err, adaptor.getStrides(), adaptor.getPads(),
+  if (failed(checkSameElementType(err, "input", input, "filter", filter)) ||
+      failed(checkConvAttrs(err, adaptor.getStrides(), adaptor.getPads(),
                             adaptor.getDilations(), groups)))
     return failure();
   auto layout = layoutOf(err, adaptor.getDataFormat());
   if (failed(layout))
     return failure();
-  int64_t cin = input.getDimSize(layout->c);
+  return ConvOperands{input, filter, *layout, groups};
+}
+
+LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
+    Adaptor rawAdaptor, SmallVectorImpl<Type> &out) {
+  Properties props;
+  Adaptor adaptor = detail::withDefaults<Conv2DOp>(ctx, rawAdaptor, props);
+  OpError err{loc, getOperationName()};
+  auto conv = checkConvOperands(err, adaptor, "[C_out, C_in/groups, kH, kW]");
+  if (failed(conv))
+    return failure();
+  auto [input, filter, layout, groups] = *conv;
+  int64_t cin = input.getDimSize(layout.c);
   int64_t cout = filter.getDimSize(0);
   if (!ShapedType::isDynamic(cin) && !filter.isDynamicDim(1) &&
       filter.getDimSize(1) * groups != cin)
@@ -795,9 +817,9 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *ctx, std::optional<Locatio
   ArrayRef<int64_t> s = adaptor.getStrides(), p = adaptor.getPads(),
                     d = adaptor.getDilations();
   SmallVector<int64_t> shape(4);
-  shape[layout->n] = input.getDimSize(layout->n);
-  shape[layout->c] = cout;
-  int sp[2] = {layout->h, layout->w};
+  shape[layout.n] = input.getDimSize(layout.n);
+  shape[layout.c] = cout;
+  int sp[2] = {layout.h, layout.w};
   for (int i = 0; i < 2; ++i) {
     int64_t k = filter.getDimSize(2 + i);
     if (ShapedType::isDynamic(k)) {
@@ -820,29 +842,16 @@ LogicalResult ConvTranspose2DOp::inferReturnTypes(MLIRContext *ctx, std::optiona
   Properties props;
   Adaptor adaptor = detail::withDefaults<ConvTranspose2DOp>(ctx, rawAdaptor, props);
   OpError err{loc, getOperationName()};
-  auto input = asRanked(adaptor.getInput().getType());
-  auto filter = asRanked(adaptor.getFilter().getType());
-  if (!input || input.getRank() != 4)
-    return err("operand 'input' must be a 4-D tensor, got ",
-               adaptor.getInput().getType());
-  if (!filter || filter.getRank() != 4)
-    return err("operand 'filter' must be a 4-D [C_in, C_out/groups, kH, kW] "
-               "tensor, got ",
-               adaptor.getFilter().getType());
-  if (failed(checkSameElementType(err, "input", input, "filter", filter)))
+  auto conv = checkConvOperands(err, adaptor, "[C_in, C_out/groups, kH, kW]");
+  if (failed(conv))
     return failure();
-  int64_t groups = adaptor.getGroups();
-  if (failed(checkConvAttrs(err, adaptor.getStrides(), adaptor.getPads(),
-                            adaptor.getDilations(), groups)) ||
-      failed(checkArraySize(err, "output_padding", adaptor.getOutputPadding(),
+  auto [input, filter, layout, groups] = *conv;
+  if (failed(checkArraySize(err, "output_padding", adaptor.getOutputPadding(),
                             2)) ||
       failed(checkNonNegative(err, "output_padding",
                               adaptor.getOutputPadding())))
     return failure();
-  auto layout = layoutOf(err, adaptor.getDataFormat());
-  if (failed(layout))
-    return failure();
-  int64_t cin = input.getDimSize(layout->c);
+  int64_t cin = input.getDimSize(layout.c);
   if (!ShapedType::isDynamic(cin) && !filter.isDynamicDim(0) &&
       filter.getDimSize(0) != cin)
     return err("operand 'filter' dimension 0 (", filter.getDimSize(0),
@@ -868,9 +877,9 @@ LogicalResult ConvTranspose2DOp::inferReturnTypes(MLIRContext *ctx, std::optiona
                     d = adaptor.getDilations(),
                     op = adaptor.getOutputPadding();
   SmallVector<int64_t> shape(4);
-  shape[layout->n] = input.getDimSize(layout->n);
-  shape[layout->c] = cout;
-  int sp[2] = {layout->h, layout->w};
+  shape[layout.n] = input.getDimSize(layout.n);
+  shape[layout.c] = cout;
+  int sp[2] = {layout.h, layout.w};
   for (int i = 0; i < 2; ++i) {
     int64_t in = input.getDimSize(sp[i]), k = filter.getDimSize(2 + i);
     if (ShapedType::isDynamic(in) || ShapedType::isDynamic(k)) {
