@@ -137,3 +137,32 @@ class PassOptionError(PassPipelineError):
 
 class PassFailedError(GeMlirError):
     """A pass ran and signalled failure (see the diagnostics for why)."""
+
+
+class ImportError_(GeMlirError):
+    """A framework model could not be imported (base of front-end errors)."""
+
+
+class OnnxImportError(ImportError_):
+    """An ONNX model is malformed or a node cannot be converted."""
+
+
+class UnsupportedOpsError(OnnxImportError):
+    """The model uses op types (or opset versions) the importer does not support.
+
+    ``unsupported`` maps ``(domain, op_type, opset)`` to the node names using it;
+    the message lists every one of them, not only the first.
+    """
+
+    def __init__(self, unsupported: dict, refusals: list | None = None) -> None:
+        self.unsupported = unsupported
+        self.refusals = refusals or []
+        lines = []
+        for (domain, op_type, opset), nodes in sorted(unsupported.items()):
+            dom = f"{domain}::" if domain else ""
+            shown = ", ".join(repr(n) for n in nodes[:5]) + (", ..." if len(nodes) > 5 else "")
+            lines.append(f"  {dom}{op_type} (opset {opset}): {len(nodes)} node(s): {shown}")
+        for node, op_type, reason in self.refusals:
+            lines.append(f"  {op_type} node {node!r}: {reason}")
+        count = len(unsupported) + len(self.refusals)
+        super().__init__(f"model cannot be imported: {count} unsupported op type(s)/node(s)\n" + "\n".join(lines))

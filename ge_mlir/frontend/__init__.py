@@ -1,0 +1,1 @@
+"""Front ends: framework graphs -> the ge dialect (ONNX first)."""

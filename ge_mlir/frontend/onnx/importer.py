@@ -1,0 +1,359 @@
+"""ONNX ModelProto -> ge dialect module.
+
+One public ``func.func`` per graph; graph inputs/outputs keep their ONNX names
+as ``onnx.name`` argument/result attributes; every op carries a location
+naming its node and op type (``loc(fused<"Conv">["conv1"])``) so later errors,
+dumps and profiles point back at the model.
+
+Shapes come from ONNX shape inference (with the user's ``input_shapes``
+applied first) and from the ge ops' own inference. Inputs that must be known
+at import time (Reshape's shape, Slice's starts, ...) are folded: initializers,
+Constant nodes and every node whose inputs are all known are evaluated with
+ONNX's reference implementation, so exported shape subgraphs disappear.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+import onnx
+from mlir import ir
+from mlir.dialects import func
+
+from ...errors import OnnxImportError, UnsupportedOpsError
+from ...dialects import ge  # noqa: F401  (loads the dialect)
+from . import registry as reg
+from .registry import NodeContext, Refusal
+
+# Nodes never folded at import: their value is not a pure function of inputs.
+_NO_FOLD = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli"}
+#: Constants with more elements than this become dense_resource blobs.
+DEFAULT_RESOURCE_THRESHOLD = 64
+#: Folding is skipped when inputs or outputs exceed this many elements.
+_FOLD_LIMIT = 1 << 20
+
+
+def _sanitize(name: str) -> str:
+    s = re.sub(r"[^A-Za-z0-9_.$-]", "_", name)
+    return s if s and not s[0].isdigit() else f"_{s}"
+
+
+def load_model(model: str | Path | bytes | onnx.ModelProto) -> tuple[onnx.ModelProto, str]:
+    """Loads a model from a path (with external data), bytes, or a proto."""
+    if isinstance(model, onnx.ModelProto):
+        return model, model.graph.name or "model"
+    if isinstance(model, (bytes, bytearray)):
+        try:
+            return onnx.load_from_string(bytes(model)), "<bytes>"
+        except Exception as e:
+            raise OnnxImportError(f"cannot parse ONNX bytes: {e}") from None
+    path = Path(model)
+    if not path.exists():
+        raise OnnxImportError(f"ONNX model not found: {path}")
+    try:
+        return onnx.load(str(path), load_external_data=True), str(path)
+    except Exception as e:
+        raise OnnxImportError(f"cannot load ONNX model {path}: {e}") from None
+
+
+def _apply_input_shapes(model: onnx.ModelProto, input_shapes: Mapping[str, Sequence[int]]) -> None:
+    inputs = {i.name: i for i in model.graph.input}
+    for name, dims in input_shapes.items():
+        if name not in inputs:
+            raise OnnxImportError(
+                f"input_shapes names {name!r}, which is not a graph input (inputs: {', '.join(inputs)})"
+            )
+        shape = inputs[name].type.tensor_type.shape
+        if len(shape.dim) and len(shape.dim) != len(dims):
+            raise OnnxImportError(f"input_shapes[{name!r}] has rank {len(dims)}, the model says {len(shape.dim)}")
+        del shape.dim[:]
+        for d in dims:
+            shape.dim.add().dim_value = int(d)
+
+
+class Importer:
+    def __init__(
+        self,
+        model: onnx.ModelProto,
+        source: str,
+        *,
+        resource_threshold: int = DEFAULT_RESOURCE_THRESHOLD,
+        func_name: str | None = None,
+    ) -> None:
+        self.model = model
+        self.source = source
+        self.resource_threshold = resource_threshold
+        self.func_name = func_name
+        self.opset = next(
+            (o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), onnx.defs.onnx_opset_version()
+        )
+        self.values: dict[str, ir.Value] = {}
+        self.consts: dict[str, np.ndarray] = {}
+        self.types: dict[str, ir.Type] = {}
+        self.unsupported: dict[tuple[str, str, int], list[str]] = {}
+        self.refusals: list[tuple[str, str, str]] = []
+        self.unavailable: set[str] = set()
+        self._index: dict[bytes, int] = {}
+        self._resource_names: set[str] = set()
+        self.stats = {"nodes": 0, "folded": 0, "ops": 0}
+
+    # --- values ---------------------------------------------------------
+    def node_name(self, node: onnx.NodeProto) -> str:
+        # Unnamed nodes get "<OpType>_<index in the graph>".
+        return node.name or f"{node.op_type}_{self._index.get(node.SerializeToString(), 0)}"
+
+    def constant_value(self, name: str) -> np.ndarray | None:
+        return self.consts.get(name)
+
+    def value(self, name: str) -> ir.Value:
+        if name in self.values:
+            return self.values[name]
+        if name in self.consts:
+            v = self.make_constant(self.consts[name], self.types.get(name), resource_name=name)
+            self.values[name] = v
+            return v
+        raise Refusal(f"value {name!r} is not available")
+
+    def make_constant(self, array: np.ndarray, elem: ir.Type | None = None, resource_name: str | None = None) -> ir.Value:
+        if isinstance(elem, ir.RankedTensorType):
+            elem = elem.element_type
+        if elem is None:
+            elem = reg.mlir_element_of(array)
+        # np.require keeps 0-d arrays 0-d (ascontiguousarray would make them 1-d).
+        array = np.require(array.astype(reg.numpy_dtype(elem), copy=False), requirements="C")
+        ttype = ir.RankedTensorType.get(list(array.shape), elem)
+        if array.size > self.resource_threshold and str(elem) != "i1":
+            base = _sanitize(resource_name or "const")
+            name, k = base, 0
+            while name in self._resource_names:
+                k += 1
+                name = f"{base}_{k}"
+            self._resource_names.add(name)
+            attr = ir.DenseResourceElementsAttr.get_from_buffer(array, name, ttype)
+        elif str(elem) == "bf16":
+            attr = ir.DenseElementsAttr.get(array.view(np.uint16), type=ttype)
+        else:
+            attr = ir.DenseElementsAttr.get(array, type=ttype)
+        return ge.ConstantOp(attr).result
+
+    # --- types ----------------------------------------------------------
+    def _type_of(self, tp: onnx.TypeProto) -> ir.Type | None:
+        if not tp.HasField("tensor_type"):
+            return None
+        tt = tp.tensor_type
+        elem = reg.element_type(tt.elem_type)
+        if not tt.HasField("shape"):
+            return None
+        dims = [d.dim_value if d.HasField("dim_value") else ir.ShapedType.get_dynamic_size() for d in tt.shape.dim]
+        return ir.RankedTensorType.get(dims, elem)
+
+    # --- folding --------------------------------------------------------
+    def _try_fold(self, node: onnx.NodeProto) -> bool:
+        if node.op_type in _NO_FOLD or node.domain not in ("", "ai.onnx"):
+            return False
+        if node.op_type == "Constant":
+            return self._fold_constant_node(node)
+        if node.op_type in ("Shape", "Size") and node.input[0] in self.values:
+            # Static shapes make shape computations import-time constants.
+            t = self.values[node.input[0]].type
+            if isinstance(t, ir.RankedTensorType) and t.has_static_shape:
+                shape = np.array(t.shape, dtype=np.int64)
+                if node.op_type == "Size":
+                    self.consts[node.output[0]] = np.array(shape.prod(), dtype=np.int64)
+                else:
+                    start = next((a.i for a in node.attribute if a.name == "start"), 0)
+                    end = next((a.i for a in node.attribute if a.name == "end"), None)
+                    self.consts[node.output[0]] = shape[start:end]
+                self.stats["folded"] += 1
+                return True
+        ins = [n for n in node.input if n]
+        if not ins and node.op_type not in ("ConstantOfShape", "Range", "EyeLike"):
+            return False
+        if any(n not in self.consts for n in ins):
+            return False
+        if any(self.consts[n].size > _FOLD_LIMIT for n in ins):
+            return False
+        try:
+            from onnx.reference import ReferenceEvaluator
+
+            graph = onnx.helper.make_graph(
+                [node], "fold",
+                [onnx.helper.make_tensor_value_info(n, onnx.TensorProto.UNDEFINED, None) for n in ins],
+                [onnx.helper.make_tensor_value_info(n, onnx.TensorProto.UNDEFINED, None) for n in node.output if n],
+            )
+            m = onnx.helper.make_model(graph, opset_imports=list(self.model.opset_import))
+            outs = ReferenceEvaluator(m).run(None, {n: self.consts[n] for n in ins})
+        except Exception:
+            return False
+        if any(not isinstance(o, np.ndarray) or o.size > _FOLD_LIMIT for o in outs):
+            return False
+        for name, arr in zip([n for n in node.output if n], outs):
+            self.consts[name] = arr
+        self.stats["folded"] += 1
+        return True
+
+    def _fold_constant_node(self, node: onnx.NodeProto) -> bool:
+        a = node.attribute[0]
+        value = onnx.helper.get_attribute_value(a)
+        if a.name == "value":
+            arr = onnx.numpy_helper.to_array(value)
+        elif a.name in ("value_float", "value_int"):
+            arr = np.array(value, dtype=np.float32 if a.name == "value_float" else np.int64)
+        elif a.name in ("value_floats", "value_ints"):
+            arr = np.array(value, dtype=np.float32 if a.name == "value_floats" else np.int64)
+        else:
+            return False
+        self.consts[node.output[0]] = arr
+        return True
+
+    # --- the graph ------------------------------------------------------
+    def import_graph(self) -> ir.Module:
+        graph = self.model.graph
+        for init in graph.initializer:
+            self.consts[init.name] = onnx.numpy_helper.to_array(init)
+            self.types[init.name] = reg.element_type(init.data_type)
+        vinfo = {vi.name: vi.type for vi in list(graph.value_info) + list(graph.output) + list(graph.input)}
+        inits = {i.name for i in graph.initializer}
+        real_inputs = [i for i in graph.input if i.name not in inits]
+        arg_types = []
+        for i in real_inputs:
+            t = self._type_of(i.type)
+            if t is None:
+                raise OnnxImportError(f"graph input {i.name!r} has no tensor type/shape")
+            arg_types.append(t)
+        out_types = []
+        for o in graph.output:
+            t = self._type_of(o.type)
+            out_types.append(t)
+
+        module = ir.Module.create()
+        with ir.InsertionPoint(module.body):
+            fname = self.func_name or _sanitize(graph.name or "main")
+            fn = func.FuncOp(fname, (arg_types, []))
+            fn.arg_attrs = ir.ArrayAttr.get(
+                [ir.DictAttr.get({"onnx.name": ir.StringAttr.get(i.name)}) for i in real_inputs]
+            )
+            entry = fn.add_entry_block()
+        for i, arg in zip(real_inputs, entry.arguments):
+            self.values[i.name] = arg
+
+        for idx, node in enumerate(graph.node):
+            if not node.name:
+                self._index.setdefault(node.SerializeToString(), idx)
+        with ir.InsertionPoint(entry):
+            for node in graph.node:
+                self.stats["nodes"] += 1
+                self._convert_node(node, vinfo)
+            if self.unsupported or self.refusals:
+                raise UnsupportedOpsError(self.unsupported, self.refusals)
+            results = []
+            with ir.Location.name("graph outputs"):
+                for o in graph.output:
+                    results.append(self.value(o.name))
+                func.ReturnOp(results)
+        fn.attributes["function_type"] = ir.TypeAttr.get(
+            ir.FunctionType.get(arg_types, [r.type for r in results])
+        )
+        fn.attributes["res_attrs"] = ir.ArrayAttr.get(
+            [ir.DictAttr.get({"onnx.name": ir.StringAttr.get(o.name)}) for o in graph.output]
+        )
+        return module
+
+    def _convert_node(self, node: onnx.NodeProto, vinfo: Mapping[str, onnx.TypeProto]) -> None:
+        name = self.node_name(node)
+        if any(n in self.unavailable for n in node.input if n):
+            self.unavailable.update(n for n in node.output if n)
+            return
+        if self._try_fold(node):
+            return
+        domain = "" if node.domain in ("", "ai.onnx") else node.domain
+        opset = self.opset if not domain else next((o.version for o in self.model.opset_import if o.domain == domain), 1)
+        support = reg.lookup(domain, node.op_type, opset)
+        if support is None:
+            self.unsupported.setdefault((domain, node.op_type, opset), []).append(name)
+            self.unavailable.update(n for n in node.output if n)
+            return
+        out_types = []
+        for o in node.output:
+            try:
+                out_types.append(self._type_of(vinfo[o]) if o in vinfo else None)
+            except Refusal:
+                out_types.append(None)
+        ctx = NodeContext(node, opset, self, out_types)
+        loc = ir.Location.fused([ir.Location.name(name)], metadata=ir.StringAttr.get(node.op_type))
+        try:
+            with loc:
+                results = reg.values_of(support.converter(ctx))
+        except Refusal as e:
+            self.refusals.append((name, node.op_type, e.message))
+            self.unavailable.update(n for n in node.output if n)
+            return
+        except (ValueError, ir.MLIRError, TypeError) as e:
+            # A converter built an op the verifiers reject: an importer bug or
+            # an input the dialect cannot express; report it with the node.
+            diags = getattr(e, "error_diagnostics", None)
+            detail = "; ".join(str(d.message) for d in diags) if diags else str(e)
+            self.refusals.append((name, node.op_type, f"conversion failed: {detail}"))
+            self.unavailable.update(n for n in node.output if n)
+            return
+        outs = [o for o in node.output]
+        for i, o in enumerate(outs):
+            if not o:
+                continue
+            if i >= len(results) or results[i] is None:
+                self.unavailable.add(o)
+                continue
+            self.values[o] = results[i]
+        self.stats["ops"] += 1
+
+
+def import_onnx(
+    model: str | Path | bytes | onnx.ModelProto,
+    *,
+    input_shapes: Mapping[str, Sequence[int]] | None = None,
+    context: ir.Context | None = None,
+    resource_threshold: int = DEFAULT_RESOURCE_THRESHOLD,
+    func_name: str | None = None,
+    verify: bool = True,
+) -> ir.Module:
+    """Imports an ONNX model into a ge module.
+
+    Args:
+        model: a path (external data files are loaded from beside it), the
+            serialized bytes, or an ``onnx.ModelProto``.
+        input_shapes: fixes input dimensions, e.g. ``{"x": [1, 3, 224, 224]}``.
+        context: the MLIR context (default: the current one).
+        resource_threshold: constants with more elements become
+            ``dense_resource`` blobs (keeps IR text small).
+        func_name: name of the function (default: the graph name).
+        verify: run the MLIR verifier on the result.
+
+    Raises:
+        UnsupportedOpsError: lists every unsupported op type (with opset and
+            node names) and every refused node, not just the first.
+        OnnxImportError: malformed model, bad ``input_shapes``.
+    """
+    proto, source = load_model(model)
+    proto_copy = onnx.ModelProto()
+    proto_copy.CopyFrom(proto)
+    if input_shapes:
+        _apply_input_shapes(proto_copy, input_shapes)
+    try:
+        inferred = onnx.shape_inference.infer_shapes(proto_copy, check_type=False, strict_mode=False, data_prop=True)
+    except Exception:
+        inferred = proto_copy  # inference is best effort; the ge ops infer too
+    ctx = context or ir.Context.current
+    with ctx:
+        imp = Importer(inferred, source, resource_threshold=resource_threshold, func_name=func_name)
+        with ir.Location.unknown():
+            module = imp.import_graph()
+        if verify:
+            from ...api import verify as _verify
+
+            _verify(module)
+    module.operation.attributes["ge.source"] = ir.StringAttr.get(source, context=ctx)
+    return module

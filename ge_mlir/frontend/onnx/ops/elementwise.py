@@ -1,0 +1,242 @@
+"""Elementwise ONNX ops: unary math/activations, broadcasting binary ops,
+variadic Sum/Mean/Max/Min, Where, Cast, Clip and composite activations."""
+
+from __future__ import annotations
+
+import numpy as np
+from mlir import ir
+
+from ....dialects import ge
+from ..registry import converter, numpy_dtype
+
+_UNARY = {
+    "Abs": ge.abs, "Neg": ge.neg, "Exp": ge.exp, "Log": ge.log, "Sqrt": ge.sqrt, "Reciprocal": ge.reciprocal,
+    "Tanh": ge.tanh, "Sigmoid": ge.sigmoid, "Relu": ge.relu, "Erf": ge.erf, "Sin": ge.sin, "Cos": ge.cos,
+    "Floor": ge.floor, "Ceil": ge.ceil, "Round": ge.round, "Sign": ge.sign, "Not": ge.not_,
+    "Softplus": ge.softplus, "HardSwish": ge.hard_swish, "Identity": ge.identity,
+}
+
+
+def _unary(fn):
+    return lambda ctx: fn(ctx.input(0))
+
+
+for _op, _fn in _UNARY.items():
+    converter(_op)(_unary(_fn))
+
+_BINARY = {
+    "Add": ge.add, "Sub": ge.sub, "Mul": ge.mul, "Div": ge.div, "And": ge.and_, "Or": ge.or_, "Xor": ge.xor,
+    "Equal": ge.equal, "Less": ge.less, "LessOrEqual": ge.less_equal, "Greater": ge.greater,
+    "GreaterOrEqual": ge.greater_equal,
+}
+
+
+def _binary(fn):
+    return lambda ctx: fn(ctx.input(0), ctx.input(1))
+
+
+for _op, _fn in _BINARY.items():
+    converter(_op)(_binary(_fn))
+
+
+@converter("Pow")
+def pow_(ctx):
+    base, exp = ctx.input(0), ctx.input(1)
+    # ONNX allows a different exponent type; ge.pow wants one element type.
+    if ctx.elem(1) != ctx.elem(0):
+        exp = ge.cast(ir.RankedTensorType.get(ctx.input_type(1).shape, ctx.elem(0)), exp)
+    return ge.pow(base, exp)
+
+
+@converter("Mod")
+def mod(ctx):
+    return ge.mod(ctx.input(0), ctx.input(1), fmod=bool(ctx.attr("fmod", 0)))
+
+
+@converter("Max", "Min", "Sum", "Mean")
+def variadic(ctx):
+    fn = {"Max": ge.max, "Min": ge.min, "Sum": ge.add, "Mean": ge.add}[ctx.op_type]
+    vals = [v for v in ctx.inputs() if v is not None]
+    acc = vals[0]
+    for v in vals[1:]:
+        acc = fn(acc, v)
+    if ctx.op_type == "Mean" and len(vals) > 1:
+        acc = ge.div(acc, ctx.scalar_like(len(vals)))
+    return acc
+
+
+@converter("Where")
+def where(ctx):
+    return ge.where(ctx.input(0), ctx.input(1), ctx.input(2))
+
+
+def _cast_to(ctx, value: ir.Value, elem: ir.Type) -> ir.Value:
+    t = value.type
+    if t.element_type == elem:
+        return value
+    return ge.cast(ir.RankedTensorType.get(t.shape, elem), value)
+
+
+@converter("Cast")
+def cast(ctx):
+    from ..registry import element_type
+
+    return _cast_to(ctx, ctx.input(0), element_type(ctx.attr("to")))
+
+
+@converter("CastLike")
+def cast_like(ctx):
+    return _cast_to(ctx, ctx.input(0), ctx.elem(1))
+
+
+@converter("Clip")
+def clip(ctx):
+    if ctx.opset < 11:
+        lo, hi = ctx.attr("min"), ctx.attr("max")
+    else:
+        lo = ctx.require_const(1, "min") if ctx.has_input(1) else None
+        hi = ctx.require_const(2, "max") if ctx.has_input(2) else None
+    kw = {}
+    if lo is not None:
+        kw["min"] = ir.FloatAttr.get(ir.F64Type.get(), float(np.asarray(lo)))
+    if hi is not None:
+        kw["max"] = ir.FloatAttr.get(ir.F64Type.get(), float(np.asarray(hi)))
+    return ge.clip(ctx.input(0), **kw)
+
+
+@converter("LeakyRelu")
+def leaky_relu(ctx):
+    return ge.leaky_relu(ctx.input(0), alpha=ir.FloatAttr.get_f32(ctx.attr("alpha", 0.01)))
+
+
+@converter("HardSigmoid")
+def hard_sigmoid(ctx):
+    return ge.hard_sigmoid(
+        ctx.input(0), alpha=ir.FloatAttr.get_f32(ctx.attr("alpha", 0.2)), beta=ir.FloatAttr.get_f32(ctx.attr("beta", 0.5))
+    )
+
+
+@converter("Gelu", since=20)
+def gelu(ctx):
+    return ge.gelu(ctx.input(0), tanh_approx=ctx.attr("approximate", "none") == "tanh")
+
+
+@converter("Dropout")
+def dropout(ctx):
+    # Inference: identity; the optional mask output is all true.
+    x = ctx.input(0)
+    outs = [ge.identity(x)]
+    if ctx.num_outputs > 1 and ctx.node.output[1]:
+        shape = ctx.input_type(0).shape
+        outs.append(ctx.constant(np.ones(shape, dtype=np.bool_)))
+    return outs
+
+
+# --- composite activations (expressed with ge ops) ----------------------
+
+
+@converter("Elu")
+def elu(ctx):
+    x = ctx.input(0)
+    alpha = ctx.attr("alpha", 1.0)
+    neg = ge.mul(ctx.scalar_like(alpha), ge.sub(ge.exp(x), ctx.scalar_like(1.0)))
+    return ge.where(ge.greater(x, ctx.scalar_like(0.0)), x, neg)
+
+
+@converter("Selu")
+def selu(ctx):
+    x = ctx.input(0)
+    alpha, gamma = ctx.attr("alpha", 1.67326319217681884765625), ctx.attr("gamma", 1.05070102214813232421875)
+    neg = ge.mul(ctx.scalar_like(alpha), ge.sub(ge.exp(x), ctx.scalar_like(1.0)))
+    return ge.mul(ctx.scalar_like(gamma), ge.where(ge.greater(x, ctx.scalar_like(0.0)), x, neg))
+
+
+@converter("Celu")
+def celu(ctx):
+    x = ctx.input(0)
+    alpha = ctx.attr("alpha", 1.0)
+    a = ctx.scalar_like(alpha)
+    neg = ge.mul(a, ge.sub(ge.exp(ge.div(x, a)), ctx.scalar_like(1.0)))
+    return ge.add(ge.max(x, ctx.scalar_like(0.0)), ge.min(ctx.scalar_like(0.0), neg))
+
+
+@converter("ThresholdedRelu")
+def thresholded_relu(ctx):
+    x = ctx.input(0)
+    return ge.where(ge.greater(x, ctx.scalar_like(ctx.attr("alpha", 1.0))), x, ctx.scalar_like(0.0))
+
+
+@converter("PRelu")
+def prelu(ctx):
+    x, slope = ctx.input(0), ctx.input(1)
+    return ge.where(ge.less(x, ctx.scalar_like(0.0)), ge.mul(x, slope), x)
+
+
+@converter("Softsign")
+def softsign(ctx):
+    x = ctx.input(0)
+    return ge.div(x, ge.add(ge.abs(x), ctx.scalar_like(1.0)))
+
+
+@converter("Mish", since=18)
+def mish(ctx):
+    x = ctx.input(0)
+    return ge.mul(x, ge.tanh(ge.softplus(x)))
+
+
+@converter("Swish", since=24)
+def swish(ctx):
+    x = ctx.input(0)
+    alpha = ctx.attr("alpha", 1.0)
+    if alpha == 1.0:
+        return ge.silu(x)
+    return ge.mul(x, ge.sigmoid(ge.mul(x, ctx.scalar_like(alpha))))
+
+
+@converter("Tan")
+def tan(ctx):
+    x = ctx.input(0)
+    return ge.div(ge.sin(x), ge.cos(x))
+
+
+@converter("Sinh", "Cosh")
+def sinh_cosh(ctx):
+    x = ctx.input(0)
+    ep, en = ge.exp(x), ge.exp(ge.neg(x))
+    both = ge.sub(ep, en) if ctx.op_type == "Sinh" else ge.add(ep, en)
+    return ge.mul(both, ctx.scalar_like(0.5))
+
+
+@converter("Shrink")
+def shrink(ctx):
+    x = ctx.input(0)
+    bias, lambd = ctx.attr("bias", 0.0), ctx.attr("lambd", 0.5)
+    lo = ge.add(x, ctx.scalar_like(bias))
+    hi = ge.sub(x, ctx.scalar_like(bias))
+    inner = ge.where(ge.greater(x, ctx.scalar_like(lambd)), hi, ctx.scalar_like(0.0))
+    return ge.where(ge.less(x, ctx.scalar_like(-lambd)), lo, inner)
+
+
+@converter("IsNaN")
+def isnan(ctx):
+    x = ctx.input(0)
+    return ge.not_(ge.equal(x, x))
+
+
+@converter("IsInf")
+def isinf(ctx):
+    x = ctx.input(0)
+    pos, neg = ctx.attr("detect_positive", 1), ctx.attr("detect_negative", 1)
+    inf = ctx.scalar_like(np.inf)
+    if pos and neg:
+        return ge.equal(ge.abs(x), inf)
+    if pos:
+        return ge.equal(x, inf)
+    if neg:
+        return ge.equal(x, ctx.scalar_like(-np.inf))
+    return ctx.constant(np.zeros(ctx.input_type(0).shape, dtype=np.bool_))
+
+
+@converter("Relu6", domain="com.microsoft", notes="onnxruntime contrib op")
+def relu6(ctx):
+    return ge.clip(ctx.input(0), min=ir.FloatAttr.get(ir.F64Type.get(), 0.0), max=ir.FloatAttr.get(ir.F64Type.get(), 6.0))
