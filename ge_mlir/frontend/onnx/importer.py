@@ -237,7 +237,7 @@ class Importer:
             fn.arg_attrs = ir.ArrayAttr.get(
                 [ir.DictAttr.get({"onnx.name": ir.StringAttr.get(i.name)}) for i in real_inputs]
             )
-            entry = fn.add_entry_block()
+            entry = fn.add_entry_block(arg_locs=[ir.Location.name(i.name) for i in real_inputs])
         for i, arg in zip(real_inputs, entry.arguments):
             self.values[i.name] = arg
 
