@@ -265,14 +265,18 @@ class Importer:
 
     def _convert_node(self, node: onnx.NodeProto, vinfo: Mapping[str, onnx.TypeProto]) -> None:
         name = self.node_name(node)
+        domain = "" if node.domain in ("", "ai.onnx") else node.domain
+        opset = self.opset if not domain else next((o.version for o in self.model.opset_import if o.domain == domain), 1)
+        support = reg.lookup(domain, node.op_type, opset)
         if any(n in self.unavailable for n in node.input if n):
+            # Downstream of a failure: not converted, but its op type is still
+            # checked so that one error lists every unsupported op type.
+            if support is None and node.op_type != "Constant":
+                self.unsupported.setdefault((domain, node.op_type, opset), []).append(name)
             self.unavailable.update(n for n in node.output if n)
             return
         if self._try_fold(node):
             return
-        domain = "" if node.domain in ("", "ai.onnx") else node.domain
-        opset = self.opset if not domain else next((o.version for o in self.model.opset_import if o.domain == domain), 1)
-        support = reg.lookup(domain, node.op_type, opset)
         if support is None:
             self.unsupported.setdefault((domain, node.op_type, opset), []).append(name)
             self.unavailable.update(n for n in node.output if n)

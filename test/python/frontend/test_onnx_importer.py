@@ -131,15 +131,19 @@ def test_unsupported_ops_are_all_listed(ctx):
         h.make_node("FancyOp", ["a"], ["b"], name="fancy1"),
         h.make_node("FancyOp", ["a"], ["c"], name="fancy2"),
         h.make_node("OtherOp", ["x"], ["d"], name="other"),
-        h.make_node("Add", ["b", "c"], ["e"], name="downstream"),  # depends on unsupported: not reported
-        h.make_node("Sum", ["e", "d"], ["y"], name="sum"),
+        h.make_node("Add", ["b", "c"], ["e"], name="downstream"),  # supported: not reported
+        h.make_node("ThirdOp", ["e", "d"], ["y"], name="third"),  # downstream and unsupported: reported
     ]
     g = h.make_graph(nodes, "g", [h.make_tensor_value_info("x", T.FLOAT, [2])], [h.make_tensor_value_info("y", T.FLOAT, [2])])
     model = h.make_model(g, opset_imports=[h.make_opsetid("", 17)])
     with pytest.raises(UnsupportedOpsError) as info:
         import_onnx(model)
     err = info.value
-    assert err.unsupported == {("", "FancyOp", 17): ["fancy1", "fancy2"], ("", "OtherOp", 17): ["other"]}
+    assert err.unsupported == {
+        ("", "FancyOp", 17): ["fancy1", "fancy2"],
+        ("", "OtherOp", 17): ["other"],
+        ("", "ThirdOp", 17): ["third"],
+    }
     msg = str(err)
     assert "FancyOp (opset 17): 2 node(s): 'fancy1', 'fancy2'" in msg
     assert "OtherOp (opset 17): 1 node(s): 'other'" in msg
