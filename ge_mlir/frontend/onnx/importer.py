@@ -100,6 +100,7 @@ class Importer:
         self._index: dict[bytes, int] = {}
         self._resource_names: set[str] = set()
         self.stats = {"nodes": 0, "folded": 0, "ops": 0}
+        self.used_names: set[str] = set()
 
     # --- values ---------------------------------------------------------
     def node_name(self, node: onnx.NodeProto) -> str:
@@ -108,6 +109,19 @@ class Importer:
 
     def constant_value(self, name: str) -> np.ndarray | None:
         return self.consts.get(name)
+
+    def value_type(self, name: str) -> ir.Type:
+        """Type of a value without materializing import-time constants."""
+        if name in self.values:
+            return self.values[name].type
+        if name in self.consts:
+            arr = self.consts[name]
+            elem = self.types.get(name) or reg.mlir_element_of(arr)
+            return ir.RankedTensorType.get(list(arr.shape), elem)
+        raise Refusal(f"value {name!r} is not available")
+
+    def is_graph_input(self, name: str) -> bool:
+        return name in self.values and isinstance(self.values[name].owner, ir.Block)
 
     def value(self, name: str) -> ir.Value:
         if name in self.values:
@@ -136,6 +150,10 @@ class Importer:
             attr = ir.DenseResourceElementsAttr.get_from_buffer(array, name, ttype)
         elif str(elem) == "bf16":
             attr = ir.DenseElementsAttr.get(array.view(np.uint16), type=ttype)
+        elif str(elem) == "i1":
+            # With an explicit i1 type the bindings expect bit-packed data;
+            # without one they map numpy bool to i1 themselves.
+            attr = ir.DenseElementsAttr.get(array)
         else:
             attr = ir.DenseElementsAttr.get(array, type=ttype)
         return ge.ConstantOp(attr).result
@@ -148,7 +166,11 @@ class Importer:
         elem = reg.element_type(tt.elem_type)
         if not tt.HasField("shape"):
             return None
-        dims = [d.dim_value if d.HasField("dim_value") else ir.ShapedType.get_dynamic_size() for d in tt.shape.dim]
+        # Negative sizes (from inference on invalid models) count as unknown.
+        dims = [
+            d.dim_value if d.HasField("dim_value") and d.dim_value >= 0 else ir.ShapedType.get_dynamic_size()
+            for d in tt.shape.dim
+        ]
         return ir.RankedTensorType.get(dims, elem)
 
     # --- folding --------------------------------------------------------
@@ -160,16 +182,20 @@ class Importer:
         if node.op_type in ("Shape", "Size") and node.input[0] in self.values:
             # Static shapes make shape computations import-time constants.
             t = self.values[node.input[0]].type
-            if isinstance(t, ir.RankedTensorType) and t.has_static_shape:
-                shape = np.array(t.shape, dtype=np.int64)
+            if isinstance(t, ir.RankedTensorType):
+                dims = [-1 if t.is_dynamic_dim(i) else t.get_dim_size(i) for i in range(t.rank)]
                 if node.op_type == "Size":
-                    self.consts[node.output[0]] = np.array(shape.prod(), dtype=np.int64)
+                    part = dims
                 else:
                     start = next((a.i for a in node.attribute if a.name == "start"), 0)
                     end = next((a.i for a in node.attribute if a.name == "end"), None)
-                    self.consts[node.output[0]] = shape[start:end]
-                self.stats["folded"] += 1
-                return True
+                    part = dims[start:end]
+                # Only the dims that are read need to be static.
+                if all(d >= 0 for d in part):
+                    shape = np.array(part, dtype=np.int64)
+                    self.consts[node.output[0]] = np.array(shape.prod(), dtype=np.int64) if node.op_type == "Size" else shape
+                    self.stats["folded"] += 1
+                    return True
         ins = [n for n in node.input if n]
         if not ins and node.op_type not in ("ConstantOfShape", "Range", "EyeLike"):
             return False
@@ -241,7 +267,12 @@ class Importer:
         for i, arg in zip(real_inputs, entry.arguments):
             self.values[i.name] = arg
 
+        self.used_names = {o.name for o in graph.output}
         for idx, node in enumerate(graph.node):
+            self.used_names.update(n for n in node.input if n)
+            for a in node.attribute:  # subgraphs reading outer values
+                for sub in list(a.g.node if a.HasField("g") else []) + [n for g in a.graphs for n in g.node]:
+                    self.used_names.update(n for n in sub.input if n)
             if not node.name:
                 self._index.setdefault(node.SerializeToString(), idx)
         with ir.InsertionPoint(entry):
@@ -296,14 +327,26 @@ class Importer:
             self.refusals.append((name, node.op_type, e.message))
             self.unavailable.update(n for n in node.output if n)
             return
-        except (ValueError, ir.MLIRError, TypeError) as e:
-            # A converter built an op the verifiers reject: an importer bug or
-            # an input the dialect cannot express; report it with the node.
+        except Exception as e:
+            # A converter built an op the verifiers reject, or hit a case it
+            # does not handle: report it with the node instead of escaping.
             diags = getattr(e, "error_diagnostics", None)
-            detail = "; ".join(str(d.message) for d in diags) if diags else str(e)
+            detail = "; ".join(str(d.message) for d in diags) if diags else f"{type(e).__name__}: {e}"
             self.refusals.append((name, node.op_type, f"conversion failed: {detail}"))
             self.unavailable.update(n for n in node.output if n)
             return
+        # Verify what the converter produced now, so that an invalid op is
+        # reported against its node (and all such nodes together).
+        for r in results:
+            owner = getattr(r, "owner", None)
+            if isinstance(owner, (ir.Operation, ir.OpView)):
+                try:
+                    owner.verify()
+                except ir.MLIRError as e:
+                    detail = "; ".join(str(d.message) for d in e.error_diagnostics)
+                    self.refusals.append((name, node.op_type, f"conversion produced invalid IR: {detail}"))
+                    self.unavailable.update(n for n in node.output if n)
+                    return
         outs = [o for o in node.output]
         for i, o in enumerate(outs):
             if not o:

@@ -35,6 +35,9 @@ class OpSupport:
     until: int | None = None  # inclusive; None: up to the newest opset
     domain: str = ""
     notes: str = ""
+    # A converter that only explains why the op cannot be imported (listed as
+    # not supported in docs/onnx_ops.md, but with a precise reason).
+    refused: bool = False
 
     def covers(self, opset: int) -> bool:
         return opset >= self.since and (self.until is None or opset <= self.until)
@@ -43,12 +46,14 @@ class OpSupport:
 _REGISTRY: dict[tuple[str, str], list[OpSupport]] = {}
 
 
-def converter(*op_types: str, since: int = 1, until: int | None = None, domain: str = "", notes: str = ""):
+def converter(
+    *op_types: str, since: int = 1, until: int | None = None, domain: str = "", notes: str = "", refused: bool = False
+):
     """Registers a converter for ``op_types`` in opsets [since, until]."""
 
     def register(fn: Converter) -> Converter:
         for op in op_types:
-            _REGISTRY.setdefault((domain, op), []).append(OpSupport(op, fn, since, until, domain, notes))
+            _REGISTRY.setdefault((domain, op), []).append(OpSupport(op, fn, since, until, domain, notes, refused))
         return fn
 
     return register
@@ -159,11 +164,23 @@ class NodeContext:
     def require_const(self, i: int, what: str) -> np.ndarray:
         value = self.const(i)
         if value is None:
+            name = self.node.input[i] if self.has_input(i) else ""
+            if self.importer.is_graph_input(name):
+                self.refuse(
+                    f"input #{i} ({what}) comes from graph input {name!r}; it must be a constant "
+                    "(an initializer) to be imported"
+                )
             self.refuse(
                 f"input #{i} ({what}) must be known at import time; it is computed at run time "
                 "(fix dynamic input dimensions with input_shapes=... / --input-shape)"
             )
         return value
+
+    def output_used(self, i: int) -> bool:
+        """Whether output ``i`` exists and is consumed (by a node or as a graph output)."""
+        if i >= len(self.node.output) or not self.node.output[i]:
+            return False
+        return self.node.output[i] in self.importer.used_names
 
     def attr(self, name: str, default: Any = None) -> Any:
         import onnx
@@ -181,10 +198,13 @@ class NodeContext:
         return default
 
     def input_type(self, i: int) -> ir.RankedTensorType:
-        v = self.input(i)
-        if v is None or not isinstance(v.type, ir.RankedTensorType):
+        """Input ``i``'s type (constants are not materialized for this)."""
+        if not self.has_input(i):
+            self.refuse(f"input #{i} is missing")
+        t = self.importer.value_type(self.node.input[i])
+        if not isinstance(t, ir.RankedTensorType):
             self.refuse(f"input #{i} must be a ranked tensor")
-        return v.type
+        return t
 
     def rank(self, i: int) -> int:
         return self.input_type(i).rank
@@ -209,9 +229,10 @@ class NodeContext:
             )
         return t
 
-    def constant(self, array: Any, elem: ir.Type | None = None) -> ir.Value:
-        """A ge.constant holding ``array`` (cast to ``elem`` when given)."""
-        return self.importer.make_constant(np.asarray(array), elem)
+    def constant(self, array: Any, elem: ir.Type | None = None, name: str | None = None) -> ir.Value:
+        """A ge.constant holding ``array`` (cast to ``elem`` when given; ``name``
+        names the resource blob when it becomes one)."""
+        return self.importer.make_constant(np.asarray(array), elem, resource_name=name)
 
     def scalar_like(self, value: float, i: int = 0) -> ir.Value:
         """A rank-0 constant with input ``i``'s element type."""

@@ -39,18 +39,33 @@ for _op, _fn in _BINARY.items():
     converter(_op)(_binary(_fn))
 
 
+def _is_float(t: ir.Type) -> bool:
+    return isinstance(t, (ir.F16Type, ir.BF16Type, ir.F32Type, ir.F64Type))
+
+
 @converter("Pow")
 def pow_(ctx):
     base, exp = ctx.input(0), ctx.input(1)
-    # ONNX allows a different exponent type; ge.pow wants one element type.
-    if ctx.elem(1) != ctx.elem(0):
-        exp = ge.cast(ir.RankedTensorType.get(ctx.input_type(1).shape, ctx.elem(0)), exp)
-    return ge.pow(base, exp)
+    eb, ee = ctx.elem(0), ctx.elem(1)
+    if eb == ee:
+        return ge.pow(base, exp)
+    if not _is_float(eb) and _is_float(ee):
+        # int ** float: computed in the exponent's float type, then truncated
+        # back to the base type (onnxruntime: 3 ** 2.5 -> 15).
+        fb = ge.cast(ir.RankedTensorType.get(ctx.input_type(0).shape, ee), base)
+        return ge.cast(ir.RankedTensorType.get(ctx.input_type(0).shape, eb), ge.pow(fb, exp))
+    # float ** int, or int ** other int: the exponent converts exactly enough.
+    return ge.pow(base, ge.cast(ir.RankedTensorType.get(ctx.input_type(1).shape, eb), exp))
 
 
 @converter("Mod")
 def mod(ctx):
-    return ge.mod(ctx.input(0), ctx.input(1), fmod=bool(ctx.attr("fmod", 0)))
+    fmod = bool(ctx.attr("fmod", 0))
+    x, y = ctx.input(0), ctx.input(1)
+    if _is_float(ctx.elem(0)) and not fmod:
+        # Floor mod on floats (allowed since Mod-28): x - y * floor(x / y).
+        return ge.sub(x, ge.mul(y, ge.floor(ge.div(x, y))))
+    return ge.mod(x, y, fmod=fmod)
 
 
 @converter("Max", "Min", "Sum", "Mean")
@@ -96,11 +111,15 @@ def clip(ctx):
     else:
         lo = ctx.require_const(1, "min") if ctx.has_input(1) else None
         hi = ctx.require_const(2, "max") if ctx.has_input(2) else None
+    lo = None if lo is None else float(np.asarray(lo).reshape(-1)[0])
+    hi = None if hi is None else float(np.asarray(hi).reshape(-1)[0])
+    if lo is not None and hi is not None and lo > hi:
+        lo = hi  # ONNX: with min > max every value becomes max
     kw = {}
     if lo is not None:
-        kw["min"] = ir.FloatAttr.get(ir.F64Type.get(), float(np.asarray(lo)))
+        kw["min"] = ir.FloatAttr.get(ir.F64Type.get(), lo)
     if hi is not None:
-        kw["max"] = ir.FloatAttr.get(ir.F64Type.get(), float(np.asarray(hi)))
+        kw["max"] = ir.FloatAttr.get(ir.F64Type.get(), hi)
     return ge.clip(ctx.input(0), **kw)
 
 
@@ -121,14 +140,28 @@ def gelu(ctx):
     return ge.gelu(ctx.input(0), tanh_approx=ctx.attr("approximate", "none") == "tanh")
 
 
+def _all_false(x: ir.Value) -> ir.Value:
+    # x < x is false everywhere (NaN included) and works with dynamic shapes.
+    return ge.less(x, x)
+
+
 @converter("Dropout")
 def dropout(ctx):
     # Inference: identity; the optional mask output is all true.
+    if ctx.opset >= 12 and ctx.has_input(2):
+        mode = ctx.const(2)
+        if mode is None or bool(np.asarray(mode).reshape(-1)[0]):
+            ctx.refuse("training_mode is true or not constant: training-mode (random) dropout is not imported")
+    elif ctx.opset < 7 and not ctx.attr("is_test", 0):
+        ctx.refuse("is_test=0: training-mode dropout is not imported")
     x = ctx.input(0)
     outs = [ge.identity(x)]
     if ctx.num_outputs > 1 and ctx.node.output[1]:
-        shape = ctx.input_type(0).shape
-        outs.append(ctx.constant(np.ones(shape, dtype=np.bool_)))
+        mask = ge.not_(_all_false(x))
+        if ctx.opset < 10:
+            # Dropout-7..9: the mask has the input's type.
+            mask = ge.cast(x.type, mask)
+        outs.append(mask)
     return outs
 
 
@@ -211,9 +244,12 @@ def sinh_cosh(ctx):
 def shrink(ctx):
     x = ctx.input(0)
     bias, lambd = ctx.attr("bias", 0.0), ctx.attr("lambd", 0.5)
-    lo = ge.add(x, ctx.scalar_like(bias))
+    unsigned = str(ctx.elem(0)).startswith("ui")
+    lo = None if unsigned else ge.add(x, ctx.scalar_like(bias))  # x < -lambd never holds unsigned
     hi = ge.sub(x, ctx.scalar_like(bias))
     inner = ge.where(ge.greater(x, ctx.scalar_like(lambd)), hi, ctx.scalar_like(0.0))
+    if unsigned:
+        return inner
     return ge.where(ge.less(x, ctx.scalar_like(-lambd)), lo, inner)
 
 
@@ -227,16 +263,11 @@ def isnan(ctx):
 def isinf(ctx):
     x = ctx.input(0)
     pos, neg = ctx.attr("detect_positive", 1), ctx.attr("detect_negative", 1)
-    inf = ctx.scalar_like(np.inf)
     if pos and neg:
-        return ge.equal(ge.abs(x), inf)
+        return ge.equal(ge.abs(x), ctx.scalar_like(np.inf))
     if pos:
-        return ge.equal(x, inf)
+        return ge.equal(x, ctx.scalar_like(np.inf))
     if neg:
         return ge.equal(x, ctx.scalar_like(-np.inf))
-    return ctx.constant(np.zeros(ctx.input_type(0).shape, dtype=np.bool_))
+    return _all_false(x)
 
-
-@converter("Relu6", domain="com.microsoft", notes="onnxruntime contrib op")
-def relu6(ctx):
-    return ge.clip(ctx.input(0), min=ir.FloatAttr.get(ir.F64Type.get(), 0.0), max=ir.FloatAttr.get(ir.F64Type.get(), 6.0))

@@ -13,9 +13,12 @@ ReduceL1 and ReduceL2 give |x|, ReduceLogSum gives log(x), ReduceLogSumExp
 gives x).
 
 Composites: ReduceL1 = reduce_sum(abs(x)), ReduceSumSquare = reduce_sum(x*x),
-ReduceLogSum = log(reduce_sum(x)), ReduceLogSumExp = m + log(reduce_sum(exp(x -
-m))) with m = reduce_max(x) (m replaced by 0 where it is +-inf, so that
-all--inf and +inf slices give -inf and +inf instead of NaN).
+ReduceLogSum = log(reduce_sum(x)), and ReduceLogSumExp = m + log(reduce_sum(exp(x
+- m))) with m = reduce_max(x) for stability; m is replaced by 0 where it is
+infinite, so that a slice of only -inf gives -inf and a slice holding +inf
+gives +inf instead of NaN. Integer ReduceL2 is computed in f64 and cast back
+(as ONNX's reference does); integer ReduceLogSum(Exp), dropped from the
+schema in opset 28, is refused.
 """
 
 from __future__ import annotations
@@ -60,7 +63,7 @@ def _normalize_axis(ctx, axis: int, rank: int, what: str) -> int:
 
 
 def _axes(ctx):
-    """The normalized, sorted axes to reduce; [] for all axes; _NOOP for none."""
+    """The normalized, sorted, distinct axes to reduce; [] for all axes; _NOOP for none."""
     rank = ctx.rank(0)
     if ctx.opset >= AXES_INPUT_SINCE[ctx.op_type]:
         if ctx.attr("axes") is not None:
@@ -71,9 +74,8 @@ def _axes(ctx):
             return _NOOP
     else:
         axes = [int(a) for a in (ctx.attr("axes") or [])]
-    norm = [_normalize_axis(ctx, a, rank, "axis") for a in axes]
-    if len(set(norm)) != len(norm):
-        ctx.refuse(f"axes {axes} name the same axis twice")
+    # A repeated axis (e.g. [1, -1] at rank 2) is reduced once, as onnxruntime does.
+    norm = {_normalize_axis(ctx, a, rank, "axis") for a in axes}
     if rank == 0:
         return []
     return sorted(norm)
@@ -100,16 +102,16 @@ _SIMPLE = {
 }
 
 
-@converter(
-    "ReduceSum", "ReduceMean", "ReduceProd", since=11,
-    notes="axes input (opset 13+ for ReduceSum, 18+ otherwise) must be constant",
-)
 def reduce_simple(ctx):
     axes = _axes(ctx)
     x = ctx.input(0)
     if axes is _NOOP:
         return ge.identity(x)
     return _reduce(_SIMPLE[ctx.op_type], x, axes, _keepdims(ctx))
+
+
+for _op in ("ReduceSum", "ReduceMean", "ReduceProd"):
+    converter(_op, since=11, notes=f"axes input (opset {AXES_INPUT_SINCE[_op]}+) must be constant")(reduce_simple)
 
 
 @converter(

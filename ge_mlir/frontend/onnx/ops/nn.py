@@ -1,0 +1,804 @@
+"""Neural-network ONNX ops: convolutions, pooling, normalizations,
+contractions (MatMul, Gemm, Einsum), softmax-like ops and Resize/Upsample.
+
+Conventions shared by the converters below:
+
+* ONNX ``pads`` are ``[x1_begin, x2_begin, ..., x1_end, x2_end, ...]``, which
+  for two spatial dims is exactly ge's ``[top, left, bottom, right]``.
+* ``auto_pad`` (SAME_UPPER / SAME_LOWER / VALID) is turned into explicit pads
+  from the static input shape; a dynamic spatial dim is refused.
+* 1-D convolutions and poolings ``[N, C, W]`` run as 2-D ones on
+  ``[N, C, 1, W]`` (``ge.unsqueeze`` before, ``ge.squeeze`` after); 3-D ones
+  (5-D inputs) are refused: ge has 2-D ops only.
+* Pooling ceil_mode follows the ONNX spec, as ge does: windows that would
+  start in the end padding are dropped. (ONNX shape inference in onnx 1.23
+  still counts them; onnxruntime and the reference implementation do not.)
+* Outputs that ge cannot produce (MaxPool's Indices, LayerNormalization's
+  Mean/InvStdDev, training-mode BatchNormalization statistics) are refused
+  only when something consumes them.
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from typing import Sequence
+
+import numpy as np
+from mlir import ir
+
+from ....dialects import ge
+from ..registry import converter, mlir_element_of, numpy_dtype
+
+_DYN = ir.ShapedType.get_dynamic_size()
+
+# --- small helpers -----------------------------------------------------------
+
+
+def _f32(v: float) -> ir.FloatAttr:
+    return ir.FloatAttr.get_f32(float(v))
+
+
+def _tensor(shape: Sequence[int], elem: ir.Type) -> ir.RankedTensorType:
+    return ir.RankedTensorType.get([_DYN if d < 0 else int(d) for d in shape], elem)
+
+
+def _shape_of(v: ir.Value) -> list[int]:
+    t = v.type
+    return [-1 if t.is_dynamic_dim(i) else t.get_dim_size(i) for i in range(t.rank)]
+
+
+def _reshape(v: ir.Value, shape: Sequence[int]) -> ir.Value:
+    if list(shape) == _shape_of(v):
+        return v
+    return ge.reshape(_tensor(shape, v.type.element_type), v)
+
+
+def _transpose(v: ir.Value, perm: Sequence[int]) -> ir.Value:
+    if list(perm) == list(range(len(perm))):
+        return v
+    return ge.transpose(v, list(perm))
+
+
+def _cast(v: ir.Value, elem: ir.Type) -> ir.Value:
+    if v.type.element_type == elem:
+        return v
+    return ge.cast(ir.RankedTensorType.get(v.type.shape, elem), v)
+
+
+def _scalar(value: float, elem: ir.Type, ctx) -> ir.Value:
+    return ctx.constant(np.array(value, dtype=numpy_dtype(elem)), elem)
+
+
+def _norm_axis(ctx, axis: int, rank: int, what: str = "axis") -> int:
+    if not -rank <= axis < rank:
+        ctx.refuse(f"{what} {axis} is out of range for rank {rank}")
+    return axis + rank if axis < 0 else axis
+
+
+_CONSUMED: "weakref.WeakKeyDictionary[object, set[str]]" = weakref.WeakKeyDictionary()
+
+
+def _consumed_names(importer) -> set[str]:
+    """Every value name some node (also in subgraphs) or a graph output reads."""
+    names = _CONSUMED.get(importer)
+    if names is None:
+        import onnx
+
+        names = set()
+
+        def walk(graph):
+            names.update(o.name for o in graph.output)
+            for node in graph.node:
+                names.update(n for n in node.input if n)
+                for a in node.attribute:
+                    if a.type == onnx.AttributeProto.GRAPH:
+                        walk(a.g)
+                    elif a.type == onnx.AttributeProto.GRAPHS:
+                        for g in a.graphs:
+                            walk(g)
+
+        walk(importer.model.graph)
+        _CONSUMED[importer] = names
+    return names
+
+
+def _output_used(ctx, i: int) -> bool:
+    if i >= ctx.num_outputs or not ctx.node.output[i]:
+        return False
+    return ctx.node.output[i] in _consumed_names(ctx.importer)
+
+
+def _no_extra_outputs(results: Sequence, ctx) -> list:
+    return list(results) + [None] * (ctx.num_outputs - len(results))
+
+
+# --- windows (conv / pool) ---------------------------------------------------
+
+
+def _spatial_rank(ctx, what: str) -> int:
+    rank = ctx.rank(0)
+    if rank == 5:
+        ctx.refuse(f"3-D {what} (5-D input) is not supported: ge has 2-D {what} ops only")
+    if rank not in (3, 4):
+        ctx.refuse(f"{what} needs a 3-D (1-D spatial) or 4-D (2-D spatial) input, got rank {rank}")
+    return rank - 2
+
+
+def _window(ctx, in_spatial: Sequence[int], kernel: Sequence[int]) -> tuple[list[int], list[int], list[int]]:
+    """(strides, pads, dilations) with auto_pad resolved to explicit pads."""
+    n = len(kernel)
+    strides = list(ctx.attr("strides", None) or [1] * n)
+    dilations = list(ctx.attr("dilations", None) or [1] * n)
+    if len(strides) != n or len(dilations) != n:
+        ctx.refuse(f"strides {strides} / dilations {dilations} must have {n} values")
+    auto_pad = ctx.attr("auto_pad", "NOTSET") or "NOTSET"
+    if auto_pad == "NOTSET":
+        pads = list(ctx.attr("pads", None) or [0] * (2 * n))
+        if len(pads) != 2 * n:
+            ctx.refuse(f"pads {pads} must have {2 * n} values")
+    elif auto_pad == "VALID":
+        pads = [0] * (2 * n)
+    elif auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+        if any(d < 0 for d in in_spatial):
+            ctx.refuse(
+                f"auto_pad={auto_pad} needs static spatial input dimensions, got {list(in_spatial)} "
+                "(fix them with input_shapes=... / --input-shape)"
+            )
+        begin, end = [], []
+        for i in range(n):
+            out = -(-in_spatial[i] // strides[i])
+            total = max(0, (out - 1) * strides[i] + (kernel[i] - 1) * dilations[i] + 1 - in_spatial[i])
+            small = total // 2
+            b = small if auto_pad == "SAME_UPPER" else total - small
+            begin.append(b)
+            end.append(total - b)
+        pads = begin + end
+    else:
+        ctx.refuse(f"unknown auto_pad {auto_pad!r}")
+    return strides, pads, dilations
+
+
+def _to_2d(n: int, strides, pads, dilations, extra=None):
+    """Window attributes of a 1-D op as those of the equivalent [1, W] 2-D op."""
+    if n == 2:
+        return strides, pads, dilations, extra
+    return ([1] + list(strides), [0, pads[0], 0, pads[1]], [1] + list(dilations),
+            None if extra is None else [0] + list(extra))
+
+
+def _kernel(ctx, w_shape: Sequence[int] | None, n: int) -> list[int]:
+    attr = ctx.attr("kernel_shape", None)
+    if w_shape is not None:
+        ks = list(w_shape[2:])
+        if any(k < 0 for k in ks):
+            if attr is None:
+                ctx.refuse(f"the weight's spatial dims {ks} must be static")
+            ks = list(attr)
+        if attr is not None and list(attr) != ks:
+            ctx.refuse(f"kernel_shape {list(attr)} differs from the weight's spatial dims {ks}")
+        return ks
+    if attr is None or len(attr) != n:
+        ctx.refuse(f"kernel_shape must have {n} values, got {attr}")
+    return list(attr)
+
+
+@converter("Conv", notes="1-D and 2-D; 3-D refused")
+def conv(ctx):
+    n = _spatial_rank(ctx, "convolution")
+    x, w, b = ctx.input(0), ctx.input(1), ctx.input(2)
+    if ctx.rank(1) != n + 2:
+        ctx.refuse(f"weight rank {ctx.rank(1)} does not match the {n}-D convolution")
+    kernel = _kernel(ctx, ctx.shape(1), n)
+    strides, pads, dilations = _window(ctx, ctx.shape(0)[2:], kernel)
+    strides, pads, dilations, _ = _to_2d(n, strides, pads, dilations)
+    if n == 1:
+        x, w = ge.unsqueeze(x, [2]), ge.unsqueeze(w, [2])
+    y = ge.conv2d(x, w, bias=b, strides=strides, pads=pads, dilations=dilations, groups=int(ctx.attr("group", 1)))
+    if n == 1:
+        y = ge.squeeze(y, axes=[2])
+    return y
+
+
+@converter("ConvTranspose", notes="1-D and 2-D; 3-D refused; output_shape -> pads/output_padding")
+def conv_transpose(ctx):
+    n = _spatial_rank(ctx, "transposed convolution")
+    x, w, b = ctx.input(0), ctx.input(1), ctx.input(2)
+    if ctx.rank(1) != n + 2:
+        ctx.refuse(f"weight rank {ctx.rank(1)} does not match the {n}-D transposed convolution")
+    kernel = _kernel(ctx, ctx.shape(1), n)
+    in_sp = ctx.shape(0)[2:]
+    strides = list(ctx.attr("strides", None) or [1] * n)
+    dilations = list(ctx.attr("dilations", None) or [1] * n)
+    out_pad = list(ctx.attr("output_padding", None) or [0] * n)
+    if len(strides) != n or len(dilations) != n or len(out_pad) != n:
+        ctx.refuse(f"strides/dilations/output_padding must have {n} values")
+    auto_pad = ctx.attr("auto_pad", "NOTSET") or "NOTSET"
+    output_shape = ctx.attr("output_shape", None)
+    if output_shape is not None or auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+        # ONNX: total_padding = stride*(in-1) + output_padding + (k-1)*d + 1 - out;
+        # SAME_UPPER puts the odd element at the end, anything else at the start.
+        if any(d < 0 for d in in_sp):
+            ctx.refuse(f"output_shape/auto_pad needs static spatial input dimensions, got {in_sp}")
+        if output_shape is not None:
+            output_shape = list(output_shape)[-n:]  # some exporters include N, C
+            if len(output_shape) != n:
+                ctx.refuse(f"output_shape {list(ctx.attr('output_shape'))} must have {n} spatial values")
+        else:
+            output_shape = [in_sp[i] * strides[i] for i in range(n)]
+        begin, end = [], []
+        for i in range(n):
+            total = strides[i] * (in_sp[i] - 1) + out_pad[i] + (kernel[i] - 1) * dilations[i] + 1 - output_shape[i]
+            if total < 0:
+                # ONNX would need negative pads (onnxruntime rejects such models).
+                ctx.refuse(
+                    f"output_shape {output_shape} is larger than the transposed convolution produces "
+                    f"along spatial dim {i} (it would need {total} padding)"
+                )
+            b_ = total // 2 if auto_pad == "SAME_UPPER" else total - total // 2
+            begin.append(b_)
+            end.append(total - b_)
+        pads = begin + end
+    elif auto_pad == "VALID":
+        pads = [0] * (2 * n)
+    elif auto_pad == "NOTSET":
+        pads = list(ctx.attr("pads", None) or [0] * (2 * n))
+        if len(pads) != 2 * n:
+            ctx.refuse(f"pads {pads} must have {2 * n} values")
+    else:
+        ctx.refuse(f"unknown auto_pad {auto_pad!r}")
+    strides, pads, dilations, out_pad = _to_2d(n, strides, pads, dilations, out_pad)
+    if n == 1:
+        x, w = ge.unsqueeze(x, [2]), ge.unsqueeze(w, [2])
+    y = ge.conv_transpose2d(
+        x, w, bias=b, strides=strides, pads=pads, dilations=dilations, output_padding=out_pad,
+        groups=int(ctx.attr("group", 1)),
+    )
+    if n == 1:
+        y = ge.squeeze(y, axes=[2])
+    return y
+
+
+def _pool(ctx, what: str, build):
+    n = _spatial_rank(ctx, what)
+    kernel = _kernel(ctx, None, n)
+    strides, pads, dilations = _window(ctx, ctx.shape(0)[2:], kernel)
+    strides, pads, dilations, _ = _to_2d(n, strides, pads, dilations)
+    kernel = kernel if n == 2 else [1] + kernel
+    ceil_mode = bool(ctx.attr("ceil_mode", 0))
+    if ceil_mode and ctx.attr("auto_pad", "NOTSET") == "VALID":
+        # The spec's VALID formula, ceil((in - dk + 1) / s), equals floor mode;
+        # onnxruntime keeps a partial last window instead. Refuse when they differ.
+        in_sp = ctx.shape(0)[2:]
+        for d, k, s_, dl in zip(in_sp, kernel[-n:], strides[-n:], dilations[-n:]):
+            span = d - (k - 1) * dl - 1
+            if d < 0 or (span > 0 and span % s_ and (span + s_ - 1) // s_ * s_ < d):
+                ctx.refuse(
+                    "auto_pad=VALID with ceil_mode=1: the ONNX spec (full windows only) and onnxruntime "
+                    "(a partial last window) give different output sizes here; re-export with explicit pads"
+                )
+        ceil_mode = False
+    x = ctx.input(0)
+    if n == 1:
+        x = ge.unsqueeze(x, [2])
+    y = build(x, kernel, strides, pads, dilations, ceil_mode)
+    if n == 1:
+        y = ge.squeeze(y, axes=[2])
+    return y
+
+
+@converter("MaxPool", notes="1-D and 2-D; refused when the Indices output is used")
+def max_pool(ctx):
+    if _output_used(ctx, 1):
+        ctx.refuse("the Indices output (argmax positions) is used; ge.max_pool2d computes only the values")
+    y = _pool(
+        ctx, "max pooling",
+        lambda x, k, s, p, d, c: ge.max_pool2d(x, k, strides=s, pads=p, dilations=d, ceil_mode=c),
+    )
+    return _no_extra_outputs([y], ctx)
+
+
+@converter("AveragePool", notes="1-D and 2-D")
+def average_pool(ctx):
+    cip = bool(ctx.attr("count_include_pad", 0))
+    return _pool(
+        ctx, "average pooling",
+        lambda x, k, s, p, d, c: ge.avg_pool2d(x, k, strides=s, pads=p, dilations=d, ceil_mode=c, count_include_pad=cip),
+    )
+
+
+@converter("GlobalAveragePool")
+def global_average_pool(ctx):
+    if ctx.rank(0) < 3:
+        ctx.refuse(f"input must have rank >= 3, got {ctx.rank(0)}")
+    return ge.global_avg_pool(ctx.input(0))
+
+
+@converter("GlobalMaxPool")
+def global_max_pool(ctx):
+    if ctx.rank(0) < 3:
+        ctx.refuse(f"input must have rank >= 3, got {ctx.rank(0)}")
+    return ge.global_max_pool(ctx.input(0))
+
+
+# --- normalizations ------------------------------------------------------------
+
+
+def _param(ctx, i: int, elem: ir.Type) -> ir.Value | None:
+    """Input ``i`` with element type ``elem``: constants are converted at import
+    time (keeping their name), other values get a ge.cast."""
+    c = ctx.const(i)
+    if c is not None and mlir_element_of(np.asarray(c)) != elem:
+        return ctx.importer.make_constant(np.asarray(c), elem, resource_name=ctx.node.input[i])
+    v = ctx.input(i)
+    return None if v is None else _cast(v, elem)
+
+
+@converter("BatchNormalization", since=7, notes="inference form only")
+def batch_norm(ctx):
+    if ctx.opset < 9 and ctx.attr("spatial", 1) == 0:
+        ctx.refuse("spatial=0 (per-activation statistics) has no ge equivalent; ge.batch_norm is per channel")
+    if ctx.attr("training_mode", 0):
+        ctx.refuse(
+            "training_mode=1 normalizes with the batch's own statistics and updates running ones; "
+            "ge.batch_norm is the inference form (export the model in eval mode)"
+        )
+    used = [i for i in range(1, ctx.num_outputs) if _output_used(ctx, i)]
+    if used:
+        names = ", ".join(repr(ctx.node.output[i]) for i in used)
+        ctx.refuse(
+            f"the statistics outputs ({names}) are used; they exist only in training mode and "
+            "ge.batch_norm is the inference form"
+        )
+    if ctx.rank(0) < 2:
+        ctx.refuse(f"input must have rank >= 2, got {ctx.rank(0)}")
+    elem = ctx.elem(0)
+    params = [_param(ctx, i, elem) for i in range(1, 5)]
+    y = ge.batch_norm(ctx.input(0), *params, epsilon=_f32(ctx.attr("epsilon", 1e-5)))
+    return _no_extra_outputs([y], ctx)
+
+
+@converter("InstanceNormalization", since=6)
+def instance_norm(ctx):
+    if ctx.rank(0) < 3:
+        ctx.refuse(f"input must have rank >= 3, got {ctx.rank(0)}")
+    return ge.instance_norm(ctx.input(0), ctx.input(1), ctx.input(2), epsilon=_f32(ctx.attr("epsilon", 1e-5)))
+
+
+_LOW_PRECISION = ("f16", "bf16")
+
+
+def _stash(ctx, x: ir.Value) -> ir.Type | None:
+    """The f32 compute type when stash_type=1 asks for more precision than x has."""
+    if ctx.attr("stash_type", 1) == 1 and str(x.type.element_type) in _LOW_PRECISION:
+        return ir.F32Type.get()
+    return None
+
+
+def _trailing_param(ctx, v: ir.Value | None, norm_rank: int, what: str) -> ir.Value | None:
+    """Drops leading size-1 dims so that ``v`` broadcasts to the normalized dims."""
+    if v is None or v.type.rank <= norm_rank:
+        return v
+    shape = _shape_of(v)
+    lead = shape[: len(shape) - norm_rank]
+    if any(d != 1 for d in lead):
+        ctx.refuse(
+            f"{what} of shape {shape} varies over non-normalized dims; ge scales only the normalized "
+            f"(last {norm_rank}) dims"
+        )
+    return _reshape(v, shape[len(shape) - norm_rank:])
+
+
+@converter("LayerNormalization", since=17, notes="refused when Mean/InvStdDev outputs are used")
+def layer_norm(ctx):
+    used = [i for i in (1, 2) if _output_used(ctx, i)]
+    if used:
+        names = ", ".join(["Mean", "InvStdDev"][i - 1] for i in used)
+        ctx.refuse(f"the {names} output(s) are used; ge.layer_norm computes only Y")
+    x = ctx.input(0)
+    rank = ctx.rank(0)
+    onnx_axis = int(ctx.attr("axis", -1))
+    axis = _norm_axis(ctx, onnx_axis, rank)
+    # stash_type=1 on f16/bf16: normalize in f32 (scale and bias are applied there too).
+    elem = x.type.element_type
+    cw = _stash(ctx, x) or elem
+    scale = _trailing_param(ctx, _param(ctx, 1, cw), rank - axis, "Scale")
+    bias = _trailing_param(ctx, _param(ctx, 2, cw), rank - axis, "B")
+    y = ge.layer_norm(_cast(x, cw), scale, bias=bias, axis=onnx_axis, epsilon=_f32(ctx.attr("epsilon", 1e-5)))
+    return _no_extra_outputs([_cast(y, elem)], ctx)
+
+
+@converter("RMSNormalization", since=23)
+def rms_norm(ctx):
+    x = ctx.input(0)
+    rank = ctx.rank(0)
+    onnx_axis = int(ctx.attr("axis", -1))
+    axis = _norm_axis(ctx, onnx_axis, rank)
+    elem = x.type.element_type
+    cw = _stash(ctx, x) or elem
+    scale = _trailing_param(ctx, _param(ctx, 1, cw), rank - axis, "scale")
+    y = ge.rms_norm(_cast(x, cw), scale, axis=onnx_axis, epsilon=_f32(ctx.attr("epsilon", 1e-5)))
+    return _cast(y, elem)
+
+
+@converter("GroupNormalization", since=18, notes="decomposed; opset 18: per-group scale/bias, 21: per-channel")
+def group_norm(ctx):
+    x = ctx.input(0)
+    shape = ctx.shape(0)
+    if len(shape) < 3:
+        ctx.refuse(f"input must have rank >= 3, got {len(shape)}")
+    if any(d < 0 for d in shape[1:]):
+        ctx.refuse(f"the channel and spatial dims must be static, got {shape}")
+    groups = int(ctx.attr("num_groups"))
+    n, c = shape[0], shape[1]
+    if groups <= 0 or c % groups:
+        ctx.refuse(f"num_groups {groups} must divide the {c} channels")
+    elem = x.type.element_type
+    wide = _stash(ctx, x) if ctx.opset >= 21 else None
+    cw = elem if wide is None else wide
+    grouped = _reshape(_cast(x, cw), [n, groups, int(np.prod(shape[1:])) // groups])
+    mean = ge.reduce_mean(grouped, axes=[2], keepdims=True)
+    d = ge.sub(grouped, mean)
+    var = ge.reduce_mean(ge.mul(d, d), axes=[2], keepdims=True)
+    norm = ge.mul(d, ge.rsqrt(ge.add(var, _scalar(ctx.attr("epsilon", 1e-5), cw, ctx))))
+    norm = _cast(norm, elem)
+    if ctx.opset < 21:
+        # Opset 18: scale and bias hold one value per group.
+        scale, bias = _reshape(ctx.input(1), [groups, 1]), _reshape(ctx.input(2), [groups, 1])
+        return _reshape(ge.add(ge.mul(norm, scale), bias), shape)
+    y = _reshape(norm, shape)
+    pshape = [c] + [1] * (len(shape) - 2)
+    return ge.add(ge.mul(y, _reshape(ctx.input(1), pshape)), _reshape(ctx.input(2), pshape))
+
+
+@converter("LpNormalization", notes="p = 1 or 2")
+def lp_norm(ctx):
+    x = ctx.input(0)
+    axis = _norm_axis(ctx, int(ctx.attr("axis", -1)), ctx.rank(0))
+    p = int(ctx.attr("p", 2))
+    if p == 2:
+        norm = ge.reduce_l2(x, axes=[axis], keepdims=True)
+    elif p == 1:
+        norm = ge.reduce_sum(ge.abs(x), axes=[axis], keepdims=True)
+    else:
+        ctx.refuse(f"p={p} is not supported (ONNX allows only 1 and 2)")
+    return ge.div(x, norm)
+
+
+@converter("MeanVarianceNormalization", since=9)
+def mean_variance_norm(ctx):
+    # The ONNX function body: (X - E[X]) / (sqrt(E[X^2] - E[X]^2) + 1e-9).
+    x = ctx.input(0)
+    rank = ctx.rank(0)
+    axes = sorted(_norm_axis(ctx, int(a), rank, "axes value") for a in (ctx.attr("axes", None) or [0, 2, 3]))
+    mean = ge.reduce_mean(x, axes=axes, keepdims=True)
+    mean_sq = ge.reduce_mean(ge.mul(x, x), axes=axes, keepdims=True)
+    std = ge.sqrt(ge.sub(mean_sq, ge.mul(mean, mean)))
+    return ge.div(ge.sub(x, mean), ge.add(std, ctx.scalar_like(1e-9)))
+
+
+# --- contractions --------------------------------------------------------------
+
+
+@converter("MatMul")
+def matmul(ctx):
+    return ge.matmul(ctx.input(0), ctx.input(1))
+
+
+@converter("Gemm", since=7)
+def gemm(ctx):
+    if ctx.rank(0) != 2 or ctx.rank(1) != 2:
+        ctx.refuse(f"A and B must be 2-D, got ranks {ctx.rank(0)} and {ctx.rank(1)}")
+    return ge.gemm(
+        ctx.input(0), ctx.input(1), c=ctx.input(2),
+        alpha=_f32(ctx.attr("alpha", 1.0)), beta=_f32(ctx.attr("beta", 1.0)),
+        trans_a=bool(ctx.attr("transA", 0)), trans_b=bool(ctx.attr("transB", 0)),
+    )
+
+
+@converter("MatMulInteger", since=10, notes="refused", refused=True)
+def matmul_integer(ctx):
+    ctx.refuse(
+        "integer matmul with zero points (quantized, i8/u8 -> i32) has no ge op; "
+        "dequantize the model or keep this node out of the imported graph"
+    )
+
+
+def _einsum_terms(ctx, eq: str, ranks: Sequence[int]) -> tuple[list[list[str]], list[str]]:
+    """Input and output terms with '...' replaced by per-dim placeholder labels."""
+    full = eq.replace(" ", "")
+    lhs, arrow, rhs = full.partition("->")
+    terms = lhs.split(",")
+    if len(terms) != len(ranks):
+        ctx.refuse(f"equation {eq!r} has {len(terms)} input terms for {len(ranks)} inputs")
+    n_ell = 0
+    for t, r in zip(terms, ranks):
+        if "..." in t:
+            n_ell = max(n_ell, r - (len(t) - 3))
+    ell = [f"...{k}" for k in range(n_ell)]  # placeholders align from the right, like numpy
+    out_terms = []
+    for t, r in zip(terms, ranks):
+        if t.count("...") > 1 or "." in t.replace("...", ""):
+            ctx.refuse(f"malformed equation {eq!r}")
+        if "..." in t:
+            pre, post = t.split("...")
+            k = r - len(pre) - len(post)
+            if k < 0:
+                ctx.refuse(f"term {t!r} of {eq!r} has more labels than its input's rank {r}")
+            labels = list(pre) + ell[n_ell - k:] + list(post)
+        else:
+            labels = list(t)
+        if len(labels) != r:
+            ctx.refuse(f"term {t!r} of {eq!r} does not match its input's rank {r}")
+        if not all(c.isalpha() for c in t.replace("...", "")):
+            ctx.refuse(f"malformed equation {eq!r}")
+        out_terms.append(labels)
+    if arrow:
+        if rhs.count("...") > 1:
+            ctx.refuse(f"malformed equation {eq!r}")
+        if "..." in rhs:
+            pre, post = rhs.split("...")
+            out = list(pre) + ell + list(post)
+        else:
+            out = list(rhs)  # '...' dims, if any, are summed like other dropped labels
+    else:
+        counts: dict[str, int] = {}
+        for labels in out_terms:
+            for c in labels:
+                counts[c] = counts.get(c, 0) + 1
+        out = ell + sorted(c for c, k in counts.items() if k == 1 and not c.startswith("..."))
+    return out_terms, out
+
+
+@converter("Einsum", since=12, notes="one or two operands, forms that map to transpose + matmul + reshape")
+def einsum(ctx):
+    eq = ctx.attr("equation", "")
+    vals = [v for v in ctx.inputs() if v is not None]
+    if len(vals) not in (1, 2):
+        ctx.refuse(f"equation {eq!r} has {len(vals)} operands; only 1 or 2 are supported")
+    shapes = [_shape_of(v) for v in vals]
+    if any(d < 0 for s in shapes for d in s):
+        ctx.refuse(f"equation {eq!r}: operand shapes {shapes} must be static")
+    terms, out = _einsum_terms(ctx, eq, [len(s) for s in shapes])
+    if len(set(out)) != len(out):
+        ctx.refuse(f"equation {eq!r} repeats an output label")
+    for labels in terms:
+        if len(set(labels)) != len(labels):
+            ctx.refuse(f"equation {eq!r} takes a diagonal (a label repeated in one term), which is not supported")
+    per = [dict(zip(labels, shape)) for labels, shape in zip(terms, shapes)]
+    sizes: dict[str, int] = {}  # broadcast sizes
+    for d in per:
+        for c, n in d.items():
+            sizes[c] = max(sizes.get(c, n), n)
+    if any(c not in sizes for c in out):
+        ctx.refuse(f"equation {eq!r} has an output label that no input has")
+
+    # Sum out labels that only one operand has and the output does not keep.
+    ops = []
+    for k, (v, labels) in enumerate(zip(vals, terms)):
+        others = set(out).union(*(set(t) for j, t in enumerate(terms) if j != k))
+        drop = [i for i, c in enumerate(labels) if c not in others]
+        if drop:
+            v = ge.reduce_sum(v, axes=drop, keepdims=False)
+            labels = [c for c in labels if c in others]
+        ops.append((v, labels))
+
+    if len(ops) == 1:
+        v, labels = ops[0]
+        return _transpose(v, [labels.index(c) for c in out])
+
+    (a, la), (b, lb) = ops
+    batch = [c for c in out if c in la and c in lb]
+    a_free = [c for c in out if c in la and c not in lb]
+    b_free = [c for c in out if c in lb and c not in la]
+    contract = [c for c in la if c in lb and c not in out]
+    for c in batch + contract:
+        sa, sb = per[0][c], per[1][c]
+        # Batch dims broadcast in ge.matmul; a broadcast contraction would not.
+        if sa != sb and not (c in batch and 1 in (sa, sb)):
+            ctx.refuse(
+                f"equation {eq!r}: label {c!r} has sizes {sa} and {sb}; only batch labels (kept in the "
+                "output) may broadcast"
+            )
+    m = int(np.prod([sizes[c] for c in a_free], dtype=np.int64))
+    k = int(np.prod([sizes[c] for c in contract], dtype=np.int64))
+    nn_ = int(np.prod([sizes[c] for c in b_free], dtype=np.int64))
+    a = _reshape(_transpose(a, [la.index(c) for c in batch + a_free + contract]), [per[0][c] for c in batch] + [m, k])
+    b = _reshape(_transpose(b, [lb.index(c) for c in batch + contract + b_free]), [per[1][c] for c in batch] + [k, nn_])
+    y = ge.matmul(a, b)
+    labels = batch + a_free + b_free
+    y = _reshape(y, [sizes[c] for c in labels])
+    return _transpose(y, [labels.index(c) for c in out])
+
+
+# --- softmax family --------------------------------------------------------------
+
+
+def _coerced_2d(ctx, fn):
+    """Opset < 13 semantics: flatten to 2-D at ``axis``, apply over the last
+    axis, reshape back (same as per-axis only when axis is the last one)."""
+    x = ctx.input(0)
+    rank = ctx.rank(0)
+    if rank < 1:
+        ctx.refuse("input must have rank >= 1")
+    axis = _norm_axis(ctx, int(ctx.attr("axis", 1)), rank)
+    if axis == rank - 1:
+        return fn(x, -1)
+    flat = ge.flatten(x, axis=axis)
+    return ge.reshape(x.type, fn(flat, -1))
+
+
+@converter("Softmax", "LogSoftmax", notes="opset < 13: coerced to 2-D at axis")
+def softmax(ctx):
+    op = ge.softmax if ctx.op_type == "Softmax" else ge.log_softmax
+    if ctx.opset < 13:
+        return _coerced_2d(ctx, lambda v, a: op(v, axis=a))
+    axis = int(ctx.attr("axis", -1))
+    _norm_axis(ctx, axis, ctx.rank(0))
+    return op(ctx.input(0), axis=axis)
+
+
+def _hardmax(ctx, v: ir.Value, axis: int) -> ir.Value:
+    shape = _shape_of(v)
+    a = axis + len(shape) if axis < 0 else axis
+    depth = shape[a]
+    if depth < 0:
+        ctx.refuse(f"the reduced dimension {a} must be static, got {shape}")
+    idx = ge.argmax(v, a, keepdims=False)
+    return ge.one_hot(v.type, idx, depth, on_value=1.0, off_value=0.0, axis=a)
+
+
+@converter("Hardmax", notes="argmax + one_hot; opset < 13: coerced to 2-D at axis")
+def hardmax(ctx):
+    if ctx.opset < 13:
+        return _coerced_2d(ctx, lambda v, a: _hardmax(ctx, v, a))
+    axis = _norm_axis(ctx, int(ctx.attr("axis", -1)), ctx.rank(0))
+    return _hardmax(ctx, ctx.input(0), axis)
+
+
+# --- resize ------------------------------------------------------------------------
+
+
+_COORD = {m.name for m in ge.CoordinateTransform}
+_NEAREST = {m.name for m in ge.NearestMode}
+
+
+def _resize(ctx, mode: str, scales=None, sizes=None, axes=None, *, coord="half_pixel",
+            nearest="round_prefer_floor", cubic_a=-0.75, antialias=0, exclude_outside=0,
+            policy="stretch", legacy=False):
+    x = ctx.input(0)
+    in_shape = ctx.shape(0)
+    rank = len(in_shape)
+    if mode == "bilinear":
+        mode = "linear"
+    if mode not in (("nearest", "linear") if legacy else ("nearest", "linear", "cubic")):
+        ctx.refuse(f"mode {mode!r} is not supported")
+    if coord == "tf_crop_and_resize":
+        ctx.refuse("coordinate_transformation_mode=tf_crop_and_resize needs the roi input and "
+                   "extrapolation_value, which ge.resize does not carry")
+    if coord not in _COORD:
+        ctx.refuse(f"coordinate_transformation_mode {coord!r} has no ge equivalent")
+    if mode == "nearest" and nearest not in _NEAREST:
+        ctx.refuse(f"nearest_mode {nearest!r} is not supported")
+    if mode == "cubic" and exclude_outside:
+        ctx.refuse("exclude_outside=1 (renormalized cubic weights at the border) has no ge equivalent")
+    if axes is None:
+        axes = list(range(rank))
+    else:
+        axes = [_norm_axis(ctx, int(a), rank, "axes value") for a in axes]
+        if len(set(axes)) != len(axes):
+            ctx.refuse(f"axes {axes} repeats an axis")
+    full_scales = None
+    if sizes is not None:
+        sizes = [int(s) for s in np.asarray(sizes).reshape(-1)]
+        if len(sizes) != len(axes):
+            ctx.refuse(f"sizes {sizes} must have {len(axes)} values")
+        out = list(in_shape)
+        for a, s in zip(axes, sizes):
+            out[a] = s
+        if policy != "stretch":
+            if any(in_shape[a] < 0 for a in axes):
+                ctx.refuse(f"keep_aspect_ratio_policy={policy} needs static input dims, got {in_shape}")
+            ratios = [s / in_shape[a] for a, s in zip(axes, sizes)]
+            if policy == "not_larger":
+                scale = min(ratios)
+            elif policy == "not_smaller":
+                scale = max(ratios)
+            else:
+                ctx.refuse(f"unknown keep_aspect_ratio_policy {policy!r}")
+            for a in axes:
+                out[a] = int(scale * in_shape[a] + 0.5)
+            # ge.resize's scales must satisfy out = floor(in * scale); refuse
+            # when the rounded sizes do not (the common scale cannot be carried).
+            fs = [1.0] * rank
+            for a in axes:
+                fs[a] = float(np.float32(scale))
+            if any(math.floor(in_shape[a] * fs[a]) != out[a] for a in axes):
+                ctx.refuse(f"keep_aspect_ratio_policy={policy} with a non-integral scaled size "
+                           f"(scale {scale}) has no ge equivalent")
+            full_scales = fs
+        eff = [(out[a] / in_shape[a]) if in_shape[a] > 0 else 1.0 for a in range(rank)]
+    else:
+        sc = [float(s) for s in np.asarray(scales, dtype=np.float32).reshape(-1)]
+        if len(sc) != len(axes):
+            ctx.refuse(f"scales {sc} must have {len(axes)} values")
+        if any(not s > 0 for s in sc):
+            ctx.refuse(f"scales {sc} must be positive")
+        full_scales = [1.0] * rank
+        for a, s in zip(axes, sc):
+            full_scales[a] = s
+        # floor(in * scale), computed in double from the f32 scale as ge.resize verifies it.
+        out = [d if s == 1.0 else (-1 if d < 0 else math.floor(d * s)) for d, s in zip(in_shape, full_scales)]
+        eff = full_scales
+    if any(o == 0 for o in out):
+        ctx.refuse(f"the output shape {out} has an empty dimension")
+    if antialias and mode != "nearest" and any(e < 1 for e in eff):
+        ctx.refuse("antialias=1 when downsampling (a widened filter) has no ge equivalent")
+    if legacy:
+        # Resize-10 / Upsample: asymmetric coordinates; nearest truncates when
+        # upsampling and rounds up when downsampling (onnxruntime's reference).
+        coord = "asymmetric"
+        if mode == "nearest":
+            down = {e < 1 for e in eff if e != 1.0}
+            if len(down) > 1:
+                ctx.refuse("nearest resize that upsamples some axes and downsamples others "
+                           "(opset < 11 rounding differs per axis) has no ge equivalent")
+            nearest = "ceil" if down == {True} else "floor"
+    kw = {}
+    if full_scales is not None:
+        kw["scales"] = [float(s) for s in full_scales]
+    return ge.resize(
+        _tensor(out, x.type.element_type), x,
+        mode=getattr(ge.ResizeMode, mode),
+        coordinate_transformation_mode=getattr(ge.CoordinateTransform, coord),
+        nearest_mode=getattr(ge.NearestMode, nearest if mode == "nearest" else "round_prefer_floor"),
+        cubic_coeff_a=_f32(cubic_a),
+        **kw,
+    )
+
+
+def _const_input(ctx, i: int, what: str) -> np.ndarray:
+    value = ctx.const(i)
+    if value is None:
+        ctx.refuse(
+            f"{what} (input #{i}) is computed at run time; it must be known at import time (an initializer, "
+            "a Constant or foldable from static shapes) because it fixes the output shape"
+        )
+    return value
+
+
+@converter("Resize", since=10, notes="scales/sizes must be constants; tf_crop_and_resize refused")
+def resize(ctx):
+    if ctx.opset < 11:
+        scales = _const_input(ctx, 1, "scales")
+        return _resize(ctx, ctx.attr("mode", "nearest"), scales=scales, legacy=True)
+    sizes = _const_input(ctx, 3, "sizes") if ctx.has_input(3) else None
+    if sizes is not None and sizes.size == 0:
+        sizes = None
+    scales = None
+    if sizes is None:
+        if not ctx.has_input(2):
+            ctx.refuse("one of scales and sizes must be given")
+        scales = _const_input(ctx, 2, "scales")
+        if scales.size == 0:
+            ctx.refuse("one of scales and sizes must be given (both are empty)")
+    return _resize(
+        ctx, ctx.attr("mode", "nearest"), scales=scales, sizes=sizes, axes=ctx.attr("axes", None),
+        coord=ctx.attr("coordinate_transformation_mode", "half_pixel"),
+        nearest=ctx.attr("nearest_mode", "round_prefer_floor"),
+        cubic_a=ctx.attr("cubic_coeff_a", -0.75),
+        antialias=ctx.attr("antialias", 0),
+        exclude_outside=ctx.attr("exclude_outside", 0),
+        policy=ctx.attr("keep_aspect_ratio_policy", "stretch"),
+    )
+
+
+@converter("Upsample", since=7, until=9, notes="Resize-10 semantics (asymmetric); deprecated at opset 10")
+def upsample(ctx):
+    if ctx.opset < 9:
+        scales = ctx.attr("scales", None)
+        if scales is None:
+            ctx.refuse("the scales attribute is missing")
+    else:
+        scales = _const_input(ctx, 1, "scales")
+    return _resize(ctx, ctx.attr("mode", "nearest"), scales=scales, legacy=True)

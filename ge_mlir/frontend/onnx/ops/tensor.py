@@ -1,0 +1,561 @@
+"""Tensor-manipulation ONNX ops: shape changes (Reshape, Transpose, Squeeze,
+Unsqueeze, Flatten, Expand, Tile, Pad, Depth/SpaceToDepth), joins and splits
+(Concat, Split, Slice), indexing (Gather, GatherElements, ScatterElements,
+Scatter, Compress with a constant condition), shape queries (Shape, Size),
+generators (Range, OneHot, ConstantOfShape, EyeLike, Trilu) and TopK.
+
+Inputs that the ge ops take as attributes (Reshape's shape, Slice's starts,
+Pad's pads, ...) must be known at import time; the importer folds shape
+subgraphs, so this holds for exported models once the input shapes are fixed.
+Ops whose result shape depends on tensor values (NonZero, Unique, Compress
+with a run-time condition) and ops without a ge counterpart (GatherND,
+ScatterND) are refused with the reason.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from mlir import ir
+
+from ....dialects import ge
+from ..registry import converter, element_type, mlir_element_of, numpy_dtype
+
+_DYN = ir.ShapedType.get_dynamic_size()
+_AT_IMPORT = "must be known at import time"
+
+
+# --- helpers -------------------------------------------------------------
+
+
+def _ints(array, ctx, what: str) -> list[int]:
+    """A constant index tensor (or attribute list) as a list of Python ints."""
+    a = np.asarray(array)
+    if a.dtype.kind not in "iub":
+        ctx.refuse(f"{what} must be an integer tensor, got {a.dtype}")
+    return [int(v) for v in a.reshape(-1)]
+
+
+def _scalar_int(array, ctx, what: str) -> int:
+    a = np.asarray(array).reshape(-1)
+    if a.size != 1:
+        ctx.refuse(f"{what} must hold exactly one value, got {a.size}")
+    return int(a[0])
+
+
+def _tensor_type(dims, elem: ir.Type) -> ir.RankedTensorType:
+    return ir.RankedTensorType.get([_DYN if d is None or d < 0 else int(d) for d in dims], elem)
+
+
+def _norm_axis(ctx, axis: int, rank: int, what: str = "axis") -> int:
+    if not -rank <= axis < rank:
+        ctx.refuse(f"{what} {axis} is out of range for rank {rank}")
+    return axis + rank if axis < 0 else axis
+
+
+def _axes_input(ctx, attr_until: int, idx: int = 1) -> list[int] | None:
+    """``axes`` of Squeeze/Unsqueeze: an attribute before opset 13, an input since."""
+    if ctx.opset < attr_until:
+        axes = ctx.attr("axes")
+        return None if axes is None else list(axes)
+    if not ctx.has_input(idx):
+        return None
+    return _ints(ctx.require_const(idx, "axes"), ctx, "axes")
+
+
+def _constant(ctx, array, elem: ir.Type | None = None) -> ir.Value:
+    """``ctx.constant``, except for booleans: the importer's constant builder passes an explicit i1
+    type with numpy's one-byte bools, which DenseElementsAttr rejects; without the type it packs them."""
+    array = np.asarray(array)
+    if array.dtype == np.bool_ and (elem is None or str(elem) == "i1"):
+        return ge.ConstantOp(ir.DenseElementsAttr.get(np.require(array, requirements="C"))).result
+    return ctx.constant(array, elem)
+
+
+def _type_only(ctx, i: int) -> ir.RankedTensorType:
+    """Input ``i``'s type for ops that read only its shape (Shape, Size, EyeLike): an import-time
+    constant (say a large initializer not folded) is not materialized as a dead ge.constant."""
+    c = ctx.const(i)
+    if c is not None:
+        return ir.RankedTensorType.get(list(c.shape), mlir_element_of(c))
+    return ctx.input_type(i)
+
+
+def _dims(t: ir.RankedTensorType) -> list[int]:
+    """Dimensions with -1 for dynamic ones (like ``NodeContext.shape``)."""
+    return [-1 if t.is_dynamic_dim(d) else t.get_dim_size(d) for d in range(t.rank)]
+
+
+def _reshape(x: ir.Value, dims: list[int]) -> ir.Value:
+    return ge.reshape(_tensor_type(dims, x.type.element_type), x)
+
+
+# --- shape changes -------------------------------------------------------
+
+
+@converter("Reshape", since=5, notes="shape " + _AT_IMPORT + " (0, -1, allowzero)")
+def reshape(ctx):
+    target = _ints(ctx.require_const(1, "shape"), ctx, "shape")
+    allowzero = bool(ctx.attr("allowzero", 0))
+    in_shape = ctx.shape(0)
+    if target.count(-1) > 1:
+        ctx.refuse(f"shape {target} has more than one -1")
+    if allowzero and -1 in target and 0 in target:
+        ctx.refuse(f"shape {target} has both 0 and -1 with allowzero=1")
+    dims = []
+    for i, d in enumerate(target):
+        if d == 0 and not allowzero:
+            if i >= len(in_shape):
+                ctx.refuse(f"shape {target} copies dimension {i} (0) but the input has rank {len(in_shape)}")
+            dims.append(in_shape[i])  # may be dynamic (-1)
+        elif d < -1:
+            ctx.refuse(f"shape {target} has a negative dimension {d}")
+        else:
+            dims.append(d)  # -1 is resolved below
+    if -1 in target:
+        at = target.index(-1)
+        # Dynamic input dims copied (by 0) to the same position cancel out of the element count:
+        # [?, 3, 4] -> [0, -1] is [?, 12].
+        copied = {i for i, d in enumerate(target) if d == 0 and not allowzero and in_shape[i] < 0}
+        dynamic = {i for i, d in enumerate(in_shape) if d < 0}
+        others = [d for i, d in enumerate(dims) if i != at and i not in copied]
+        if dynamic == copied and all(d >= 0 for d in others):
+            total = int(np.prod([d for i, d in enumerate(in_shape) if i not in copied], dtype=np.int64))
+            known = int(np.prod(others, dtype=np.int64))
+            if known == 0:  # [0, -1]-like targets: -1 is ambiguous, left dynamic
+                if total:
+                    ctx.refuse(f"cannot reshape {in_shape} ({total} elements) to {target}")
+            elif total % known:
+                ctx.refuse(f"cannot reshape {in_shape} ({total} elements) to {target}")
+            else:
+                dims[at] = total // known
+        else:
+            dims[at] = -1
+    elif all(d >= 0 for d in in_shape) and int(np.prod(in_shape, dtype=np.int64)) != int(np.prod(dims, dtype=np.int64)):
+        ctx.refuse(f"cannot reshape {in_shape} to {target}: element counts differ")
+    return _reshape(ctx.input(0), dims)
+
+
+@converter("Transpose")
+def transpose(ctx):
+    perm = ctx.attr("perm")
+    if perm is None:
+        perm = list(reversed(range(ctx.rank(0))))
+    return ge.transpose(ctx.input(0), list(perm))
+
+
+@converter("Squeeze", notes="axes " + _AT_IMPORT + "; no axes: static shape")
+def squeeze(ctx):
+    axes = _axes_input(ctx, 13)
+    if not axes:
+        shape = ctx.shape(0)
+        if any(d < 0 for d in shape):
+            ctx.refuse(f"Squeeze without axes needs a static input shape, got {ctx.input_type(0)}")
+        return ge.squeeze(ctx.input(0))
+    return ge.squeeze(ctx.input(0), axes=axes)
+
+
+@converter("Unsqueeze", notes="axes " + _AT_IMPORT)
+def unsqueeze(ctx):
+    axes = _axes_input(ctx, 13)
+    if axes is None:
+        ctx.refuse("Unsqueeze needs axes")
+    return ge.unsqueeze(ctx.input(0), axes)
+
+
+@converter("Flatten")
+def flatten(ctx):
+    return ge.flatten(ctx.input(0), axis=int(ctx.attr("axis", 1)))
+
+
+@converter("Expand", since=8, notes="shape " + _AT_IMPORT)
+def expand(ctx):
+    shape = _ints(ctx.require_const(1, "shape"), ctx, "shape")
+    return ge.expand(ctx.input(0), shape)
+
+
+@converter("Tile", since=6, notes="repeats " + _AT_IMPORT)
+def tile(ctx):
+    repeats = _ints(ctx.require_const(1, "repeats"), ctx, "repeats")
+    return ge.tile(ctx.input(0), repeats)
+
+
+_PAD_MODES = {"constant": ge.PadMode.constant, "reflect": ge.PadMode.reflect, "edge": ge.PadMode.edge,
+              "wrap": ge.PadMode.wrap}
+
+
+@converter("Pad", notes="pads, constant_value, axes " + _AT_IMPORT + "; constant/reflect/edge/wrap")
+def pad(ctx):
+    mode = ctx.attr("mode", "constant")
+    if mode not in _PAD_MODES:
+        ctx.refuse(f"unsupported pad mode {mode!r}")
+    rank = ctx.rank(0)
+    if ctx.opset < 11:
+        pads = ctx.attr("pads", ctx.attr("paddings"))  # Pad-1 called it paddings
+        value = float(ctx.attr("value", 0.0))
+        axes = None
+    else:
+        pads = _ints(ctx.require_const(1, "pads"), ctx, "pads")
+        value = 0.0
+        if ctx.has_input(2):
+            cv = np.asarray(ctx.require_const(2, "constant_value")).reshape(-1)
+            value = float(cv[0]) if cv.size else 0.0
+        axes = _ints(ctx.require_const(3, "axes"), ctx, "axes") if ctx.has_input(3) else None
+    pads = [int(p) for p in pads or []]
+    if axes is not None:
+        if len(pads) != 2 * len(axes):
+            ctx.refuse(f"pads has {len(pads)} values, expected 2 * {len(axes)} for axes {axes}")
+        full = [0] * (2 * rank)
+        for i, a in enumerate(axes):
+            a = _norm_axis(ctx, a, rank, "axes entry")
+            full[a], full[a + rank] = pads[i], pads[i + len(axes)]
+        pads = full
+    if len(pads) != 2 * rank:
+        ctx.refuse(f"pads has {len(pads)} values, expected {2 * rank} for rank {rank}")
+    kw = {"mode": _PAD_MODES[mode]}
+    if mode == "constant" and value != 0.0:
+        kw["value"] = value
+    return ge.pad(ctx.input(0), pads, **kw)
+
+
+def _depth_space_dims(ctx):
+    shape = ctx.shape(0)
+    if len(shape) != 4:
+        ctx.refuse(f"{ctx.op_type} needs a 4-D NCHW input, got rank {len(shape)}")
+    n, c, h, w = shape
+    if min(c, h, w) < 0:
+        ctx.refuse(f"{ctx.op_type} needs static C, H and W, got {ctx.input_type(0)}")
+    bs = ctx.attr("blocksize")
+    if bs is None or bs <= 0:
+        ctx.refuse("blocksize must be a positive integer")
+    mode = ctx.attr("mode", "DCR")
+    if mode not in ("DCR", "CRD"):
+        ctx.refuse(f"unsupported mode {mode!r}")
+    return n, c, h, w, int(bs), mode
+
+
+@converter("DepthToSpace", notes="DCR/CRD as reshape + transpose + reshape; static C, H, W")
+def depth_to_space(ctx):
+    n, c, h, w, bs, mode = _depth_space_dims(ctx)
+    if c % (bs * bs):
+        ctx.refuse(f"channels ({c}) are not divisible by blocksize^2 ({bs * bs})")
+    cc = c // (bs * bs)
+    if mode == "DCR":
+        t = _reshape(ctx.input(0), [n, bs, bs, cc, h, w])
+        t = ge.transpose(t, [0, 3, 4, 1, 5, 2])
+    else:
+        t = _reshape(ctx.input(0), [n, cc, bs, bs, h, w])
+        t = ge.transpose(t, [0, 1, 4, 2, 5, 3])
+    return _reshape(t, [n, cc, h * bs, w * bs])
+
+
+@converter("SpaceToDepth", notes="DCR/CRD as reshape + transpose + reshape; static C, H, W")
+def space_to_depth(ctx):
+    n, c, h, w, bs, mode = _depth_space_dims(ctx)
+    if h % bs or w % bs:
+        ctx.refuse(f"spatial size {h}x{w} is not divisible by blocksize {bs}")
+    t = _reshape(ctx.input(0), [n, c, h // bs, bs, w // bs, bs])
+    t = ge.transpose(t, [0, 3, 5, 1, 2, 4] if mode == "DCR" else [0, 1, 3, 5, 2, 4])
+    return _reshape(t, [n, c * bs * bs, h // bs, w // bs])
+
+
+# --- joins, splits, slices -------------------------------------------------
+
+
+@converter("Concat")
+def concat(ctx):
+    axis = ctx.attr("axis", 1 if ctx.opset < 4 else None)
+    if axis is None:
+        ctx.refuse("Concat needs an axis")
+    values = [v for v in ctx.inputs() if v is not None]
+    return ge.concat(values, int(axis))
+
+
+@converter("Split", notes="split sizes " + _AT_IMPORT + "; equal parts need a static dimension")
+def split(ctx):
+    axis = int(ctx.attr("axis", 0))
+    shape = ctx.shape(0)
+    a = _norm_axis(ctx, axis, len(shape))
+    n = ctx.num_outputs
+    sizes = ctx.attr("split")  # Split-2..11
+    if sizes is None and ctx.has_input(1):  # Split-1 and Split-13+
+        sizes = _ints(ctx.require_const(1, "split"), ctx, "split")
+    if sizes is None:
+        dim = shape[a]
+        num = ctx.attr("num_outputs") if ctx.opset >= 18 else None
+        if num is not None:
+            n = int(num)
+        if dim < 0:
+            ctx.refuse(f"splitting dynamic dimension {a} into {n} parts needs explicit split sizes")
+        if ctx.opset >= 18 and num is not None:
+            chunk = -(-dim // n)  # ceil: the last chunk is smaller when uneven
+            sizes = [chunk] * (n - 1) + [dim - chunk * (n - 1)]
+            if sizes[-1] < 0:
+                ctx.refuse(f"dimension {a} of size {dim} cannot be split into {n} outputs")
+        else:
+            if dim % n:
+                ctx.refuse(f"dimension {a} of size {dim} does not split evenly into {n} outputs")
+            sizes = [dim // n] * n
+    sizes = [int(s) for s in sizes]
+    if len(sizes) != ctx.num_outputs:
+        ctx.refuse(f"{len(sizes)} split sizes {sizes} for {ctx.num_outputs} outputs")
+    return list(ge.SplitOp(ctx.input(0), axis, sizes).results)
+
+
+@converter("Slice", notes="starts, ends, axes, steps " + _AT_IMPORT)
+def slice_(ctx):
+    if ctx.opset < 10:
+        starts, ends = ctx.attr("starts"), ctx.attr("ends")
+        axes, steps = ctx.attr("axes"), None
+        if starts is None or ends is None:
+            ctx.refuse("Slice needs starts and ends")
+    else:
+        starts = _ints(ctx.require_const(1, "starts"), ctx, "starts")
+        ends = _ints(ctx.require_const(2, "ends"), ctx, "ends")
+        axes = _ints(ctx.require_const(3, "axes"), ctx, "axes") if ctx.has_input(3) else None
+        steps = _ints(ctx.require_const(4, "steps"), ctx, "steps") if ctx.has_input(4) else None
+    kw = {}
+    if axes is not None and list(axes) != list(range(len(starts))):
+        kw["axes"] = [int(a) for a in axes]
+    if steps is not None and any(s != 1 for s in steps):
+        kw["steps"] = [int(s) for s in steps]
+    return ge.slice(ctx.input(0), [int(s) for s in starts], [int(e) for e in ends], **kw)
+
+
+# --- indexing ----------------------------------------------------------------
+
+
+def _index_value(ctx, i: int) -> ir.Value:
+    """Index input ``i`` as i32/i64 (ge index operands); other integer types are cast to i64."""
+    c = ctx.const(i)
+    if c is not None and c.dtype not in (np.int32, np.int64):
+        return ctx.constant(c.astype(np.int64))
+    v = ctx.input(i)
+    if str(v.type.element_type) not in ("i32", "i64"):
+        i64 = ir.IntegerType.get_signless(64)
+        v = ge.cast(ir.RankedTensorType.get(v.type.shape, i64), v)
+    return v
+
+
+@converter("Gather")
+def gather(ctx):
+    return ge.gather(ctx.input(0), _index_value(ctx, 1), axis=int(ctx.attr("axis", 0)))
+
+
+@converter("GatherElements", since=11)
+def gather_elements(ctx):
+    return ge.gather_elements(ctx.input(0), _index_value(ctx, 1), axis=int(ctx.attr("axis", 0)))
+
+
+_REDUCTIONS = {"none": ge.ScatterReduction.none, "add": ge.ScatterReduction.add, "mul": ge.ScatterReduction.mul,
+               "max": ge.ScatterReduction.max, "min": ge.ScatterReduction.min}
+
+
+@converter("ScatterElements", since=11)
+@converter("Scatter", since=9, notes="deprecated alias of ScatterElements")
+def scatter_elements(ctx):
+    reduction = ctx.attr("reduction", "none")
+    if reduction not in _REDUCTIONS:
+        ctx.refuse(f"unsupported reduction {reduction!r}")
+    kw = {"axis": int(ctx.attr("axis", 0))}
+    if reduction != "none":
+        kw["reduction"] = _REDUCTIONS[reduction]
+    return ge.scatter_elements(ctx.input(0), _index_value(ctx, 1), ctx.input(2), **kw)
+
+
+@converter("Compress", since=9, notes="condition " + _AT_IMPORT + " (a ge.gather); else refused")
+def compress(ctx):
+    cond = ctx.const(1)
+    if cond is None:
+        ctx.refuse(
+            "the output size is the number of true values of the run-time 'condition' input (a data-dependent "
+            "shape); only a condition known at import time is supported (it becomes a ge.gather)"
+        )
+    idx = np.nonzero(np.asarray(cond).reshape(-1).astype(bool))[0].astype(np.int64)
+    axis = ctx.attr("axis")
+    x = ctx.input(0)
+    shape = ctx.shape(0)
+    if axis is None:  # over the flattened input
+        size = -1 if any(d < 0 for d in shape) else int(np.prod(shape, dtype=np.int64))
+        x, axis, dim = _reshape(x, [size]), 0, size
+    else:
+        a = _norm_axis(ctx, int(axis), len(shape))
+        dim = shape[a]
+    if dim >= 0 and idx.size and idx[-1] >= dim:
+        ctx.refuse(f"condition selects index {idx[-1]} but the compressed dimension has size {dim}")
+    return ge.gather(x, ctx.constant(idx), axis=int(axis))
+
+
+def _refuse_with(reason: str):
+    def fn(ctx):
+        ctx.refuse(reason)
+
+    return fn
+
+
+_DATA_DEPENDENT = (
+    "its output shape depends on the input values, but ge needs result shapes at import time "
+    "(it is folded when its inputs are known at import time)"
+)
+_REFUSED_NOTE = "refused: data-dependent output shape (folded when its inputs are constants)"
+converter("NonZero", since=9, notes=_REFUSED_NOTE, refused=True)(_refuse_with(f"NonZero: {_DATA_DEPENDENT}"))
+converter("Unique", since=11, notes=_REFUSED_NOTE, refused=True)(_refuse_with(f"Unique: {_DATA_DEPENDENT}"))
+converter("GatherND", since=11, notes="refused: no ge op", refused=True)(
+    _refuse_with("GatherND has no ge op (ge.gather and ge.gather_elements index one axis)")
+)
+converter("ScatterND", since=11, notes="refused: no ge op", refused=True)(
+    _refuse_with("ScatterND has no ge op (ge.scatter_elements scatters along one axis)")
+)
+
+
+# --- shape queries -------------------------------------------------------------
+
+
+@converter("Shape", notes="static dims fold to a constant; else ge.shape")
+def shape(ctx):
+    start, end = int(ctx.attr("start", 0)), ctx.attr("end")
+    dims = np.array(_dims(_type_only(ctx, 0)), dtype=np.int64)[start:end]  # slicing clamps like ONNX
+    if (dims >= 0).all():  # static (full shapes are folded by the importer already)
+        return ctx.constant(dims)
+    kw = {}
+    if start:
+        kw["start"] = start
+    if end is not None:
+        kw["end"] = int(end)
+    return ge.shape(ctx.input(0), **kw)
+
+
+@converter("Size", notes="static shapes only (a constant)")
+def size(ctx):
+    t = _type_only(ctx, 0)
+    if not t.has_static_shape:
+        ctx.refuse(
+            f"Size of {t} is only known at run time; fix dynamic input dimensions with "
+            "input_shapes=... / --input-shape"
+        )
+    return ctx.constant(np.array(np.prod(t.shape, dtype=np.int64), dtype=np.int64))
+
+
+# --- generators ---------------------------------------------------------------
+
+
+@converter("Range", since=11, notes="result type from ONNX shape inference")
+def range_(ctx):
+    t = ctx.out_type(0)
+    if t is None or t.rank != 1:
+        ctx.refuse("Range's output length depends on its start/limit/delta inputs and ONNX shape "
+                   "inference found no 1-D result type")
+    return ge.range(t, ctx.input(0), ctx.input(1), ctx.input(2))
+
+
+@converter("OneHot", since=9, notes="depth and values " + _AT_IMPORT)
+def one_hot(ctx):
+    depth = _scalar_int(ctx.require_const(1, "depth"), ctx, "depth")
+    if depth <= 0:
+        ctx.refuse(f"depth must be positive, got {depth}")
+    values = np.asarray(ctx.require_const(2, "values")).reshape(-1)
+    if values.size != 2:
+        ctx.refuse(f"values must be [off_value, on_value], got {values.size} values")
+    off, on = values.tolist()
+    elem = mlir_element_of(values)
+    in_shape = ctx.shape(0)
+    out_rank = len(in_shape) + 1
+    axis = int(ctx.attr("axis", -1))
+    if not -out_rank <= axis < out_rank:
+        ctx.refuse(f"axis {axis} is out of range for output rank {out_rank}")
+    dims = list(in_shape)
+    dims.insert(axis + out_rank if axis < 0 else axis, depth)
+    indices = _index_value(ctx, 0)
+    # ge.one_hot produces numbers; booleans are one-hot encoded as i8 and cast.
+    oh_elem = ir.IntegerType.get_signless(8) if str(elem) == "i1" else elem
+    out = ge.one_hot(_tensor_type(dims, oh_elem), indices, depth, on_value=float(on), off_value=float(off), axis=axis)
+    if oh_elem != elem:
+        out = ge.cast(_tensor_type(dims, elem), out)
+    return out
+
+
+def _splat_attr(elem: ir.Type, value) -> ir.Attribute:
+    s = str(elem)
+    if s == "i1":
+        return ir.IntegerAttr.get(elem, int(bool(value)))
+    if s.startswith(("i", "ui", "si")):
+        v = int(value)
+        if s == "ui64" and v >= 1 << 63:  # IntegerAttr.get takes int64; same bits
+            v -= 1 << 64
+        return ir.IntegerAttr.get(elem, v)
+    return ir.FloatAttr.get(elem, float(value))
+
+
+@converter("ConstantOfShape", since=9, notes="shape " + _AT_IMPORT + " (or a static inferred type); a splat")
+def constant_of_shape(ctx):
+    value = ctx.attr("value")
+    value = np.zeros(1, dtype=np.float32) if value is None else np.asarray(value)
+    if value.size != 1:
+        ctx.refuse(f"value must hold one element, got {value.size}")
+    elem = mlir_element_of(value)
+    dims = ctx.const(0)
+    if dims is not None:
+        dims = _ints(dims, ctx, "shape")
+    else:
+        t = ctx.out_type(0)
+        if t is None or not t.has_static_shape:
+            ctx.refuse(
+                "the output shape is the run-time value of input #0 (shape); it must be known at import time "
+                "(fix dynamic input dimensions with input_shapes=... / --input-shape)"
+            )
+        dims = list(t.shape)
+    if any(d < 0 for d in dims):
+        ctx.refuse(f"shape {dims} has negative dimensions")
+    ttype = ir.RankedTensorType.get(dims, elem)
+    return ge.ConstantOp(ir.DenseElementsAttr.get_splat(ttype, _splat_attr(elem, value.reshape(-1)[0]))).result
+
+
+@converter("EyeLike", since=9, notes="static shape; a constant")
+def eye_like(ctx):
+    t = _type_only(ctx, 0)
+    if t.rank != 2:
+        ctx.refuse(f"EyeLike needs a 2-D input, got {t}")
+    if not t.has_static_shape:
+        ctx.refuse(f"EyeLike needs a static input shape, got {t}")
+    dtype = ctx.attr("dtype")
+    elem = element_type(dtype) if dtype is not None else t.element_type
+    n, m = t.shape
+    return ctx.constant(np.eye(n, m, k=int(ctx.attr("k", 0)), dtype=numpy_dtype(elem)), elem)
+
+
+@converter("Trilu", since=14, notes="static last two dims; constant mask + ge.where")
+def trilu(ctx):
+    t = ctx.input_type(0)
+    if t.rank < 2:
+        ctx.refuse(f"Trilu needs an input of rank >= 2, got {t}")
+    n, m = t.get_dim_size(t.rank - 2), t.get_dim_size(t.rank - 1)
+    if t.is_dynamic_dim(t.rank - 2) or t.is_dynamic_dim(t.rank - 1):
+        ctx.refuse(f"Trilu needs static sizes of the last two dimensions, got {t}")
+    k = _scalar_int(ctx.require_const(1, "k"), ctx, "k") if ctx.has_input(1) else 0
+    ones = np.ones((n, m), dtype=np.bool_)
+    mask = np.triu(ones, k) if ctx.attr("upper", 1) else np.tril(ones, k)
+    # where(mask, x, 0) rather than x * mask: works for every element type and keeps NaN/inf out of
+    # the zeroed part.
+    zero = np.zeros((), dtype=numpy_dtype(t.element_type))
+    return ge.where(_constant(ctx, mask), ctx.input(0), _constant(ctx, zero, t.element_type))
+
+
+# --- TopK -------------------------------------------------------------------------
+
+
+@converter("TopK", notes="k " + _AT_IMPORT)
+def top_k(ctx):
+    if ctx.opset < 10:
+        k = ctx.attr("k")
+        if k is None:
+            ctx.refuse("TopK needs k")
+    else:
+        k = _scalar_int(ctx.require_const(1, "K"), ctx, "K")
+    if k < 0:
+        ctx.refuse(f"k must be non-negative, got {k}")
+    axis = int(ctx.attr("axis", -1))
+    kw = {"axis": axis}
+    if not ctx.attr("largest", 1):
+        kw["largest"] = False
+    if not ctx.attr("sorted", 1):
+        kw["sorted"] = False
+    return list(ge.TopKOp(ctx.input(0), int(k), **kw).results)
