@@ -223,6 +223,8 @@ class Importer:
         return True
 
     def _fold_constant_node(self, node: onnx.NodeProto) -> bool:
+        if not node.attribute:
+            return False
         a = node.attribute[0]
         value = onnx.helper.get_attribute_value(a)
         if a.name == "value":
@@ -241,20 +243,22 @@ class Importer:
         graph = self.model.graph
         for init in graph.initializer:
             self.consts[init.name] = onnx.numpy_helper.to_array(init)
-            self.types[init.name] = reg.element_type(init.data_type)
+            try:
+                self.types[init.name] = reg.element_type(init.data_type)
+            except Refusal:
+                pass  # e.g. float8: the node using it reports why, with its name
         vinfo = {vi.name: vi.type for vi in list(graph.value_info) + list(graph.output) + list(graph.input)}
         inits = {i.name for i in graph.initializer}
         real_inputs = [i for i in graph.input if i.name not in inits]
         arg_types = []
         for i in real_inputs:
-            t = self._type_of(i.type)
+            try:
+                t = self._type_of(i.type)
+            except Refusal as e:
+                raise OnnxImportError(f"graph input {i.name!r}: {e.message}") from None
             if t is None:
                 raise OnnxImportError(f"graph input {i.name!r} has no tensor type/shape")
             arg_types.append(t)
-        out_types = []
-        for o in graph.output:
-            t = self._type_of(o.type)
-            out_types.append(t)
 
         module = ir.Module.create()
         with ir.InsertionPoint(module.body):

@@ -1,0 +1,130 @@
+"""Benchmark models built with torch (random weights, no downloads).
+
+ResNet-18 (torchvision's layout, written out because torchvision cannot be
+installed beside this machine's torch), a BERT-style encoder (4 layers, hidden
+256, seq 128) and a GPT-2-style decoder (2 layers, hidden 256, seq 128).
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+
+class BasicBlock(nn.Module):
+    def __init__(self, cin: int, cout: int, stride: int) -> None:
+        super().__init__()
+        self.conv1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+        self.bn1 = nn.BatchNorm2d(cout)
+        self.conv2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
+        self.bn2 = nn.BatchNorm2d(cout)
+        self.down = None
+        if stride != 1 or cin != cout:
+            self.down = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+
+    def forward(self, x):
+        y = torch.relu(self.bn1(self.conv1(x)))
+        y = self.bn2(self.conv2(y))
+        return torch.relu(y + (self.down(x) if self.down is not None else x))
+
+
+class ResNet18(nn.Module):
+    def __init__(self, classes: int = 1000) -> None:
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 64, 7, 2, 3, bias=False), nn.BatchNorm2d(64), nn.ReLU(), nn.MaxPool2d(3, 2, 1))
+        chans, layers, cin = [64, 128, 256, 512], [], 64
+        for i, c in enumerate(chans):
+            layers += [BasicBlock(cin, c, 1 if i == 0 else 2), BasicBlock(c, c, 1)]
+            cin = c
+        self.layers = nn.Sequential(*layers)
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.fc = nn.Linear(512, classes)
+
+    def forward(self, x):
+        return self.fc(torch.flatten(self.pool(self.layers(self.stem(x))), 1))
+
+
+class SelfAttention(nn.Module):
+    def __init__(self, d: int, heads: int, causal: bool) -> None:
+        super().__init__()
+        self.h, self.dk, self.causal = heads, d // heads, causal
+        self.qkv = nn.Linear(d, 3 * d)
+        self.out = nn.Linear(d, d)
+
+    def forward(self, x, mask=None):
+        b, s, d = x.shape
+        q, k, v = self.qkv(x).split(d, dim=-1)
+        q, k, v = (t.reshape(b, s, self.h, self.dk).transpose(1, 2) for t in (q, k, v))
+        att = (q @ k.transpose(-1, -2)) / (self.dk ** 0.5)
+        if self.causal:
+            att = att.masked_fill(torch.triu(torch.ones(s, s, dtype=torch.bool), 1), float("-inf"))
+        if mask is not None:
+            att = att + mask
+        y = torch.softmax(att, dim=-1) @ v
+        return self.out(y.transpose(1, 2).reshape(b, s, d))
+
+
+class EncoderLayer(nn.Module):
+    def __init__(self, d: int, heads: int, ff: int) -> None:
+        super().__init__()
+        self.att = SelfAttention(d, heads, causal=False)
+        self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
+        self.ff = nn.Sequential(nn.Linear(d, ff), nn.GELU(), nn.Linear(ff, d))
+
+    def forward(self, x, mask):
+        x = self.ln1(x + self.att(x, mask))
+        return self.ln2(x + self.ff(x))
+
+
+class BertEncoder(nn.Module):
+    def __init__(self, vocab=30522, d=256, heads=4, ff=1024, layers=4, seq=128) -> None:
+        super().__init__()
+        self.tok, self.pos, self.typ = nn.Embedding(vocab, d), nn.Embedding(seq, d), nn.Embedding(2, d)
+        self.ln = nn.LayerNorm(d)
+        self.layers = nn.ModuleList(EncoderLayer(d, heads, ff) for _ in range(layers))
+
+    def forward(self, ids, attention_mask):
+        pos = torch.arange(ids.shape[1]).unsqueeze(0)
+        x = self.ln(self.tok(ids) + self.pos(pos) + self.typ(torch.zeros_like(ids)))
+        mask = (1.0 - attention_mask[:, None, None, :].to(x.dtype)) * -10000.0
+        for layer in self.layers:
+            x = layer(x, mask)
+        return x
+
+
+class DecoderLayer(nn.Module):
+    def __init__(self, d: int, heads: int) -> None:
+        super().__init__()
+        self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
+        self.att = SelfAttention(d, heads, causal=True)
+        self.mlp = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(approximate="tanh"), nn.Linear(4 * d, d))
+
+    def forward(self, x):
+        x = x + self.att(self.ln1(x))
+        return x + self.mlp(self.ln2(x))
+
+
+class Gpt2Decoder(nn.Module):
+    def __init__(self, vocab=50257, d=256, heads=4, layers=2, seq=128) -> None:
+        super().__init__()
+        self.wte, self.wpe = nn.Embedding(vocab, d), nn.Embedding(seq, d)
+        self.layers = nn.ModuleList(DecoderLayer(d, heads) for _ in range(layers))
+        self.ln_f = nn.LayerNorm(d)
+
+    def forward(self, ids):
+        pos = torch.arange(ids.shape[1]).unsqueeze(0)
+        x = self.wte(ids) + self.wpe(pos)
+        for layer in self.layers:
+            x = layer(x)
+        return self.ln_f(x) @ self.wte.weight.t()
+
+
+def benchmark_models():
+    """(name, module, example args, input names) of the benchmark set."""
+    torch.manual_seed(0)
+    ids = torch.randint(0, 30522, (1, 128))
+    return [
+        ("resnet18", ResNet18().eval(), (torch.randn(1, 3, 224, 224),), ["image"]),
+        ("bert_encoder", BertEncoder().eval(), (ids, torch.ones(1, 128, dtype=torch.int64)), ["input_ids", "attention_mask"]),
+        ("gpt2_decoder", Gpt2Decoder().eval(), (torch.randint(0, 50257, (1, 128)),), ["input_ids"]),
+    ]

@@ -1,0 +1,634 @@
+"""Miscellaneous ONNX ops: Constant (the forms the importer cannot fold),
+inverse hyperbolic functions, Lp pooling, linear (de)quantization, window
+generators, CenterCropPad, and the opset-23 transformer ops Attention and
+RotaryEmbedding, all expressed with existing ge ops.
+
+Notes shared by the converters below:
+
+* Asinh/Acosh/Atanh use their log/sqrt identities (Asin/Acos/Atan have no
+  ge op and are not registered).
+* LpPool sums ``|x|^p`` over each window as ``ge.avg_pool2d`` with
+  ``count_include_pad = true`` (the padding contributes zeros) times the
+  kernel area, then takes the ``1/p`` power: onnxruntime's definition (the ONNX
+  reference implementation divides by the unpadded count when pads exist).
+* QuantizeLinear/DequantizeLinear need constant scales and zero points
+  (per-tensor or per-axis); the quantized types are int8/uint8/int16/uint16.
+* Window generators need a constant size; they become a ``ge.constant``
+  computed like the ONNX reference implementation.
+* Attention and RotaryEmbedding need static shapes and are decomposed into
+  transpose/reshape/matmul/softmax (Attention) and slice/mul/concat
+  (RotaryEmbedding), following the ONNX reference implementation step by step.
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from typing import Sequence
+
+import numpy as np
+from mlir import ir
+
+from ....dialects import ge
+from ..registry import converter, element_type, mlir_element_of, numpy_dtype
+from .nn import _kernel, _spatial_rank, _to_2d, _window
+
+_DYN = ir.ShapedType.get_dynamic_size()
+
+# --- helpers -------------------------------------------------------------------
+
+
+def _tensor(shape: Sequence[int], elem: ir.Type) -> ir.RankedTensorType:
+    return ir.RankedTensorType.get([_DYN if d < 0 else int(d) for d in shape], elem)
+
+
+def _shape_of(v: ir.Value) -> list[int]:
+    t = v.type
+    return [-1 if t.is_dynamic_dim(i) else t.get_dim_size(i) for i in range(t.rank)]
+
+
+def _reshape(v: ir.Value, shape: Sequence[int]) -> ir.Value:
+    if list(shape) == _shape_of(v):
+        return v
+    return ge.reshape(_tensor(shape, v.type.element_type), v)
+
+
+def _cast(v: ir.Value, elem: ir.Type) -> ir.Value:
+    if v.type.element_type == elem:
+        return v
+    return ge.cast(ir.RankedTensorType.get(v.type.shape, elem), v)
+
+
+def _const(ctx, value, elem: ir.Type) -> ir.Value:
+    return ctx.constant(np.asarray(value).astype(numpy_dtype(elem)), elem)
+
+
+def _is_float(t: ir.Type) -> bool:
+    return isinstance(t, (ir.F16Type, ir.BF16Type, ir.F32Type, ir.F64Type))
+
+
+def _static_shape(ctx, i: int, what: str) -> list[int]:
+    shape = ctx.shape(i)
+    if any(d < 0 for d in shape):
+        ctx.refuse(f"{what} must have a static shape, got {ctx.input_type(i)} "
+                   "(fix dynamic input dimensions with input_shapes=... / --input-shape)")
+    return shape
+
+
+def _onnx_type_name(dt: int) -> str:
+    import onnx
+
+    return onnx.TensorProto.DataType.Name(dt) if dt in onnx.TensorProto.DataType.values() else str(dt)
+
+
+# --- Constant --------------------------------------------------------------------
+
+
+@converter("Constant", notes="value, value_float(s), value_int(s) are folded; sparse and string values refused")
+def constant(ctx):
+    # The importer folds the numeric forms before converters run; only the
+    # forms it leaves reach this converter.
+    names = [a.name for a in ctx.node.attribute]
+    if "sparse_value" in names:
+        ctx.refuse("sparse_value (a sparse tensor constant) is not imported: ge constants are dense; "
+                   "densify the constant in the model")
+    if "value_string" in names or "value_strings" in names:
+        ctx.refuse("string constants (value_string/value_strings) have no ge element type")
+    if "value" in names:
+        ctx.refuse("the tensor constant has an element type ge does not support")
+    ctx.refuse(f"Constant node with attribute(s) {names} cannot be imported")
+
+
+# --- inverse hyperbolic functions ----------------------------------------------------
+
+
+def _inverse_hyperbolic(ctx, fn):
+    """fn(x, one) computed in f32 for f16/bf16 inputs (x * x overflows f16 from |x| > 256)."""
+    x = ctx.input(0)
+    elem = ctx.elem(0)
+    cw = ir.F32Type.get() if str(elem) in ("f16", "bf16") else elem
+    one = _const(ctx, 1.0, cw)
+    return _cast(fn(_cast(x, cw), one, cw), elem)
+
+
+@converter("Asinh", since=9, notes="sign(x) * log(|x| + sqrt(x^2 + 1)), f16/bf16 in f32")
+def asinh(ctx):
+    # Odd symmetry avoids the cancellation of x + sqrt(x^2 + 1) for x << 0.
+    return _inverse_hyperbolic(
+        ctx, lambda x, one, cw: ge.mul(ge.sign(x), ge.log(ge.add(ge.abs(x), ge.sqrt(ge.add(ge.mul(x, x), one)))))
+    )
+
+
+@converter("Acosh", since=9, notes="log(x + sqrt((x - 1)(x + 1))), f16/bf16 in f32; NaN below 1")
+def acosh(ctx):
+    return _inverse_hyperbolic(
+        ctx, lambda x, one, cw: ge.log(ge.add(x, ge.sqrt(ge.mul(ge.sub(x, one), ge.add(x, one)))))
+    )
+
+
+@converter("Atanh", since=9, notes="0.5 * log((1 + x) / (1 - x)), f16/bf16 in f32")
+def atanh(ctx):
+    return _inverse_hyperbolic(
+        ctx, lambda x, one, cw: ge.mul(_const(ctx, 0.5, cw), ge.log(ge.div(ge.add(one, x), ge.sub(one, x))))
+    )
+
+
+# --- Lp pooling -------------------------------------------------------------------------
+
+
+def _lp_p(ctx) -> float:
+    p = ctx.attr("p", 2.0 if ctx.opset < 2 else 2)
+    p = float(p)
+    if not p > 0 or not math.isfinite(p):
+        ctx.refuse(f"p={p} must be a positive finite number")
+    return p
+
+
+def _pow_p(ctx, x: ir.Value, p: float) -> ir.Value:
+    """|x|^p."""
+    if p == 1.0:
+        return ge.abs(x)
+    if p == 2.0:
+        return ge.mul(x, x)
+    return ge.pow(ge.abs(x), ctx.scalar_like(p))
+
+
+def _root_p(ctx, s: ir.Value, p: float) -> ir.Value:
+    """s^(1/p) for s >= 0."""
+    if p == 1.0:
+        return s
+    if p == 2.0:
+        return ge.sqrt(s)
+    return ge.pow(s, ctx.scalar_like(1.0 / p))
+
+
+@converter("GlobalLpPool", notes="(sum over spatial dims of |x|^p)^(1/p)")
+def global_lp_pool(ctx):
+    rank = ctx.rank(0)
+    if rank < 3:
+        ctx.refuse(f"input must have rank >= 3, got {rank}")
+    if not _is_float(ctx.elem(0)):
+        ctx.refuse(f"input must be a float tensor, got {ctx.input_type(0)}")
+    p = _lp_p(ctx)
+    x = ctx.input(0)
+    axes = list(range(2, rank))
+    if p == 2.0:
+        return ge.reduce_l2(x, axes=axes, keepdims=True)
+    return _root_p(ctx, ge.reduce_sum(_pow_p(ctx, x, p), axes=axes, keepdims=True), p)
+
+
+def _out_size(n: int, k: int, s: int, pb: int, pe: int, ceil: bool) -> int:
+    span = n + pb + pe - k
+    return (-(-span // s) if ceil else span // s) + 1
+
+
+@converter("LpPool", notes="1-D and 2-D; ceil_mode only where it does not change the output size; dilations refused")
+def lp_pool(ctx):
+    n = _spatial_rank(ctx, "Lp pooling")
+    if not _is_float(ctx.elem(0)):
+        ctx.refuse(f"input must be a float tensor, got {ctx.input_type(0)}")
+    p = _lp_p(ctx)
+    kernel = _kernel(ctx, None, n)
+    in_sp = ctx.shape(0)[2:]
+    strides, pads, dilations = _window(ctx, in_sp, kernel)
+    if any(d != 1 for d in dilations):
+        ctx.refuse(f"dilations {dilations} are not supported: the window sum is built from ge.avg_pool2d "
+                   "(count_include_pad) times the kernel area, defined here for undilated windows only")
+    if ctx.attr("ceil_mode", 0):
+        for i in range(n):
+            d = in_sp[i]
+            if d < 0 or _out_size(d, kernel[i], strides[i], pads[i], pads[i + n], True) != _out_size(
+                d, kernel[i], strides[i], pads[i], pads[i + n], False
+            ):
+                ctx.refuse("ceil_mode=1 adds partial windows past the padding here; their sum cannot be "
+                           "built from ge.avg_pool2d exactly")
+    strides, pads, dilations, _ = _to_2d(n, strides, pads, dilations)
+    kernel2 = kernel if n == 2 else [1] + kernel
+    x = ctx.input(0)
+    if n == 1:
+        x = ge.unsqueeze(x, [2])
+    avg = ge.avg_pool2d(_pow_p(ctx, x, p), kernel2, strides=strides, pads=pads, count_include_pad=True)
+    area = int(np.prod(kernel))
+    s = avg if area == 1 else ge.mul(avg, ctx.scalar_like(float(area)))
+    y = _root_p(ctx, s, p)
+    if n == 1:
+        y = ge.squeeze(y, axes=[2])
+    return y
+
+
+# --- QuantizeLinear / DequantizeLinear -------------------------------------------------------
+
+_QRANGE = {"i8": (-128, 127), "ui8": (0, 255), "i16": (-32768, 32767), "ui16": (0, 65535)}
+_QONNX = {3: "i8", 2: "ui8", 5: "i16", 4: "ui16"}
+# float8 (17-20, 24), int4/uint4 (21, 22), float4 (23), int2/uint2 (25, 26), float6 (27, 28)
+_NARROW = {17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28}
+
+
+def _qtype_from_onnx(ctx, dt: int, what: str) -> str:
+    if dt in _QONNX:
+        return _QONNX[dt]
+    if dt in _NARROW:
+        ctx.refuse(f"{what} {_onnx_type_name(dt)} is not supported: ge has no float8/float4/int4/int2 types")
+    ctx.refuse(f"{what} {_onnx_type_name(dt)} is not a supported quantized type (int8, uint8, int16, uint16)")
+
+
+_ONNX_TYPES: "weakref.WeakKeyDictionary[object, dict[str, int]]" = weakref.WeakKeyDictionary()
+
+
+def _input_onnx_type(ctx, i: int) -> int | None:
+    """The ONNX element type of input ``i`` (from initializers, Constant nodes and
+    value infos), also for types the importer has no MLIR type for."""
+    types = _ONNX_TYPES.get(ctx.importer)
+    if types is None:
+        g = ctx.importer.model.graph
+        types = {}
+        for vi in list(g.input) + list(g.value_info) + list(g.output):
+            if vi.type.HasField("tensor_type"):
+                types[vi.name] = vi.type.tensor_type.elem_type
+        for node in g.node:
+            if node.op_type == "Constant" and node.output and node.attribute and node.attribute[0].name == "value":
+                types[node.output[0]] = node.attribute[0].t.data_type
+        types.update({t.name: t.data_type for t in g.initializer})
+        _ONNX_TYPES[ctx.importer] = types
+    return types.get(ctx.node.input[i]) if ctx.has_input(i) else None
+
+
+def _quant_param(ctx, i: int, what: str) -> np.ndarray:
+    """A constant scale/zero point, reshaped to broadcast against the input:
+    per-tensor (one value; ``axis`` is then ignored) or per-axis (1-D along ``axis``)."""
+    v = np.asarray(ctx.require_const(i, what))
+    if v.ndim == 0 or v.size == 1:
+        return v.reshape(())
+    if v.ndim != 1:
+        ctx.refuse(f"{what} of shape {list(v.shape)} is neither per-tensor nor per-axis (1-D)")
+    rank = ctx.rank(0)
+    axis = int(ctx.attr("axis", 1))
+    if not -rank <= axis < rank:
+        ctx.refuse(f"axis {axis} is out of range for rank {rank}")
+    axis = axis + rank if axis < 0 else axis
+    dim = ctx.shape(0)[axis]
+    if dim >= 0 and v.size != dim:
+        ctx.refuse(f"{what} has {v.size} values, input dim {axis} has {dim}")
+    shape = [1] * rank
+    shape[axis] = v.size
+    return v.reshape(shape)
+
+
+def _check_block(ctx):
+    if int(ctx.attr("block_size", 0) or 0) != 0:
+        ctx.refuse(f"blocked quantization (block_size={ctx.attr('block_size')}) is not supported; "
+                   "only per-tensor and per-axis scales are")
+
+
+@converter("QuantizeLinear", since=10,
+           notes="int8/uint8/int16/uint16; constant per-tensor or per-axis scale/zero point")
+def quantize_linear(ctx):
+    _check_block(ctx)
+    x_elem = ctx.elem(0)
+    if not _is_float(x_elem):
+        ctx.refuse(f"x of type {ctx.input_type(0)} is not supported (int32 inputs are not imported)")
+    # Output type: the zero point's type, else output_dtype (opset 21+), else uint8.
+    zp_dt = _input_onnx_type(ctx, 2) if ctx.has_input(2) else None
+    out_dt = int(ctx.attr("output_dtype", 0) or 0)
+    if zp_dt is not None:
+        if out_dt and out_dt != zp_dt:
+            ctx.refuse(f"output_dtype {_onnx_type_name(out_dt)} differs from the zero point's type "
+                       f"{_onnx_type_name(zp_dt)}")
+        out_dt = zp_dt
+    qname = _qtype_from_onnx(ctx, out_dt or 2, "output type")
+    lo, hi = _QRANGE[qname]
+    scale = _quant_param(ctx, 1, "y_scale")
+    zp = _quant_param(ctx, 2, "y_zero_point") if ctx.has_input(2) else None
+    # The division runs in `precision` (opset 23+) or the scale's type.
+    prec = int(ctx.attr("precision", 0) or 0)
+    if prec:
+        cw = element_type(prec)
+    else:
+        scale_dt = _input_onnx_type(ctx, 1)
+        cw = element_type(scale_dt) if scale_dt else mlir_element_of(scale)
+    if not _is_float(cw):
+        ctx.refuse(f"the division precision {cw} must be a float type")
+    q = ge.round(ge.div(_cast(ctx.input(0), cw), _const(ctx, scale, cw)))
+    # Integers up to 2^24 are exact in f32: add the zero point and clip there.
+    f32 = ir.F32Type.get()
+    if str(cw) in ("f16", "bf16"):
+        q = _cast(q, f32)
+    acc = q.type.element_type
+    if zp is not None and np.any(zp != 0):
+        q = ge.add(q, _const(ctx, zp.astype(np.float64), acc))
+    q = ge.clip(q, min=ir.FloatAttr.get(ir.F64Type.get(), float(lo)), max=ir.FloatAttr.get(ir.F64Type.get(), float(hi)))
+    return _cast(q, ir.Type.parse(qname))
+
+
+@converter("DequantizeLinear", since=10,
+           notes="int8/uint8/int16/uint16/int32; constant per-tensor or per-axis scale/zero point")
+def dequantize_linear(ctx):
+    _check_block(ctx)
+    x_dt = _input_onnx_type(ctx, 0)
+    if x_dt is not None and x_dt in _NARROW:
+        _qtype_from_onnx(ctx, x_dt, "x type")
+    x_elem = ctx.elem(0)
+    if str(x_elem) not in ("i8", "ui8", "i16", "ui16", "i32"):
+        ctx.refuse(f"x of type {ctx.input_type(0)} is not supported (int8, uint8, int16, uint16, int32)")
+    scale = _quant_param(ctx, 1, "x_scale")
+    zp = _quant_param(ctx, 2, "x_zero_point") if ctx.has_input(2) else None
+    scale_dt = _input_onnx_type(ctx, 1)
+    scale_elem = element_type(scale_dt) if scale_dt else mlir_element_of(scale)
+    out_dt = int(ctx.attr("output_dtype", 0) or 0)
+    out_elem = element_type(out_dt) if out_dt else scale_elem
+    # As the reference: (float32(x) - zero_point) * scale in f32, then the output type.
+    f32 = ir.F32Type.get()
+    y = _cast(ctx.input(0), f32)
+    if zp is not None and np.any(zp != 0):
+        y = ge.sub(y, _const(ctx, zp.astype(np.float64), f32))
+    y = ge.mul(y, _const(ctx, scale.astype(np.float32), f32))
+    return _cast(y, out_elem)
+
+
+# --- window generators -------------------------------------------------------------------
+
+
+def _window_values(op: str, size: np.ndarray, periodic: int, dtype) -> np.ndarray:
+    """The window as the ONNX reference implementation computes it (``size`` is
+    the 0-d input array: its dtype takes part in numpy's type promotion)."""
+    if op == "BlackmanWindow":
+        ni, n1 = np.arange(size), size
+        if periodic == 0:
+            n1 = n1 - 1
+        y = np.cos((ni * (np.pi * 2)) / n1) * (-0.5)
+        y += np.cos((ni * (np.pi * 4)) / n1) * 0.08
+        y += 0.42
+        return y.astype(dtype)
+    n1 = size if periodic == 1 else size - 1
+    ni = np.arange(size, dtype=dtype)
+    if op == "HannWindow":
+        res = np.sin(ni * np.pi / n1) ** 2
+    else:
+        alpha = 25.0 / 46.0
+        res = alpha - np.cos(ni * np.pi * 2 / n1) * (1 - alpha)
+    return np.asarray(res).astype(dtype)
+
+
+@converter("HannWindow", "HammingWindow", "BlackmanWindow", since=17, notes="size must be a constant")
+def window(ctx):
+    size_arr = np.asarray(ctx.require_const(0, "size"))
+    if size_arr.size != 1:
+        ctx.refuse(f"size must be a scalar, got shape {list(size_arr.shape)}")
+    size = size_arr.reshape(())
+    if int(size) < 0:
+        ctx.refuse(f"size {int(size)} is negative")
+    elem = element_type(int(ctx.attr("output_datatype", 1)))
+    periodic = int(ctx.attr("periodic", 1))
+    with np.errstate(all="ignore"):
+        values = _window_values(ctx.op_type, size, periodic, numpy_dtype(elem))
+    return ctx.constant(values, elem, name=ctx.node.output[0])
+
+
+# --- CenterCropPad ---------------------------------------------------------------------------
+
+
+@converter("CenterCropPad", since=18, notes="shape must be a constant; static dims on the cropped/padded axes")
+def center_crop_pad(ctx):
+    rank = ctx.rank(0)
+    in_shape = ctx.shape(0)
+    target = [int(v) for v in np.asarray(ctx.require_const(1, "shape")).reshape(-1)]
+    axes = ctx.attr("axes", None)
+    if axes is None:
+        axes = list(range(rank))
+    axes = [int(a) for a in axes]
+    if any(not -rank <= a < rank for a in axes):
+        ctx.refuse(f"axes {axes} are out of range for rank {rank}")
+    axes = [a + rank if a < 0 else a for a in axes]
+    if len(set(axes)) != len(axes):
+        ctx.refuse(f"axes {axes} repeat an axis")
+    if len(target) != len(axes):
+        ctx.refuse(f"shape has {len(target)} values for {len(axes)} axes")
+    if any(t < 0 for t in target):
+        ctx.refuse(f"shape {target} has negative sizes")
+    starts, ends, sl_axes = [], [], []
+    pads = [0] * (2 * rank)
+    for a, t in zip(axes, target):
+        d = in_shape[a]
+        if d < 0:
+            ctx.refuse(f"dimension {a} of the input must be static, got {ctx.input_type(0)}")
+        if t < d:  # crop: the extra element of an odd difference is dropped at the end
+            b = (d - t) // 2
+            starts.append(b)
+            ends.append(b + t)
+            sl_axes.append(a)
+        elif t > d:  # pad with zeros: the extra element goes to the end
+            b = (t - d) // 2
+            pads[a], pads[a + rank] = b, t - d - b
+    y = ctx.input(0)
+    if sl_axes:
+        y = ge.slice(y, starts, ends, axes=sl_axes)
+    if any(pads):
+        y = ge.pad(y, pads)
+    if not sl_axes and not any(pads):
+        y = ge.identity(y)
+    return y
+
+
+# --- Attention ---------------------------------------------------------------------------------
+
+
+def _heads_4d(ctx, v: ir.Value, shape: list[int], heads: int, what: str) -> ir.Value:
+    """[B, S, heads * H] -> [B, heads, S, H]."""
+    b, s, hidden = shape
+    if hidden % heads:
+        ctx.refuse(f"{what}'s hidden size {hidden} is not a multiple of {heads} heads")
+    return ge.transpose(_reshape(v, [b, s, heads, hidden // heads]), [0, 2, 1, 3])
+
+
+@converter("Attention", since=23,
+           notes="3-D and 4-D Q/K/V, GQA, causal, bool/float masks, softcap; KV cache and qk_matmul_output refused")
+def attention(ctx):
+    if ctx.has_input(4) or ctx.has_input(5):
+        ctx.refuse("past_key/past_value (a KV cache) are not supported")
+    if ctx.has_input(6):
+        ctx.refuse("nonpad_kv_seqlen (an external KV cache with per-batch lengths) is not supported")
+    for i, what in ((1, "present_key"), (2, "present_value"), (3, "qk_matmul_output")):
+        if ctx.output_used(i):
+            ctx.refuse(f"the {what} output is used; only Y is imported")
+    rank = ctx.rank(0)
+    if rank not in (3, 4) or ctx.rank(1) != rank or ctx.rank(2) != rank:
+        ctx.refuse(f"Q, K and V must all be 3-D or all 4-D, got ranks {ctx.rank(0)}, {ctx.rank(1)}, {ctx.rank(2)}")
+    qs = _static_shape(ctx, 0, "Q")
+    ks = _static_shape(ctx, 1, "K")
+    vs = _static_shape(ctx, 2, "V")
+    elem = ctx.elem(0)
+    if ctx.elem(1) != elem or ctx.elem(2) != elem:
+        ctx.refuse(f"Q, K and V must have the same element type, got {elem}, {ctx.elem(1)}, {ctx.elem(2)}")
+    q, k, v = ctx.input(0), ctx.input(1), ctx.input(2)
+    qh_attr, kvh_attr = ctx.attr("q_num_heads", None), ctx.attr("kv_num_heads", None)
+    if rank == 3:
+        if not qh_attr or not kvh_attr:
+            ctx.refuse("3-D Q/K/V need the q_num_heads and kv_num_heads attributes")
+        q = _heads_4d(ctx, q, qs, int(qh_attr), "Q")
+        k = _heads_4d(ctx, k, ks, int(kvh_attr), "K")
+        v = _heads_4d(ctx, v, vs, int(kvh_attr), "V")
+    else:
+        if (qh_attr and int(qh_attr) != qs[1]) or (kvh_attr and int(kvh_attr) != ks[1]):
+            ctx.refuse(f"q_num_heads/kv_num_heads ({qh_attr}, {kvh_attr}) disagree with the 4-D shapes")
+    b, qh, sq, hd = _shape_of(q)
+    _, kvh, skv, hk = _shape_of(k)
+    _, vh, sv, hv = _shape_of(v)
+    if hk != hd or vh != kvh or sv != skv:
+        ctx.refuse(f"inconsistent Q/K/V shapes {qs}, {ks}, {vs}")
+    if qh % kvh:
+        ctx.refuse(f"q_num_heads {qh} is not a multiple of kv_num_heads {kvh}")
+    softcap = float(ctx.attr("softcap", 0.0) or 0.0)
+    if softcap < 0:
+        ctx.refuse(f"softcap {softcap} is negative")
+    npdt = numpy_dtype(elem)
+
+    # Additive bias [.., sq, skv]: mask (bool -> 0 / -inf; padded with -inf up
+    # to skv), causal (j <= i) and sliding-window terms, as the reference builds it.
+    const_bias = None
+    if ctx.attr("is_causal", 0):
+        i_idx, j_idx = np.arange(sq).reshape(sq, 1), np.arange(skv).reshape(1, skv)
+        const_bias = np.where(j_idx <= i_idx, 0.0, -np.inf)
+    left, right = int(ctx.attr("left_window_size", -1)), int(ctx.attr("right_window_size", -1))
+    if left >= 0 or right >= 0:
+        diff = np.arange(sq).reshape(sq, 1) - np.arange(skv).reshape(1, skv)
+        allowed = np.ones_like(diff, dtype=bool)
+        if left >= 0:
+            allowed &= diff <= left
+        if right >= 0:
+            allowed &= -diff <= right
+        win = np.where(allowed, 0.0, -np.inf)
+        const_bias = win if const_bias is None else const_bias + win
+    bias = None  # a ge value, when the mask is a run-time input
+    if ctx.has_input(3):
+        m_elem = ctx.elem(3)
+        m_shape = _static_shape(ctx, 3, "attn_mask")
+        if len(m_shape) < 1 or len(m_shape) > 4:
+            ctx.refuse(f"attn_mask must have rank 1 to 4, got {len(m_shape)}")
+        if str(m_elem) != "i1" and m_elem != elem:
+            ctx.refuse(f"attn_mask of type {m_elem} is not supported: it must be bool or Q's type {elem}")
+        pad = skv - m_shape[-1]
+        if pad < 0:
+            ctx.refuse(f"attn_mask's last dim {m_shape[-1]} exceeds the key sequence length {skv}")
+        mc = ctx.const(3)
+        if mc is not None:
+            mc = np.asarray(mc)
+            mb = np.where(mc, 0.0, -np.inf) if mc.dtype == np.bool_ else mc.astype(np.float64)
+            if pad:
+                mb = np.pad(mb, [(0, 0)] * (mb.ndim - 1) + [(0, pad)], constant_values=-np.inf)
+            const_bias = mb if const_bias is None else mb + const_bias
+        else:
+            m = ctx.input(3)
+            if str(m_elem) == "i1":
+                m = ge.where(m, _const(ctx, 0.0, elem), _const(ctx, -np.inf, elem))
+            if pad:
+                m = ge.pad(m, [0] * len(m_shape) + [0] * (len(m_shape) - 1) + [pad], value=float("-inf"))
+            bias = m if const_bias is None else ge.add(m, _const(ctx, const_bias, elem))
+            const_bias = None
+    if const_bias is not None:
+        const_bias = const_bias.astype(npdt)
+        bias = _const(ctx, const_bias, elem)
+
+    # Scores: (Q * sqrt(scale)) @ (K * sqrt(scale))^T.
+    scale = ctx.attr("scale", None)
+    scale = 1 / np.sqrt(hd) if scale is None else scale
+    s = npdt(np.sqrt(scale))
+    sc = _const(ctx, s, elem)
+    if qh != kvh:
+        # Grouped-query attention: KV head j serves Q heads j*g .. j*g+g-1.
+        idx = _const(ctx, np.arange(qh) // (qh // kvh), ir.IntegerType.get_signless(64))
+        k, v = ge.gather(k, idx, axis=1), ge.gather(v, idx, axis=1)
+    scores = ge.matmul(ge.mul(q, sc), ge.transpose(ge.mul(k, sc), [0, 1, 3, 2]))
+    if softcap > 0:
+        cap = _const(ctx, softcap, elem)
+        scores = ge.mul(ge.tanh(ge.div(scores, cap)), cap)
+    if bias is not None:
+        scores = ge.add(scores, bias)
+    prec = ctx.attr("softmax_precision", None)
+    sm_elem = element_type(int(prec)) if prec else elem
+    if not _is_float(sm_elem):
+        ctx.refuse(f"softmax_precision {sm_elem} must be a float type")
+    probs = _cast(ge.softmax(_cast(scores, sm_elem), axis=-1), elem)
+    # Rows whose bias is -inf everywhere attend nothing: their probabilities are 0.
+    if const_bias is not None:
+        dead = np.isneginf(np.max(np.broadcast_to(const_bias, np.broadcast_shapes(const_bias.shape, (sq, skv))),
+                                  axis=-1, keepdims=True))
+        if dead.any():
+            probs = ge.where(_const(ctx, dead, ir.IntegerType.get_signless(1)), _const(ctx, 0.0, elem), probs)
+    elif bias is not None:
+        row_max = ge.reduce_max(bias, axes=[bias.type.rank - 1], keepdims=True)
+        dead = ge.equal(row_max, _const(ctx, -np.inf, elem))
+        probs = ge.where(dead, _const(ctx, 0.0, elem), probs)
+    y = ge.matmul(probs, v)
+    if rank == 3:
+        y = _reshape(ge.transpose(y, [0, 2, 1, 3]), [b, sq, qh * hv])
+    return [y] + [None] * (ctx.num_outputs - 1)
+
+
+# --- RotaryEmbedding ---------------------------------------------------------------------------
+
+
+@converter("RotaryEmbedding", since=23, notes="3-D and 4-D inputs, interleaved or halves, partial rotation")
+def rotary_embedding(ctx):
+    rank = ctx.rank(0)
+    if rank not in (3, 4):
+        ctx.refuse(f"X must be 3-D or 4-D, got rank {rank}")
+    xs = _static_shape(ctx, 0, "X")
+    x = ctx.input(0)
+    elem = ctx.elem(0)
+    if rank == 3:
+        heads = int(ctx.attr("num_heads", 0) or 0)
+        if heads <= 0:
+            ctx.refuse("3-D X needs the num_heads attribute")
+        bsz, seq, hidden = xs
+        if hidden % heads:
+            ctx.refuse(f"hidden size {hidden} is not a multiple of num_heads {heads}")
+        head = hidden // heads
+        x4 = _reshape(x, [bsz, seq, heads, head])  # [B, S, heads, H]
+        cache_axis = 2  # caches [B, S, d] -> [B, S, 1, d]
+    else:
+        bsz, heads, seq, head = xs  # [B, heads, S, H]: no transpose needed
+        x4 = x
+        cache_axis = 1  # caches [B, S, d] -> [B, 1, S, d]
+    rd = int(ctx.attr("rotary_embedding_dim", 0) or 0) or head
+    if rd % 2 or rd > head:
+        ctx.refuse(f"rotary_embedding_dim {rd} must be even and at most the head size {head}")
+    half = rd // 2
+
+    def cache(i: int, what: str) -> ir.Value:
+        cs = _static_shape(ctx, i, what)
+        if cs[-1] != half:
+            ctx.refuse(f"{what}'s last dim {cs[-1]} is not rotary_embedding_dim / 2 = {half}")
+        if ctx.has_input(3):
+            if len(cs) != 2:
+                ctx.refuse(f"with position_ids, {what} must be 2-D [max_position, {half}], got {cs}")
+            c, pos = ctx.const(i), ctx.const(3)
+            if c is not None and pos is not None:
+                # Both known: gather at import time.
+                return ctx.constant(np.asarray(c)[np.asarray(pos)], elem)
+            val = ge.gather(ctx.input(i), ctx.input(3), axis=0)
+        else:
+            if len(cs) != 3 or cs[1] != seq or cs[0] not in (1, bsz):
+                ctx.refuse(f"without position_ids, {what} must be [batch, seq, {half}] = {[bsz, seq, half]} "
+                           f"(or batch 1), got {cs}")
+            val = ctx.input(i)
+        return ge.unsqueeze(val, [cache_axis])
+
+    cos, sin = cache(1, "cos_cache"), cache(2, "sin_cache")
+    last = 3
+    x_rot = x4 if rd == head else ge.slice(x4, [0], [rd], axes=[last])
+    if ctx.attr("interleaved", 0):
+        x1 = ge.slice(x_rot, [0], [rd], axes=[last], steps=[2])
+        x2 = ge.slice(x_rot, [1], [rd], axes=[last], steps=[2])
+    else:
+        x1 = ge.slice(x_rot, [0], [half], axes=[last])
+        x2 = ge.slice(x_rot, [half], [rd], axes=[last])
+    real = ge.sub(ge.mul(cos, x1), ge.mul(sin, x2))
+    imag = ge.add(ge.mul(sin, x1), ge.mul(cos, x2))
+    if ctx.attr("interleaved", 0):
+        pairs = ge.concat([ge.unsqueeze(real, [4]), ge.unsqueeze(imag, [4])], 4)
+        rotated = _reshape(pairs, _shape_of(x_rot))
+    else:
+        rotated = ge.concat([real, imag], last)
+    if rd < head:
+        rotated = ge.concat([rotated, ge.slice(x4, [rd], [head], axes=[last])], last)
+    return _reshape(rotated, xs)
