@@ -21,6 +21,7 @@ import onnx
 import pytest
 from mlir import ir
 
+from onnx_testing import ge_ops, main_func, result_types  # noqa: E402
 from ge_mlir.errors import OnnxImportError, UnsupportedOpsError
 from ge_mlir.frontend.onnx import import_onnx, supported_ops
 
@@ -110,18 +111,6 @@ def import_model(model: onnx.ModelProto) -> ir.Module:
     return import_onnx(model)
 
 
-def main_func(module: ir.Module):
-    (fn,) = [op for op in module.body.operations if op.operation.name == "func.func"]
-    return fn
-
-
-def result_types(module: ir.Module) -> list[str]:
-    return [str(t) for t in main_func(module).type.results]
-
-
-def ge_ops(module: ir.Module) -> list[ir.Operation]:
-    """The ge ops of the function (keep ``module`` alive while using them)."""
-    return [op.operation for op in main_func(module).regions[0].blocks[0].operations if op.operation.name.startswith("ge.")]
 
 
 def run_ort(model: onnx.ModelProto, feeds=None) -> list[np.ndarray]:

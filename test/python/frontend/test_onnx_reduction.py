@@ -21,6 +21,7 @@ from mlir import ir
 from onnx import TensorProto as T
 from onnx import helper as h
 
+from onnx_testing import ge_ops, main_func, result_types  # noqa: E402
 from ge_mlir.errors import UnsupportedOpsError
 from ge_mlir.frontend.onnx import import_onnx, supported_ops
 from ge_mlir.frontend.onnx.ops import reduction
@@ -86,18 +87,6 @@ def mlir_type_of(array: np.ndarray, dynamic: set[int] = frozenset()) -> str:
     return f"tensor<{dims}{_NP_TO_MLIR[array.dtype.name]}>"
 
 
-def main_func(module: ir.Module):
-    (fn,) = [op for op in module.body.operations if op.operation.name == "func.func"]
-    return fn
-
-
-def result_types(module: ir.Module) -> list[str]:
-    return [str(t) for t in main_func(module).type.results]
-
-
-def ge_ops(module: ir.Module) -> list[ir.Operation]:
-    """The ge ops of the function (keep ``module`` alive while using them)."""
-    return [op.operation for op in main_func(module).regions[0].blocks[0].operations if op.operation.name.startswith("ge.")]
 
 
 def op_names(module: ir.Module) -> set[str]:

@@ -33,24 +33,11 @@ from ....dialects import ge
 from ..registry import converter, element_type, mlir_element_of, numpy_dtype
 from .nn import _kernel, _spatial_rank, _to_2d, _window
 
-_DYN = ir.ShapedType.get_dynamic_size()
+from ._shapes import _DYN, _reshape, _shape_of, _tensor
 
 # --- helpers -------------------------------------------------------------------
 
 
-def _tensor(shape: Sequence[int], elem: ir.Type) -> ir.RankedTensorType:
-    return ir.RankedTensorType.get([_DYN if d < 0 else int(d) for d in shape], elem)
-
-
-def _shape_of(v: ir.Value) -> list[int]:
-    t = v.type
-    return [-1 if t.is_dynamic_dim(i) else t.get_dim_size(i) for i in range(t.rank)]
-
-
-def _reshape(v: ir.Value, shape: Sequence[int]) -> ir.Value:
-    if list(shape) == _shape_of(v):
-        return v
-    return ge.reshape(_tensor(shape, v.type.element_type), v)
 
 
 def _cast(v: ir.Value, elem: ir.Type) -> ir.Value:
