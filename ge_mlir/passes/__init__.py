@@ -36,6 +36,7 @@ __all__ = [
 def _load_builtin_passes() -> None:
     # Importing the modules registers their passes; one pass per file.
     from ..optimize import ge_canonicalize, ge_verify_graph  # noqa: F401
+    from ..lowering import ge_lower_to_linalg  # noqa: F401
 
 
 _load_builtin_passes()

@@ -1,0 +1,282 @@
+"""Lower ge IR to the LLVM dialect and run it on the host CPU with the MLIR JIT.
+
+    exe = CpuExecutable(module)          # compiles a copy; `module` is untouched
+    (y,) = exe(np.ones((2, 3), np.float32))
+
+Functions take and return statically shaped ranked tensors. After
+``buffer-results-to-out-params`` every result is an out-parameter that the
+caller allocates, so the JIT never hands out memory it owns.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+from mlir import ir
+
+from ...api import run_pipeline
+from ...errors import GeMlirError, PassFailedError
+
+#: The upstream part of the CPU pipeline (BUILD_NOTES, LLVM 22), plus
+#: ``convert-math-to-funcs`` (integer powers) and ``convert-math-to-libm``
+#: (tanh, erf, log1p, ... that have no LLVM intrinsic) before the func lowering.
+CPU_PIPELINE = (
+    "one-shot-bufferize{bufferize-function-boundaries=1 function-boundary-type-conversion=identity-layout-map}, "
+    "buffer-results-to-out-params{hoist-static-allocs=1 modify-public-functions=1}, canonicalize, "
+    "buffer-deallocation-pipeline, convert-vector-to-scf{full-unroll=1}, convert-linalg-to-loops, lower-affine, "
+    "convert-scf-to-cf, canonicalize, convert-vector-to-llvm, expand-strided-metadata, lower-affine, "
+    "finalize-memref-to-llvm, convert-math-to-funcs{convert-ctlz=0}, convert-math-to-llvm, convert-math-to-libm, "
+    "convert-scf-to-cf, convert-arith-to-llvm, convert-index-to-llvm, convert-cf-to-llvm, "
+    "convert-func-to-llvm, convert-ub-to-llvm, reconcile-unrealized-casts"
+)
+
+
+class ExecutionError(GeMlirError):
+    """A module cannot be compiled for, or run on, the CPU (bad inputs included)."""
+
+
+def lower_to_llvm(module: ir.Module) -> ir.Module:
+    """Lowers ``module`` in place: ge -> linalg (every op must lower), then to LLVM.
+
+    Public functions get ``llvm.emit_c_interface`` so they can be called from
+    numpy. Raises :class:`ExecutionError` naming the failing op/pass.
+    """
+    for fn in _functions(module):
+        if fn.regions[0].blocks and "llvm.emit_c_interface" not in fn.attributes:
+            fn.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get(module.context)
+    try:
+        run_pipeline(module, "builtin.module(ge-lower-to-linalg{fail-on-unlowered=true})")
+        with module.context, ir.Location.unknown():
+            _widen_bool_tensors(module)
+        run_pipeline(module, f"builtin.module({CPU_PIPELINE})")
+    except PassFailedError as e:
+        raise ExecutionError("cannot lower the module to LLVM", diagnostics=e.diagnostics) from None
+    return module
+
+
+def _i1_tensor(t: ir.Type) -> bool:
+    return (
+        isinstance(t, ir.RankedTensorType)
+        and str(ir.RankedTensorType(t).element_type) == "i1"
+    )
+
+
+def _widen_bool_tensors(module: ir.Module) -> None:
+    """Stores i1 tensors as i8 (one byte per element, numpy's bool layout).
+
+    LLVM 22's finalize-memref-to-llvm asserts (aborting the process) on loads
+    and stores of sub-byte memref elements, so no memref<..xi1> may reach it.
+    Works on the IR ge-lower-to-linalg produces: function boundaries,
+    arith.constant, tensor.empty, linalg.generic (i1 block arguments get an
+    arith.trunci, i1 yields an arith.extui) and func.return.
+    """
+    from mlir.dialects import arith
+
+    i1 = ir.IntegerType.get_signless(1, module.context)
+    i8 = ir.IntegerType.get_signless(8, module.context)
+
+    def wide(t: ir.Type) -> ir.Type:
+        return ir.RankedTensorType.get(ir.RankedTensorType(t).shape, i8) if _i1_tensor(t) else t
+
+    for fn in _functions(module):
+        ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
+        fn.attributes["function_type"] = ir.TypeAttr.get(
+            ir.FunctionType.get([wide(t) for t in ftype.inputs], [wide(t) for t in ftype.results])
+        )
+        if not fn.regions[0].blocks:
+            continue
+        entry = fn.regions[0].blocks[0]
+        for arg in entry.arguments:
+            arg.set_type(wide(arg.type))
+        for block in fn.regions[0].blocks:
+            for op in list(block.operations):
+                _widen_op(op.operation, wide, i1, i8, arith)
+
+
+def _widen_op(op: ir.Operation, wide: Any, i1: ir.Type, i8: ir.Type, arith: Any) -> None:
+    name = op.name
+    touches = any(_i1_tensor(r.type) for r in op.results)
+    if name == "arith.constant" and touches:
+        attr = op.attributes["value"]
+        new_type = wide(op.results[0].type)
+        if not isinstance(attr, ir.DenseElementsAttr):
+            raise ExecutionError(f"unsupported i1 constant {attr} at {op.location}")
+        dense = ir.DenseElementsAttr(attr)
+        if dense.is_splat:
+            bit = ir.IntegerAttr(dense.get_splat_value()).value != 0
+            new_attr = ir.DenseElementsAttr.get_splat(new_type, ir.IntegerAttr.get(i8, int(bit)))
+        else:
+            ints = ir.DenseIntElementsAttr(attr)
+            values = np.array([int(ints[i] != 0) for i in range(len(ints))], np.int8)
+            new_attr = ir.DenseElementsAttr.get(values.reshape(ir.RankedTensorType(new_type).shape), type=new_type)
+        with op.location, ir.InsertionPoint(op):
+            new = arith.constant(new_type, new_attr)
+        op.results[0].replace_all_uses_with(new)
+        op.erase()
+        return
+    if name == "tensor.empty":
+        for r in op.results:
+            r.set_type(wide(r.type))
+        return
+    if name == "linalg.generic":
+        block = op.regions[0].blocks[0]
+        for operand, arg in zip(op.operands, block.arguments):
+            if str(arg.type) == "i1" and _elem_is(operand.type, "i8"):
+                arg.set_type(i8)
+                if len(list(arg.uses)):
+                    with op.location, ir.InsertionPoint.at_block_begin(block):
+                        narrow = arith.trunci(i1, arg)
+                    arg.replace_all_uses_except(narrow, narrow.owner.operation)
+        for r in op.results:
+            r.set_type(wide(r.type))
+        yield_op = list(block.operations)[-1]
+        for idx, (v, r) in enumerate(zip(yield_op.operands, op.results)):
+            if str(v.type) == "i1" and _elem_is(r.type, "i8"):
+                with op.location, ir.InsertionPoint(yield_op):
+                    yield_op.operands[idx] = arith.extui(i8, v)
+        return
+    if name == "func.return":
+        return
+    if touches or any(_i1_tensor(v.type) for v in op.operands):
+        raise ExecutionError(
+            f"op '{name}' at {op.location} works on i1 tensors, which the CPU target only supports "
+            "in ge-lower-to-linalg's output (linalg.generic, arith.constant, tensor.empty)"
+        )
+
+
+def _elem_is(t: ir.Type, name: str) -> bool:
+    return isinstance(t, ir.RankedTensorType) and str(ir.RankedTensorType(t).element_type) == name
+
+
+def _functions(module: ir.Module) -> list[ir.Operation]:
+    return [op.operation for op in module.body.operations if op.operation.name == "func.func"]
+
+
+_NP_DTYPES = {
+    "f16": np.float16, "f32": np.float32, "f64": np.float64, "i1": np.bool_,
+    "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
+    "si8": np.int8, "si16": np.int16, "si32": np.int32, "si64": np.int64,
+    "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32, "ui64": np.uint64,
+}
+# Descriptor pointer types only need the element size: any same-size ctype works.
+_CARRIER = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+@dataclass(frozen=True)
+class TensorSpec:
+    shape: tuple[int, ...]
+    dtype: np.dtype
+
+    def __str__(self) -> str:
+        return f"{'x'.join(map(str, self.shape)) or 'scalar'} {self.dtype}"
+
+
+def _spec(t: ir.Type, what: str, fn: str) -> TensorSpec:
+    if not isinstance(t, ir.RankedTensorType) or not ir.RankedTensorType(t).has_static_shape:
+        raise ExecutionError(f"{what} of @{fn} has type {t}; only statically shaped ranked tensors can be run")
+    rt = ir.RankedTensorType(t)
+    dtype = _NP_DTYPES.get(str(rt.element_type))
+    if dtype is None:
+        raise ExecutionError(f"{what} of @{fn} has unsupported element type {rt.element_type}")
+    return TensorSpec(tuple(rt.shape), np.dtype(dtype))
+
+
+def _descriptor(array: np.ndarray) -> Any:
+    from mlir.runtime import get_ranked_memref_descriptor
+
+    # Viewed as an unsigned int of the same size (bool and f16 have no usable ctype).
+    return get_ranked_memref_descriptor(array.view(_CARRIER[array.dtype.itemsize]))
+
+
+class CpuExecutable:
+    """A ge function compiled for the host CPU, callable with numpy arrays.
+
+    Args:
+        module: a verified module of ge (and upstream) ops; it is copied, not changed.
+        func_name: the function to run; None picks the only public function.
+        opt_level: LLVM optimization level of the JIT.
+    """
+
+    def __init__(self, module: ir.Module, func_name: str | None = None, *, opt_level: int = 2) -> None:
+        from mlir.execution_engine import ExecutionEngine
+
+        # Compile in a context of our own: lowering rewrites in place, and the
+        # JIT keeps the context alive as long as the executable.
+        self._context = ir.Context()
+        with self._context, ir.Location.unknown():
+            try:
+                self._module = ir.Module.parse(module.operation.get_asm(enable_debug_info=True))
+            except ir.MLIRError as e:
+                raise ExecutionError.from_mlir_error("cannot copy the module", e) from None
+            self.func_name = self._pick_function(func_name)
+            fn = next(f for f in _functions(self._module) if self._sym(f) == self.func_name)
+            ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
+            self.inputs = [_spec(t, f"argument #{i}", self.func_name) for i, t in enumerate(ftype.inputs)]
+            self.outputs = [_spec(t, f"result #{i}", self.func_name) for i, t in enumerate(ftype.results)]
+            lower_to_llvm(self._module)
+            try:
+                self._engine = ExecutionEngine(self._module, opt_level=opt_level)
+            except Exception as e:  # JIT/translation failures
+                raise ExecutionError(f"cannot JIT-compile @{self.func_name}: {e}") from None
+
+    @staticmethod
+    def _sym(fn: ir.Operation) -> str:
+        return ir.StringAttr(fn.attributes["sym_name"]).value
+
+    def _pick_function(self, func_name: str | None) -> str:
+        fns = [f for f in _functions(self._module) if f.regions[0].blocks]
+        names = [self._sym(f) for f in fns]
+        if func_name is not None:
+            if func_name not in names:
+                raise ExecutionError(
+                    f"no function @{func_name} in the module (functions: {', '.join(names) or 'none'})"
+                )
+            return func_name
+        public = [
+            self._sym(f) for f in fns
+            if "sym_visibility" not in f.attributes
+            or ir.StringAttr(f.attributes["sym_visibility"]).value == "public"
+        ]
+        if len(public) != 1:
+            raise ExecutionError(
+                f"module has {len(public)} public functions ({', '.join(public) or 'none'}); pass func_name"
+            )
+        return public[0]
+
+    def _check(self, args: Sequence[Any]) -> list[np.ndarray]:
+        fn = self.func_name
+        if len(args) != len(self.inputs):
+            raise ExecutionError(f"@{fn} takes {len(self.inputs)} argument(s), got {len(args)}")
+        arrays = []
+        for i, (a, spec) in enumerate(zip(args, self.inputs)):
+            if not isinstance(a, (np.ndarray, np.generic)):
+                raise ExecutionError(f"argument #{i} of @{fn} must be a numpy array, got {type(a).__name__}")
+            a = np.asarray(a)
+            if a.dtype != spec.dtype:
+                raise ExecutionError(f"argument #{i} of @{fn} has dtype {a.dtype}, expected {spec.dtype}")
+            if tuple(a.shape) != spec.shape:
+                raise ExecutionError(
+                    f"argument #{i} of @{fn} has shape {tuple(a.shape)}, expected {spec.shape}"
+                )
+            # A private contiguous copy: the compiled code may reuse argument buffers.
+            arrays.append(np.array(a, order="C", copy=True))
+        return arrays
+
+    def __call__(self, *args: Any) -> list[np.ndarray]:
+        arrays = self._check(args)
+        outs = [np.zeros(spec.shape, spec.dtype) for spec in self.outputs]
+        descs = [_descriptor(a) for a in [*arrays, *outs]]
+        ptrs = [ctypes.pointer(ctypes.pointer(d)) for d in descs]
+        try:
+            self._engine.invoke(self.func_name, *ptrs)
+        except Exception as e:  # pragma: no cover - invoke raises only on lookup failure
+            raise ExecutionError(f"cannot invoke @{self.func_name}: {e}") from None
+        return outs
+
+    def __repr__(self) -> str:
+        ins = ", ".join(map(str, self.inputs))
+        outs = ", ".join(map(str, self.outputs))
+        return f"<CpuExecutable @{self.func_name}({ins}) -> ({outs})>"
