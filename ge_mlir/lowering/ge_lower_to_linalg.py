@@ -469,10 +469,15 @@ def _binary_body(op: ir.OpView, name: str) -> Body | None:
     elif name in B:
         table = {"b": B}
     elif name in _FCMP:
-        fcmp = {k: (lambda p: lambda a, b: arith.cmpf(getattr(arith.CmpFPredicate, p), a, b))(p) for k, p in _FCMP.items()}
-        scmp = {k: (lambda p: lambda a, b: arith.cmpi(getattr(arith.CmpIPredicate, p), a, b))(p) for k, p in _SCMP.items()}
-        ucmp = {k: (lambda p: lambda a, b: arith.cmpi(getattr(arith.CmpIPredicate, p), a, b))(p) for k, p in _UCMP.items()}
-        table = {"f": fcmp, "s": scmp, "u": ucmp}
+        fpred = getattr(arith.CmpFPredicate, _FCMP[name])
+        spred = getattr(arith.CmpIPredicate, _SCMP[name])
+        upred = getattr(arith.CmpIPredicate, _UCMP[name])
+        scmp = {name: lambda a, b: arith.cmpi(spred, a, b)}
+        table = {
+            "f": {name: lambda a, b: arith.cmpf(fpred, a, b)},
+            "s": scmp,
+            "u": {name: lambda a, b: arith.cmpi(upred, a, b)},
+        }
         if name == "equal":
             table["b"] = scmp
     else:
@@ -490,7 +495,7 @@ def _binary_body(op: ir.OpView, name: str) -> Body | None:
 
 
 def _where_body(xs: list[ir.Value], ts: list[ir.Type]) -> ir.Value:
-    if _kind(ts[0]) != "b" or _kind(ts[1]) == "?" or ts[1] != ts[2]:
+    if _kind(ts[0]) != "b" or ts[1] != ts[2]:
         raise _Unsupported("where operand types")
     return arith.select(xs[0], xs[1], xs[2])
 
@@ -499,8 +504,6 @@ def _cast_body(dst: ir.Type) -> Body:
     def body(xs: list[ir.Value], ts: list[ir.Type]) -> ir.Value:
         x, src = xs[0], ts[0]
         sk, dk = _kind(src), _kind(dst)
-        if "?" in (sk, dk):
-            raise _Unsupported(f"cast {src} to {dst}")
         dsl = _signless(dst)
         if sk == "f" and dk == "f":
             return _to(x, dst)
@@ -530,9 +533,9 @@ def _cast_body(dst: ir.Type) -> Body:
 def lower_op(op: ir.OpView) -> ir.Value | None:
     """Builds the lowering of ``op`` before it; None when it is not lowered."""
     name = op.operation.name.removeprefix("ge.")
-    result_type = op.results[0].type if len(op.results) == 1 else None
-    if result_type is None:
+    if len(op.results) != 1:
         return None
+    result_type = op.results[0].type
     try:
         if name == "constant":
             rt = _static_tensor(result_type)
@@ -609,8 +612,10 @@ class GeLowerToLinalgPass(Pass):
 
     def run(self, module: ir.Operation) -> None:
         walk_and_apply_patterns(module, lowering_patterns().freeze())
+        if not self.opt("fail-on-unlowered"):
+            return
         left = first_ge_op(module)
-        if left is not None and self.opt("fail-on-unlowered"):
+        if left is not None:
             why = (
                 "dynamic shape or unsupported element type"
                 if left.name.removeprefix("ge.") in LOWERED_OPS

@@ -22,7 +22,7 @@ from mlir import ir
 
 import ge_mlir
 from ge_mlir.api import check_shape_literals
-from ge_mlir.errors import Diagnostic, GeMlirError, ParseError, PassFailedError, VerificationError, file_line_col
+from ge_mlir.errors import GeMlirError, ParseError, file_line_col
 from ge_mlir._dialect import set_print_op_on_diagnostic
 from ge_mlir.passes import build_pass_manager, list_passes, parse_pipeline
 from ge_mlir.passes.registry import STAGES
@@ -124,11 +124,14 @@ def _process_chunk(chunk: _Chunk, args: argparse.Namespace, pipeline: list[str],
         if args.verify_diagnostics:
             set_print_op_on_diagnostic(ctx, False)
 
+        def record(kind: str, loc: ir.Location, message: str) -> None:
+            line, col = _line_col(loc)
+            produced.append(dv.Produced(kind, line, message, col))
+
         def on_diag(d) -> bool:
-            sev = str(d.severity).rsplit(".", 1)[-1].lower()
-            produced.append(dv.Produced(sev, *_line_col(d.location)[:1], str(d.message), _line_col(d.location)[1]))
+            record(str(d.severity).rsplit(".", 1)[-1].lower(), d.location, str(d.message))
             for n in d.notes:
-                produced.append(dv.Produced("note", _line_col(n.location)[0], str(n.message), _line_col(n.location)[1]))
+                record("note", n.location, str(n.message))
             return True
 
         handler = ctx.attach_diagnostic_handler(on_diag)

@@ -1450,7 +1450,8 @@ LogicalResult RangeOp::verify() {
   const Value values[] = {getStart(), getLimit(), getDelta()};
   for (auto [name, v] : llvm::zip(names, values)) {
     auto t = cast<RankedTensorType>(v.getType());
-    if (t.hasStaticShape() && t.getNumElements() != 1)
+    // "One element" without getNumElements, which asserts on overflow.
+    if (t.hasStaticShape() && !llvm::all_of(t.getShape(), [](int64_t d) { return d == 1; }))
       return emitOpError("operand '") << name << "' must be a scalar, got "
                                       << t;
     if (t.getElementType() != getType().getElementType())

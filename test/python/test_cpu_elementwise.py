@@ -9,7 +9,6 @@ import pytest
 from mlir import ir
 
 import ge_mlir
-from ge_mlir.errors import GeMlirError
 from ge_mlir.target.cpu import CpuExecutable, ExecutionError, lower_to_llvm
 
 RNG = np.random.default_rng(1234)
@@ -479,10 +478,6 @@ def test_not_an_array(add_exe):
         add_exe([[0.0] * 3] * 2, np.zeros((3,), np.float32))
 
 
-def test_error_is_a_ge_mlir_error():
-    assert issubclass(ExecutionError, GeMlirError)
-
-
 def test_unlowered_op_is_an_error_naming_it():
     text = """
 func.func @f(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32> {
@@ -511,6 +506,24 @@ def test_dynamic_shapes_and_function_selection():
         exe = CpuExecutable(m, "b")
         check(exe(np.array([1.0, -2.0], np.float32))[0], np.array([-1.0, 2.0], np.float32), np.float32)
         assert "ge.neg" in str(m)  # the caller's module is not lowered in place
+
+
+@pytest.mark.parametrize("opt_level", [-1, 4, 7])
+def test_invalid_opt_level_is_an_error(opt_level):
+    """LLVM aborts the process on an optimization level outside 0..3."""
+    with ir.Context():
+        m = ge_mlir.parse_module("func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {\n  return %x : tensor<2xf32>\n}")
+        with pytest.raises(ExecutionError, match="opt_level must be an integer from 0 to 3"):
+            CpuExecutable(m, opt_level=opt_level)
+
+
+def test_i1_block_argument_outside_entry_is_an_error():
+    """Widening i1 tensors to i8 covers the entry block only; the invalid IR is an ExecutionError."""
+    text = ("func.func @f(%x: tensor<2xi1>) -> tensor<2xi1> {\n  cf.br ^bb1(%x : tensor<2xi1>)\n"
+            "^bb1(%y: tensor<2xi1>):\n  return %y : tensor<2xi1>\n}")
+    with ir.Context():
+        with pytest.raises(ExecutionError, match="cannot lower the module to LLVM"):
+            CpuExecutable(ge_mlir.parse_module(text))
 
 
 def test_lower_to_llvm_leaves_only_llvm():

@@ -1,7 +1,6 @@
 """The ge_mlir error hierarchy: bad input raises typed errors with diagnostics."""
 
 import pytest
-from mlir import ir
 
 import ge_mlir
 from ge_mlir import (

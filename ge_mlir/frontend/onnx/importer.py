@@ -15,9 +15,8 @@ ONNX's reference implementation, so exported shape subgraphs disappear.
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 import onnx
@@ -97,16 +96,10 @@ class Importer:
         self.unsupported: dict[tuple[str, str, int], list[str]] = {}
         self.refusals: list[tuple[str, str, str]] = []
         self.unavailable: set[str] = set()
-        self._index: dict[bytes, int] = {}
         self._resource_names: set[str] = set()
-        self.stats = {"nodes": 0, "folded": 0, "ops": 0}
         self.used_names: set[str] = set()
 
     # --- values ---------------------------------------------------------
-    def node_name(self, node: onnx.NodeProto) -> str:
-        # Unnamed nodes get "<OpType>_<index in the graph>".
-        return node.name or f"{node.op_type}_{self._index.get(node.SerializeToString(), 0)}"
-
     def constant_value(self, name: str) -> np.ndarray | None:
         return self.consts.get(name)
 
@@ -194,7 +187,6 @@ class Importer:
                 if all(d >= 0 for d in part):
                     shape = np.array(part, dtype=np.int64)
                     self.consts[node.output[0]] = np.array(shape.prod(), dtype=np.int64) if node.op_type == "Size" else shape
-                    self.stats["folded"] += 1
                     return True
         ins = [n for n in node.input if n]
         if not ins and node.op_type not in ("ConstantOfShape", "Range", "EyeLike"):
@@ -219,7 +211,6 @@ class Importer:
             return False
         for name, arr in zip([n for n in node.output if n], outs):
             self.consts[name] = arr
-        self.stats["folded"] += 1
         return True
 
     def _fold_constant_node(self, node: onnx.NodeProto) -> bool:
@@ -272,17 +263,15 @@ class Importer:
             self.values[i.name] = arg
 
         self.used_names = {o.name for o in graph.output}
-        for idx, node in enumerate(graph.node):
+        for node in graph.node:
             self.used_names.update(n for n in node.input if n)
             for a in node.attribute:  # subgraphs reading outer values
                 for sub in list(a.g.node if a.HasField("g") else []) + [n for g in a.graphs for n in g.node]:
                     self.used_names.update(n for n in sub.input if n)
-            if not node.name:
-                self._index.setdefault(node.SerializeToString(), idx)
         with ir.InsertionPoint(entry):
-            for node in graph.node:
-                self.stats["nodes"] += 1
-                self._convert_node(node, vinfo)
+            for idx, node in enumerate(graph.node):
+                # Unnamed nodes are called "<OpType>_<index in the graph>".
+                self._convert_node(node, node.name or f"{node.op_type}_{idx}", vinfo)
             if self.unsupported or self.refusals:
                 raise UnsupportedOpsError(self.unsupported, self.refusals)
             results = []
@@ -298,8 +287,7 @@ class Importer:
         )
         return module
 
-    def _convert_node(self, node: onnx.NodeProto, vinfo: Mapping[str, onnx.TypeProto]) -> None:
-        name = self.node_name(node)
+    def _convert_node(self, node: onnx.NodeProto, name: str, vinfo: Mapping[str, onnx.TypeProto]) -> None:
         domain = "" if node.domain in ("", "ai.onnx") else node.domain
         opset = self.opset if not domain else next((o.version for o in self.model.opset_import if o.domain == domain), 1)
         support = reg.lookup(domain, node.op_type, opset)
@@ -322,7 +310,7 @@ class Importer:
                 out_types.append(self._type_of(vinfo[o]) if o in vinfo else None)
             except Refusal:
                 out_types.append(None)
-        ctx = NodeContext(node, opset, self, out_types)
+        ctx = NodeContext(node, opset, self, out_types, name)
         loc = ir.Location.fused([ir.Location.name(name)], metadata=ir.StringAttr.get(node.op_type))
         try:
             with loc:
@@ -359,7 +347,6 @@ class Importer:
                 self.unavailable.add(o)
                 continue
             self.values[o] = results[i]
-        self.stats["ops"] += 1
 
 
 def import_onnx(

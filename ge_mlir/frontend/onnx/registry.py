@@ -123,14 +123,11 @@ class NodeContext:
     opset: int
     importer: Any  # the Importer (value lookup, constants)
     out_types: list[ir.Type | None] = field(default_factory=list)
+    name: str = ""  # the node's name, or "<OpType>_<index>" for unnamed nodes
 
     @property
     def op_type(self) -> str:
         return self.node.op_type
-
-    @property
-    def name(self) -> str:
-        return self.importer.node_name(self.node)
 
     @property
     def num_inputs(self) -> int:

@@ -16,9 +16,10 @@ from typing import Any, Sequence
 
 import numpy as np
 from mlir import ir
+from mlir.dialects import arith
 
 from ...api import run_pipeline
-from ...errors import GeMlirError, PassFailedError
+from ...errors import GeMlirError, PassFailedError, VerificationError
 
 #: The upstream part of the CPU pipeline (BUILD_NOTES, LLVM 22), plus
 #: ``convert-math-to-funcs`` (integer powers) and ``convert-math-to-libm``
@@ -52,16 +53,9 @@ def lower_to_llvm(module: ir.Module) -> ir.Module:
         with module.context, ir.Location.unknown():
             _widen_bool_tensors(module)
         run_pipeline(module, f"builtin.module({CPU_PIPELINE})")
-    except PassFailedError as e:
+    except (PassFailedError, VerificationError) as e:
         raise ExecutionError("cannot lower the module to LLVM", diagnostics=e.diagnostics) from None
     return module
-
-
-def _i1_tensor(t: ir.Type) -> bool:
-    return (
-        isinstance(t, ir.RankedTensorType)
-        and str(ir.RankedTensorType(t).element_type) == "i1"
-    )
 
 
 def _widen_bool_tensors(module: ir.Module) -> None:
@@ -73,13 +67,11 @@ def _widen_bool_tensors(module: ir.Module) -> None:
     arith.constant, tensor.empty, linalg.generic (i1 block arguments get an
     arith.trunci, i1 yields an arith.extui) and func.return.
     """
-    from mlir.dialects import arith
-
     i1 = ir.IntegerType.get_signless(1, module.context)
     i8 = ir.IntegerType.get_signless(8, module.context)
 
     def wide(t: ir.Type) -> ir.Type:
-        return ir.RankedTensorType.get(ir.RankedTensorType(t).shape, i8) if _i1_tensor(t) else t
+        return ir.RankedTensorType.get(ir.RankedTensorType(t).shape, i8) if _elem_is(t, "i1") else t
 
     for fn in _functions(module):
         ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
@@ -93,12 +85,12 @@ def _widen_bool_tensors(module: ir.Module) -> None:
             arg.set_type(wide(arg.type))
         for block in fn.regions[0].blocks:
             for op in list(block.operations):
-                _widen_op(op.operation, wide, i1, i8, arith)
+                _widen_op(op.operation, wide, i1, i8)
 
 
-def _widen_op(op: ir.Operation, wide: Any, i1: ir.Type, i8: ir.Type, arith: Any) -> None:
+def _widen_op(op: ir.Operation, wide: Any, i1: ir.Type, i8: ir.Type) -> None:
     name = op.name
-    touches = any(_i1_tensor(r.type) for r in op.results)
+    touches = any(_elem_is(r.type, "i1") for r in op.results)
     if name == "arith.constant" and touches:
         attr = op.attributes["value"]
         new_type = wide(op.results[0].type)
@@ -140,7 +132,7 @@ def _widen_op(op: ir.Operation, wide: Any, i1: ir.Type, i8: ir.Type, arith: Any)
         return
     if name == "func.return":
         return
-    if touches or any(_i1_tensor(v.type) for v in op.operands):
+    if touches or any(_elem_is(v.type, "i1") for v in op.operands):
         raise ExecutionError(
             f"op '{name}' at {op.location} works on i1 tensors, which the CPU target only supports "
             "in ge-lower-to-linalg's output (linalg.generic, arith.constant, tensor.empty)"
@@ -197,11 +189,15 @@ class CpuExecutable:
     Args:
         module: a verified module of ge (and upstream) ops; it is copied, not changed.
         func_name: the function to run; None picks the only public function.
-        opt_level: LLVM optimization level of the JIT.
+        opt_level: LLVM optimization level of the JIT, 0 to 3.
     """
 
     def __init__(self, module: ir.Module, func_name: str | None = None, *, opt_level: int = 2) -> None:
         from mlir.execution_engine import ExecutionEngine
+
+        # LLVM aborts the process (an unreachable in CodeGenOpt) on any other level.
+        if not isinstance(opt_level, int) or not 0 <= opt_level <= 3:
+            raise ExecutionError(f"opt_level must be an integer from 0 to 3, got {opt_level!r}")
 
         # Compile in a context of our own: lowering rewrites in place, and the
         # JIT keeps the context alive as long as the executable.

@@ -6,7 +6,6 @@ import time
 import numpy as np
 import onnx
 import pytest
-from mlir import ir
 from onnx import TensorProto as T
 from onnx import helper as h
 from onnx import numpy_helper as nh

@@ -21,7 +21,7 @@ from mlir import ir
 from onnx import TensorProto as T
 from onnx import helper as h
 
-from onnx_testing import ge_ops, main_func, result_types  # noqa: E402
+from onnx_testing import ge_ops, result_types  # noqa: E402
 from ge_mlir.errors import UnsupportedOpsError
 from ge_mlir.frontend.onnx import import_onnx, supported_ops
 from ge_mlir.frontend.onnx.ops import reduction
