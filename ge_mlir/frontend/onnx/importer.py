@@ -263,11 +263,7 @@ class Importer:
             self.values[i.name] = arg
 
         self.used_names = {o.name for o in graph.output}
-        for node in graph.node:
-            self.used_names.update(n for n in node.input if n)
-            for a in node.attribute:  # subgraphs reading outer values
-                for sub in list(a.g.node if a.HasField("g") else []) + [n for g in a.graphs for n in g.node]:
-                    self.used_names.update(n for n in sub.input if n)
+        self._collect_used(graph.node)
         with ir.InsertionPoint(entry):
             for idx, node in enumerate(graph.node):
                 # Unnamed nodes are called "<OpType>_<index in the graph>".
@@ -286,6 +282,15 @@ class Importer:
             [ir.DictAttr.get({"onnx.name": ir.StringAttr.get(o.name)}) for o in graph.output]
         )
         return module
+
+    def _collect_used(self, nodes) -> None:
+        """Names read by nodes, including (nested) subgraphs and their outputs."""
+        for node in nodes:
+            self.used_names.update(n for n in node.input if n)
+            for a in node.attribute:
+                for sub in ([a.g] if a.HasField("g") else []) + list(a.graphs):
+                    self.used_names.update(o.name for o in sub.output)
+                    self._collect_used(sub.node)
 
     def _convert_node(self, node: onnx.NodeProto, name: str, vinfo: Mapping[str, onnx.TypeProto]) -> None:
         domain = "" if node.domain in ("", "ai.onnx") else node.domain

@@ -173,3 +173,22 @@ def test_unsupported_element_type_is_refused(ctx):
                      [h.make_tensor_value_info("x", T.COMPLEX64, [2])], [h.make_tensor_value_info("y", T.COMPLEX64, [2])])
     with pytest.raises(OnnxImportError, match="COMPLEX64"):
         import_onnx(h.make_model(g, opset_imports=[h.make_opsetid("", 17)]))
+
+
+def test_outputs_read_only_in_nested_subgraphs_count_as_used(ctx):
+    # MaxPool's Indices is read only two subgraph levels down (If inside If):
+    # the converter must still see it as used and refuse the node.
+    inner = h.make_graph([h.make_node("Identity", ["idx"], ["inner_out"])], "inner", [],
+                         [h.make_tensor_value_info("inner_out", T.INT64, None)])
+    outer = h.make_graph([h.make_node("If", ["c"], ["outer_out"], then_branch=inner, else_branch=inner)], "outer", [],
+                         [h.make_tensor_value_info("outer_out", T.INT64, None)])
+    nodes = [
+        h.make_node("MaxPool", ["x"], ["y", "idx"], kernel_shape=[2, 2], name="pool"),
+        h.make_node("If", ["c"], ["z"], then_branch=outer, else_branch=outer, name="branch"),
+    ]
+    g = h.make_graph(nodes, "g", [h.make_tensor_value_info("x", T.FLOAT, [1, 1, 4, 4]),
+                                  h.make_tensor_value_info("c", T.BOOL, [])],
+                     [h.make_tensor_value_info("y", T.FLOAT, None), h.make_tensor_value_info("z", T.INT64, None)])
+    with pytest.raises(UnsupportedOpsError) as info:
+        import_onnx(h.make_model(g, opset_imports=[h.make_opsetid("", 17)]))
+    assert "MaxPool node 'pool': the Indices output" in str(info.value)

@@ -7,7 +7,8 @@ import numpy as np
 from mlir import ir
 
 from ....dialects import ge
-from ..registry import converter, numpy_dtype
+from ..registry import converter
+from ._shapes import _cast, _is_float
 
 _UNARY = {
     "Abs": ge.abs, "Neg": ge.neg, "Exp": ge.exp, "Log": ge.log, "Sqrt": ge.sqrt, "Reciprocal": ge.reciprocal,
@@ -37,10 +38,6 @@ def _binary(fn):
 
 for _op, _fn in _BINARY.items():
     converter(_op)(_binary(_fn))
-
-
-def _is_float(t: ir.Type) -> bool:
-    return isinstance(t, (ir.F16Type, ir.BF16Type, ir.F32Type, ir.F64Type))
 
 
 @converter("Pow")
@@ -85,23 +82,16 @@ def where(ctx):
     return ge.where(ctx.input(0), ctx.input(1), ctx.input(2))
 
 
-def _cast_to(ctx, value: ir.Value, elem: ir.Type) -> ir.Value:
-    t = value.type
-    if t.element_type == elem:
-        return value
-    return ge.cast(ir.RankedTensorType.get(t.shape, elem), value)
-
-
 @converter("Cast")
 def cast(ctx):
     from ..registry import element_type
 
-    return _cast_to(ctx, ctx.input(0), element_type(ctx.attr("to")))
+    return _cast(ctx.input(0), element_type(ctx.attr("to")))
 
 
 @converter("CastLike")
 def cast_like(ctx):
-    return _cast_to(ctx, ctx.input(0), ctx.elem(1))
+    return _cast(ctx.input(0), ctx.elem(1))
 
 
 @converter("Clip")

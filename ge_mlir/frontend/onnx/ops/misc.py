@@ -24,34 +24,21 @@ from __future__ import annotations
 
 import math
 import weakref
-from typing import Sequence
 
 import numpy as np
 from mlir import ir
 
 from ....dialects import ge
 from ..registry import converter, element_type, mlir_element_of, numpy_dtype
-from .nn import _kernel, _spatial_rank, _to_2d, _window
-
-from ._shapes import _DYN, _reshape, _shape_of, _tensor
+from ._shapes import (
+    _cast, _is_float, _kernel, _no_extra_outputs, _norm_axis, _reshape, _shape_of, _spatial_rank, _to_2d, _window,
+)
 
 # --- helpers -------------------------------------------------------------------
 
 
-
-
-def _cast(v: ir.Value, elem: ir.Type) -> ir.Value:
-    if v.type.element_type == elem:
-        return v
-    return ge.cast(ir.RankedTensorType.get(v.type.shape, elem), v)
-
-
 def _const(ctx, value, elem: ir.Type) -> ir.Value:
     return ctx.constant(np.asarray(value).astype(numpy_dtype(elem)), elem)
-
-
-def _is_float(t: ir.Type) -> bool:
-    return isinstance(t, (ir.F16Type, ir.BF16Type, ir.F32Type, ir.F64Type))
 
 
 def _static_shape(ctx, i: int, what: str) -> list[int]:
@@ -249,10 +236,7 @@ def _quant_param(ctx, i: int, what: str) -> np.ndarray:
     if v.ndim != 1:
         ctx.refuse(f"{what} of shape {list(v.shape)} is neither per-tensor nor per-axis (1-D)")
     rank = ctx.rank(0)
-    axis = int(ctx.attr("axis", 1))
-    if not -rank <= axis < rank:
-        ctx.refuse(f"axis {axis} is out of range for rank {rank}")
-    axis = axis + rank if axis < 0 else axis
+    axis = _norm_axis(ctx, int(ctx.attr("axis", 1)), rank)
     dim = ctx.shape(0)[axis]
     if dim >= 0 and v.size != dim:
         ctx.refuse(f"{what} has {v.size} values, input dim {axis} has {dim}")
@@ -548,7 +532,7 @@ def attention(ctx):
     y = ge.matmul(probs, v)
     if rank == 3:
         y = _reshape(ge.transpose(y, [0, 2, 1, 3]), [b, sq, qh * hv])
-    return [y] + [None] * (ctx.num_outputs - 1)
+    return _no_extra_outputs([y], ctx)
 
 
 # --- RotaryEmbedding ---------------------------------------------------------------------------

@@ -21,7 +21,6 @@ Conventions shared by the converters below:
 from __future__ import annotations
 
 import math
-import weakref
 from typing import Sequence
 
 import numpy as np
@@ -29,8 +28,9 @@ from mlir import ir
 
 from ....dialects import ge
 from ..registry import converter, mlir_element_of, numpy_dtype
-
-from ._shapes import _DYN, _reshape, _shape_of, _tensor
+from ._shapes import (
+    _cast, _kernel, _no_extra_outputs, _norm_axis, _reshape, _shape_of, _spatial_rank, _tensor, _to_2d, _window,
+)
 
 # --- small helpers -----------------------------------------------------------
 
@@ -39,135 +39,17 @@ def _f32(v: float) -> ir.FloatAttr:
     return ir.FloatAttr.get_f32(float(v))
 
 
-
-
 def _transpose(v: ir.Value, perm: Sequence[int]) -> ir.Value:
     if list(perm) == list(range(len(perm))):
         return v
     return ge.transpose(v, list(perm))
 
 
-def _cast(v: ir.Value, elem: ir.Type) -> ir.Value:
-    if v.type.element_type == elem:
-        return v
-    return ge.cast(ir.RankedTensorType.get(v.type.shape, elem), v)
-
-
 def _scalar(value: float, elem: ir.Type, ctx) -> ir.Value:
     return ctx.constant(np.array(value, dtype=numpy_dtype(elem)), elem)
 
 
-def _norm_axis(ctx, axis: int, rank: int, what: str = "axis") -> int:
-    if not -rank <= axis < rank:
-        ctx.refuse(f"{what} {axis} is out of range for rank {rank}")
-    return axis + rank if axis < 0 else axis
-
-
-_CONSUMED: "weakref.WeakKeyDictionary[object, set[str]]" = weakref.WeakKeyDictionary()
-
-
-def _consumed_names(importer) -> set[str]:
-    """Every value name some node (also in subgraphs) or a graph output reads."""
-    names = _CONSUMED.get(importer)
-    if names is None:
-        import onnx
-
-        names = set()
-
-        def walk(graph):
-            names.update(o.name for o in graph.output)
-            for node in graph.node:
-                names.update(n for n in node.input if n)
-                for a in node.attribute:
-                    if a.type == onnx.AttributeProto.GRAPH:
-                        walk(a.g)
-                    elif a.type == onnx.AttributeProto.GRAPHS:
-                        for g in a.graphs:
-                            walk(g)
-
-        walk(importer.model.graph)
-        _CONSUMED[importer] = names
-    return names
-
-
-def _output_used(ctx, i: int) -> bool:
-    if i >= ctx.num_outputs or not ctx.node.output[i]:
-        return False
-    return ctx.node.output[i] in _consumed_names(ctx.importer)
-
-
-def _no_extra_outputs(results: Sequence, ctx) -> list:
-    return list(results) + [None] * (ctx.num_outputs - len(results))
-
-
-# --- windows (conv / pool) ---------------------------------------------------
-
-
-def _spatial_rank(ctx, what: str) -> int:
-    rank = ctx.rank(0)
-    if rank == 5:
-        ctx.refuse(f"3-D {what} (5-D input) is not supported: ge has 2-D {what} ops only")
-    if rank not in (3, 4):
-        ctx.refuse(f"{what} needs a 3-D (1-D spatial) or 4-D (2-D spatial) input, got rank {rank}")
-    return rank - 2
-
-
-def _window(ctx, in_spatial: Sequence[int], kernel: Sequence[int]) -> tuple[list[int], list[int], list[int]]:
-    """(strides, pads, dilations) with auto_pad resolved to explicit pads."""
-    n = len(kernel)
-    strides = list(ctx.attr("strides", None) or [1] * n)
-    dilations = list(ctx.attr("dilations", None) or [1] * n)
-    if len(strides) != n or len(dilations) != n:
-        ctx.refuse(f"strides {strides} / dilations {dilations} must have {n} values")
-    auto_pad = ctx.attr("auto_pad", "NOTSET") or "NOTSET"
-    if auto_pad == "NOTSET":
-        pads = list(ctx.attr("pads", None) or [0] * (2 * n))
-        if len(pads) != 2 * n:
-            ctx.refuse(f"pads {pads} must have {2 * n} values")
-    elif auto_pad == "VALID":
-        pads = [0] * (2 * n)
-    elif auto_pad in ("SAME_UPPER", "SAME_LOWER"):
-        if any(d < 0 for d in in_spatial):
-            ctx.refuse(
-                f"auto_pad={auto_pad} needs static spatial input dimensions, got {list(in_spatial)} "
-                "(fix them with input_shapes=... / --input-shape)"
-            )
-        begin, end = [], []
-        for i in range(n):
-            out = -(-in_spatial[i] // strides[i])
-            total = max(0, (out - 1) * strides[i] + (kernel[i] - 1) * dilations[i] + 1 - in_spatial[i])
-            small = total // 2
-            b = small if auto_pad == "SAME_UPPER" else total - small
-            begin.append(b)
-            end.append(total - b)
-        pads = begin + end
-    else:
-        ctx.refuse(f"unknown auto_pad {auto_pad!r}")
-    return strides, pads, dilations
-
-
-def _to_2d(n: int, strides, pads, dilations, extra=None):
-    """Window attributes of a 1-D op as those of the equivalent [1, W] 2-D op."""
-    if n == 2:
-        return strides, pads, dilations, extra
-    return ([1] + list(strides), [0, pads[0], 0, pads[1]], [1] + list(dilations),
-            None if extra is None else [0] + list(extra))
-
-
-def _kernel(ctx, w_shape: Sequence[int] | None, n: int) -> list[int]:
-    attr = ctx.attr("kernel_shape", None)
-    if w_shape is not None:
-        ks = list(w_shape[2:])
-        if any(k < 0 for k in ks):
-            if attr is None:
-                ctx.refuse(f"the weight's spatial dims {ks} must be static")
-            ks = list(attr)
-        if attr is not None and list(attr) != ks:
-            ctx.refuse(f"kernel_shape {list(attr)} differs from the weight's spatial dims {ks}")
-        return ks
-    if attr is None or len(attr) != n:
-        ctx.refuse(f"kernel_shape must have {n} values, got {attr}")
-    return list(attr)
+# --- convolutions and pooling ------------------------------------------------
 
 
 @converter("Conv", notes="1-D and 2-D; 3-D refused")
@@ -276,7 +158,7 @@ def _pool(ctx, what: str, build):
 
 @converter("MaxPool", notes="1-D and 2-D; refused when the Indices output is used")
 def max_pool(ctx):
-    if _output_used(ctx, 1):
+    if ctx.output_used(1):
         ctx.refuse("the Indices output (argmax positions) is used; ge.max_pool2d computes only the values")
     y = _pool(
         ctx, "max pooling",
@@ -316,7 +198,7 @@ def _param(ctx, i: int, elem: ir.Type) -> ir.Value | None:
     time (keeping their name), other values get a ge.cast."""
     c = ctx.const(i)
     if c is not None and mlir_element_of(np.asarray(c)) != elem:
-        return ctx.importer.make_constant(np.asarray(c), elem, resource_name=ctx.node.input[i])
+        return ctx.constant(c, elem, name=ctx.node.input[i])
     v = ctx.input(i)
     return None if v is None else _cast(v, elem)
 
@@ -330,7 +212,7 @@ def batch_norm(ctx):
             "training_mode=1 normalizes with the batch's own statistics and updates running ones; "
             "ge.batch_norm is the inference form (export the model in eval mode)"
         )
-    used = [i for i in range(1, ctx.num_outputs) if _output_used(ctx, i)]
+    used = [i for i in range(1, ctx.num_outputs) if ctx.output_used(i)]
     if used:
         names = ", ".join(repr(ctx.node.output[i]) for i in used)
         ctx.refuse(
@@ -376,34 +258,35 @@ def _trailing_param(ctx, v: ir.Value | None, norm_rank: int, what: str) -> ir.Va
     return _reshape(v, shape[len(shape) - norm_rank:])
 
 
-@converter("LayerNormalization", since=17, notes="refused when Mean/InvStdDev outputs are used")
-def layer_norm(ctx):
-    used = [i for i in (1, 2) if _output_used(ctx, i)]
-    if used:
-        names = ", ".join(["Mean", "InvStdDev"][i - 1] for i in used)
-        ctx.refuse(f"the {names} output(s) are used; ge.layer_norm computes only Y")
+def _last_axes_norm(ctx, scale_name: str):
+    """The common start of LayerNormalization and RMSNormalization:
+    (x, its element type, the compute type, the ONNX axis, the normalized rank, scale)."""
     x = ctx.input(0)
     rank = ctx.rank(0)
     onnx_axis = int(ctx.attr("axis", -1))
-    axis = _norm_axis(ctx, onnx_axis, rank)
+    norm_rank = rank - _norm_axis(ctx, onnx_axis, rank)
     # stash_type=1 on f16/bf16: normalize in f32 (scale and bias are applied there too).
     elem = x.type.element_type
     cw = _stash(ctx, x) or elem
-    scale = _trailing_param(ctx, _param(ctx, 1, cw), rank - axis, "Scale")
-    bias = _trailing_param(ctx, _param(ctx, 2, cw), rank - axis, "B")
+    scale = _trailing_param(ctx, _param(ctx, 1, cw), norm_rank, scale_name)
+    return x, elem, cw, onnx_axis, norm_rank, scale
+
+
+@converter("LayerNormalization", since=17, notes="refused when Mean/InvStdDev outputs are used")
+def layer_norm(ctx):
+    used = [i for i in (1, 2) if ctx.output_used(i)]
+    if used:
+        names = ", ".join(["Mean", "InvStdDev"][i - 1] for i in used)
+        ctx.refuse(f"the {names} output(s) are used; ge.layer_norm computes only Y")
+    x, elem, cw, onnx_axis, norm_rank, scale = _last_axes_norm(ctx, "Scale")
+    bias = _trailing_param(ctx, _param(ctx, 2, cw), norm_rank, "B")
     y = ge.layer_norm(_cast(x, cw), scale, bias=bias, axis=onnx_axis, epsilon=_f32(ctx.attr("epsilon", 1e-5)))
     return _no_extra_outputs([_cast(y, elem)], ctx)
 
 
 @converter("RMSNormalization", since=23)
 def rms_norm(ctx):
-    x = ctx.input(0)
-    rank = ctx.rank(0)
-    onnx_axis = int(ctx.attr("axis", -1))
-    axis = _norm_axis(ctx, onnx_axis, rank)
-    elem = x.type.element_type
-    cw = _stash(ctx, x) or elem
-    scale = _trailing_param(ctx, _param(ctx, 1, cw), rank - axis, "scale")
+    x, elem, cw, onnx_axis, _, scale = _last_axes_norm(ctx, "scale")
     y = ge.rms_norm(_cast(x, cw), scale, axis=onnx_axis, epsilon=_f32(ctx.attr("epsilon", 1e-5)))
     return _cast(y, elem)
 

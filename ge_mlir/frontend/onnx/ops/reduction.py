@@ -28,6 +28,7 @@ from mlir import ir
 
 from ....dialects import ge
 from ..registry import converter
+from ._shapes import _cast, _is_float
 
 #: First opset in which each op's axes is an input instead of an attribute.
 AXES_INPUT_SINCE = {
@@ -44,10 +45,6 @@ AXES_INPUT_SINCE = {
 }
 
 _NOOP = object()  # _axes(): noop_with_empty_axes with empty axes
-
-
-def _is_float(t: ir.Type) -> bool:
-    return isinstance(t, (ir.F16Type, ir.BF16Type, ir.F32Type, ir.F64Type))
 
 
 def _is_bool(t: ir.Type) -> bool:
@@ -87,10 +84,6 @@ def _keepdims(ctx) -> bool:
 
 def _reduce(fn, x: ir.Value, axes: list[int], keepdims: bool) -> ir.Value:
     return fn(x, axes=axes, keepdims=keepdims)
-
-
-def _cast(x: ir.Value, elem: ir.Type) -> ir.Value:
-    return ge.cast(ir.RankedTensorType.get(x.type.shape, elem), x)
 
 
 _SIMPLE = {

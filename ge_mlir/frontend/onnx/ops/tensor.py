@@ -19,8 +19,8 @@ from mlir import ir
 
 from ....dialects import ge
 from ..registry import converter, element_type, mlir_element_of, numpy_dtype
+from ._shapes import _dims, _norm_axis, _tensor
 
-_DYN = ir.ShapedType.get_dynamic_size()
 _AT_IMPORT = "must be known at import time"
 
 
@@ -42,16 +42,6 @@ def _scalar_int(array, ctx, what: str) -> int:
     return int(a[0])
 
 
-def _tensor_type(dims, elem: ir.Type) -> ir.RankedTensorType:
-    return ir.RankedTensorType.get([_DYN if d is None or d < 0 else int(d) for d in dims], elem)
-
-
-def _norm_axis(ctx, axis: int, rank: int, what: str = "axis") -> int:
-    if not -rank <= axis < rank:
-        ctx.refuse(f"{what} {axis} is out of range for rank {rank}")
-    return axis + rank if axis < 0 else axis
-
-
 def _axes_input(ctx, attr_until: int, idx: int = 1) -> list[int] | None:
     """``axes`` of Squeeze/Unsqueeze: an attribute before opset 13, an input since."""
     if ctx.opset < attr_until:
@@ -62,31 +52,9 @@ def _axes_input(ctx, attr_until: int, idx: int = 1) -> list[int] | None:
     return _ints(ctx.require_const(idx, "axes"), ctx, "axes")
 
 
-def _constant(ctx, array, elem: ir.Type | None = None) -> ir.Value:
-    """``ctx.constant``, except for booleans: the importer's constant builder passes an explicit i1
-    type with numpy's one-byte bools, which DenseElementsAttr rejects; without the type it packs them."""
-    array = np.asarray(array)
-    if array.dtype == np.bool_ and (elem is None or str(elem) == "i1"):
-        return ge.ConstantOp(ir.DenseElementsAttr.get(np.require(array, requirements="C"))).result
-    return ctx.constant(array, elem)
-
-
-def _type_only(ctx, i: int) -> ir.RankedTensorType:
-    """Input ``i``'s type for ops that read only its shape (Shape, Size, EyeLike): an import-time
-    constant (say a large initializer not folded) is not materialized as a dead ge.constant."""
-    c = ctx.const(i)
-    if c is not None:
-        return ir.RankedTensorType.get(list(c.shape), mlir_element_of(c))
-    return ctx.input_type(i)
-
-
-def _dims(t: ir.RankedTensorType) -> list[int]:
-    """Dimensions with -1 for dynamic ones (like ``NodeContext.shape``)."""
-    return [-1 if t.is_dynamic_dim(d) else t.get_dim_size(d) for d in range(t.rank)]
-
-
 def _reshape(x: ir.Value, dims: list[int]) -> ir.Value:
-    return ge.reshape(_tensor_type(dims, x.type.element_type), x)
+    """Always a ge.reshape (``_shapes._reshape`` skips a reshape to the same shape)."""
+    return ge.reshape(_tensor(dims, x.type.element_type), x)
 
 
 # --- shape changes -------------------------------------------------------
@@ -413,7 +381,7 @@ converter("ScatterND", since=11, notes="refused: no ge op", refused=True)(
 @converter("Shape", notes="static dims fold to a constant; else ge.shape")
 def shape(ctx):
     start, end = int(ctx.attr("start", 0)), ctx.attr("end")
-    dims = np.array(_dims(_type_only(ctx, 0)), dtype=np.int64)[start:end]  # slicing clamps like ONNX
+    dims = np.array(_dims(ctx.input_type(0)), dtype=np.int64)[start:end]  # slicing clamps like ONNX
     if (dims >= 0).all():  # static (full shapes are folded by the importer already)
         return ctx.constant(dims)
     kw = {}
@@ -426,7 +394,7 @@ def shape(ctx):
 
 @converter("Size", notes="static shapes only (a constant)")
 def size(ctx):
-    t = _type_only(ctx, 0)
+    t = ctx.input_type(0)
     if not t.has_static_shape:
         ctx.refuse(
             f"Size of {t} is only known at run time; fix dynamic input dimensions with "
@@ -467,9 +435,9 @@ def one_hot(ctx):
     indices = _index_value(ctx, 0)
     # ge.one_hot produces numbers; booleans are one-hot encoded as i8 and cast.
     oh_elem = ir.IntegerType.get_signless(8) if str(elem) == "i1" else elem
-    out = ge.one_hot(_tensor_type(dims, oh_elem), indices, depth, on_value=float(on), off_value=float(off), axis=axis)
+    out = ge.one_hot(_tensor(dims, oh_elem), indices, depth, on_value=float(on), off_value=float(off), axis=axis)
     if oh_elem != elem:
-        out = ge.cast(_tensor_type(dims, elem), out)
+        out = ge.cast(_tensor(dims, elem), out)
     return out
 
 
@@ -511,7 +479,7 @@ def constant_of_shape(ctx):
 
 @converter("EyeLike", since=9, notes="static shape; a constant")
 def eye_like(ctx):
-    t = _type_only(ctx, 0)
+    t = ctx.input_type(0)
     if t.rank != 2:
         ctx.refuse(f"EyeLike needs a 2-D input, got {t}")
     if not t.has_static_shape:
@@ -536,7 +504,7 @@ def trilu(ctx):
     # where(mask, x, 0) rather than x * mask: works for every element type and keeps NaN/inf out of
     # the zeroed part.
     zero = np.zeros((), dtype=numpy_dtype(t.element_type))
-    return ge.where(_constant(ctx, mask), ctx.input(0), _constant(ctx, zero, t.element_type))
+    return ge.where(ctx.constant(mask), ctx.input(0), ctx.constant(zero, t.element_type))
 
 
 # --- TopK -------------------------------------------------------------------------
