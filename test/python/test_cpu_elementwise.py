@@ -563,3 +563,26 @@ def test_integer_division_never_traps():
     q, m = exe(np.array([9, 65535, 4], np.uint16), np.array([0, 65535, 3], np.uint16))
     np.testing.assert_array_equal(q, [0, 1, 1])
     np.testing.assert_array_equal(m, [0, 0, 1])
+
+
+def test_bool_tensors_through_upstream_tensor_and_linalg_ops():
+    """i1 tensors are widened to i8 across tensor.* ops, named linalg ops and scalar extracts."""
+    body = """
+  %c = tensor.concat dim(0) %a0, %a1 : (tensor<2x3xi1>, tensor<2x3xi1>) -> tensor<4x3xi1>
+  %e = tensor.empty() : tensor<3x4xi1>
+  %t = linalg.transpose ins(%c : tensor<4x3xi1>) outs(%e : tensor<3x4xi1>) permutation = [1, 0]
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  %s = tensor.extract %t[%i1, %i0] : tensor<3x4xi1>
+  %f = tensor.empty() : tensor<3x4xi1>
+  %filled = linalg.fill ins(%s : i1) outs(%f : tensor<3x4xi1>) -> tensor<3x4xi1>
+  %r0 = tensor.insert %s into %t[%i0, %i0] : tensor<3x4xi1>
+  %r1 = ge.xor %filled, %t : (tensor<3x4xi1>, tensor<3x4xi1>) -> tensor<3x4xi1>"""
+    exe = compile_fn(body, [((2, 3), np.bool_)] * 2, [((3, 4), np.bool_)] * 2)
+    a, b = rand((2, 3), np.bool_), rand((2, 3), np.bool_)
+    t = np.concatenate([a, b]).T
+    want0 = t.copy()
+    want0[0, 0] = t[1, 0]
+    got = exe(a, b)
+    check(got[0], want0, np.bool_)
+    check(got[1], np.full((3, 4), t[1, 0]) ^ t, np.bool_)

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import ctypes
 from dataclasses import dataclass
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from mlir import ir
@@ -63,15 +64,20 @@ def _widen_bool_tensors(module: ir.Module) -> None:
 
     LLVM 22's finalize-memref-to-llvm asserts (aborting the process) on loads
     and stores of sub-byte memref elements, so no memref<..xi1> may reach it.
-    Works on the IR ge-lower-to-linalg produces: function boundaries,
-    arith.constant, tensor.empty, linalg.generic (i1 block arguments get an
-    arith.trunci, i1 yields an arith.extui) and func.return.
+    Every i1 tensor value (results, tensor block arguments, function
+    boundaries) becomes i8; scalars stay i1 and are converted where they meet
+    a widened tensor: linalg region arguments (``arith.trunci``), values
+    yielded into widened results, stored by ``tensor.insert/from_elements/
+    splat`` or ``linalg.fill`` (``arith.extui``), and ``tensor.extract``.
     """
     i1 = ir.IntegerType.get_signless(1, module.context)
     i8 = ir.IntegerType.get_signless(8, module.context)
 
     def wide(t: ir.Type) -> ir.Type:
-        return ir.RankedTensorType.get(ir.RankedTensorType(t).shape, i8) if _elem_is(t, "i1") else t
+        if _elem_is(t, "i1"):
+            rt = ir.RankedTensorType(t)
+            return ir.RankedTensorType.get(rt.shape, i8, rt.encoding)
+        return t
 
     for fn in _functions(module):
         ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
@@ -80,18 +86,36 @@ def _widen_bool_tensors(module: ir.Module) -> None:
         )
         if not fn.regions[0].blocks:
             continue
-        entry = fn.regions[0].blocks[0]
-        for arg in entry.arguments:
+        for arg in fn.regions[0].blocks[0].arguments:
             arg.set_type(wide(arg.type))
-        for block in fn.regions[0].blocks:
-            for op in list(block.operations):
-                _widen_op(op.operation, wide, i1, i8)
+        # Pre-order: producers (and a region's parent) are widened before users.
+        for op in _pre_order(fn)[1:]:
+            _widen_op(op, wide, i1, i8)
+
+
+def _pre_order(root: ir.Operation) -> list[ir.Operation]:
+    ops: list[ir.Operation] = []
+
+    def collect(o: ir.Operation) -> ir.WalkResult:
+        ops.append(o)
+        return ir.WalkResult.ADVANCE
+
+    root.walk(collect, ir.WalkOrder.PRE_ORDER)
+    return ops
+
+
+def _is_i1(v: ir.Value) -> bool:
+    return str(v.type) == "i1"
+
+
+def _extui_operand(op: ir.Operation, idx: int, i8: ir.Type) -> None:
+    with op.location, ir.InsertionPoint(op):
+        op.operands[idx] = arith.extui(i8, op.operands[idx])
 
 
 def _widen_op(op: ir.Operation, wide: Any, i1: ir.Type, i8: ir.Type) -> None:
     name = op.name
-    touches = any(_elem_is(r.type, "i1") for r in op.results)
-    if name == "arith.constant" and touches:
+    if name == "arith.constant" and any(_elem_is(r.type, "i1") for r in op.results):
         attr = op.attributes["value"]
         new_type = wide(op.results[0].type)
         if not isinstance(attr, ir.DenseElementsAttr):
@@ -109,34 +133,45 @@ def _widen_op(op: ir.Operation, wide: Any, i1: ir.Type, i8: ir.Type) -> None:
         op.results[0].replace_all_uses_with(new)
         op.erase()
         return
-    if name == "tensor.empty":
-        for r in op.results:
-            r.set_type(wide(r.type))
-        return
-    if name == "linalg.generic":
+    # Scalars stored into widened tensors.
+    if name in ("tensor.insert", "tensor.splat") and _is_i1(op.operands[0]):
+        _extui_operand(op, 0, i8)
+    elif name == "tensor.from_elements":
+        for idx in range(len(op.operands)):
+            if _is_i1(op.operands[idx]):
+                _extui_operand(op, idx, i8)
+    elif name == "linalg.fill" and _is_i1(op.operands[0]) and _elem_is(op.operands[1].type, "i8"):
+        _extui_operand(op, 0, i8)
+    for r in op.results:
+        r.set_type(wide(r.type))
+    if name == "tensor.extract" and _is_i1(op.results[0]) and _elem_is(op.operands[0].type, "i8"):
+        r = op.results[0]
+        r.set_type(i8)
+        with op.location, ir.InsertionPoint.after(op):
+            narrow = arith.trunci(i1, r)
+        r.replace_all_uses_except(narrow, narrow.owner.operation)
+    for region in op.regions:
+        for block in region.blocks:
+            for arg in block.arguments:
+                arg.set_type(wide(arg.type))
+    if name.startswith("linalg.") and op.regions and op.regions[0].blocks:
+        # Structured ops: region argument i <-> operand i (ins then outs).
         block = op.regions[0].blocks[0]
         for operand, arg in zip(op.operands, block.arguments):
-            if str(arg.type) == "i1" and _elem_is(operand.type, "i8"):
+            if _is_i1(arg) and (_elem_is(operand.type, "i8") or str(operand.type) == "i8"):
                 arg.set_type(i8)
                 if len(list(arg.uses)):
                     with op.location, ir.InsertionPoint.at_block_begin(block):
                         narrow = arith.trunci(i1, arg)
                     arg.replace_all_uses_except(narrow, narrow.owner.operation)
-        for r in op.results:
-            r.set_type(wide(r.type))
-        yield_op = list(block.operations)[-1]
-        for idx, (v, r) in enumerate(zip(yield_op.operands, op.results)):
-            if str(v.type) == "i1" and _elem_is(r.type, "i8"):
-                with op.location, ir.InsertionPoint(yield_op):
-                    yield_op.operands[idx] = arith.extui(i8, v)
-        return
-    if name == "func.return":
-        return
-    if touches or any(_elem_is(v.type, "i1") for v in op.operands):
-        raise ExecutionError(
-            f"op '{name}' at {op.location} works on i1 tensors, which the CPU target only supports "
-            "in ge-lower-to-linalg's output (linalg.generic, arith.constant, tensor.empty)"
-        )
+    if name.startswith("linalg.") or name in ("tensor.pad", "tensor.generate"):
+        # The terminator yields one scalar per (widened) result.
+        for region in op.regions:
+            for block in region.blocks:
+                term = list(block.operations)[-1]
+                for idx, (v, r) in enumerate(zip(term.operands, op.results)):
+                    if _is_i1(v) and _elem_is(r.type, "i8"):
+                        _extui_operand(term, idx, i8)
 
 
 def _elem_is(t: ir.Type, name: str) -> bool:
