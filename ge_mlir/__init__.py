@@ -6,6 +6,8 @@ created afterwards knows (and loads) the ``ge`` dialect.
 
 Public API (small on purpose):
 
+* :func:`compile` -- an ONNX/torch model or ge IR to a callable
+  :class:`CompiledModel` (CPU by default), stage by stage;
 * :func:`parse_module` / :func:`verify` -- text to verified IR, errors as
   :class:`GeMlirError` subclasses carrying MLIR diagnostics;
 * :func:`run_pipeline` -- run a pass pipeline mixing upstream passes and ge
@@ -28,10 +30,19 @@ from .errors import (
 )
 from ._dialect import library_path, load_dialect, register_dialect, native_version
 from .api import parse_module, run_pipeline, verify, Context
+from .target.cpu.runner import ExecutionError
+from .compiler import STAGES, CompiledModel, CompileError, CompileOptions, IOSpec, compile
 
 __all__ = [
     "__version__",
+    "STAGES",
+    "CompileError",
+    "CompileOptions",
+    "CompiledModel",
     "Context",
+    "ExecutionError",
+    "IOSpec",
+    "compile",
     "DialectLoadError",
     "Diagnostic",
     "GeMlirError",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ctypes
 from dataclasses import dataclass
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -22,40 +22,70 @@ from mlir.dialects import arith
 from ...api import run_pipeline
 from ...errors import GeMlirError, PassFailedError, VerificationError
 
-#: The upstream part of the CPU pipeline (BUILD_NOTES, LLVM 22), plus
-#: ``convert-math-to-funcs`` (integer powers) and ``convert-math-to-libm``
-#: (tanh, erf, log1p, ... that have no LLVM intrinsic) before the func lowering.
-CPU_PIPELINE = (
+#: Tensors to buffers (BUILD_NOTES, LLVM 22): results become caller-allocated
+#: out-parameters, so the JIT never hands out memory it owns.
+BUFFERIZE_PIPELINE = (
     "one-shot-bufferize{bufferize-function-boundaries=1 function-boundary-type-conversion=identity-layout-map}, "
     "buffer-results-to-out-params{hoist-static-allocs=1 modify-public-functions=1}, canonicalize, "
-    "buffer-deallocation-pipeline, convert-vector-to-scf{full-unroll=1}, convert-linalg-to-loops, lower-affine, "
+    "buffer-deallocation-pipeline"
+)
+#: Buffers to the LLVM dialect, plus ``convert-math-to-funcs`` (integer powers)
+#: and ``convert-math-to-libm`` (tanh, erf, log1p, ... without an LLVM
+#: intrinsic) before the func lowering.
+LLVM_PIPELINE = (
+    "convert-vector-to-scf{full-unroll=1}, convert-linalg-to-loops, lower-affine, "
     "convert-scf-to-cf, canonicalize, convert-vector-to-llvm, expand-strided-metadata, lower-affine, "
     "finalize-memref-to-llvm, convert-math-to-funcs{convert-ctlz=0}, convert-math-to-llvm, convert-math-to-libm, "
     "convert-scf-to-cf, convert-arith-to-llvm, convert-index-to-llvm, convert-cf-to-llvm, "
     "convert-func-to-llvm, convert-ub-to-llvm, reconcile-unrealized-casts"
 )
+CPU_PIPELINE = f"{BUFFERIZE_PIPELINE}, {LLVM_PIPELINE}"
+
+#: The CPU pipeline's stages after the ge level, in order (``compile_to`` names).
+CPU_STAGES = ("linalg", "bufferized", "llvm")
 
 
 class ExecutionError(GeMlirError):
     """A module cannot be compiled for, or run on, the CPU (bad inputs included)."""
 
 
-def lower_to_llvm(module: ir.Module) -> ir.Module:
-    """Lowers ``module`` in place: ge -> linalg (every op must lower), then to LLVM.
-
-    Public functions get ``llvm.emit_c_interface`` so they can be called from
-    numpy. Raises :class:`ExecutionError` naming the failing op/pass.
-    """
-    for fn in _functions(module):
-        if fn.regions[0].blocks and "llvm.emit_c_interface" not in fn.attributes:
-            fn.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get(module.context)
+def _run(module: ir.Module, pipeline: str, what: str) -> None:
     try:
-        run_pipeline(module, "builtin.module(ge-lower-to-linalg{fail-on-unlowered=true})")
+        run_pipeline(module, f"builtin.module({pipeline})")
+    except (PassFailedError, VerificationError) as e:
+        raise ExecutionError(f"cannot {what}", diagnostics=e.diagnostics) from None
+
+
+def lower_stage(module: ir.Module, stage: str) -> None:
+    """Runs one CPU stage on ``module`` in place (see :data:`CPU_STAGES`).
+
+    * ``linalg``: every ge op to linalg/tensor/arith/math; i1 tensors stored
+      as i8; public functions get ``llvm.emit_c_interface`` (numpy calls them);
+    * ``bufferized``: codegen strategy on tensors, then one-shot bufferization;
+    * ``llvm``: the LLVM dialect, ready for the JIT.
+    """
+    if stage == "linalg":
+        for fn in _functions(module):
+            if fn.regions[0].blocks and "llvm.emit_c_interface" not in fn.attributes:
+                fn.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get(module.context)
+        _run(module, "ge-lower-to-linalg{fail-on-unlowered=true}", "lower the module to linalg")
         with module.context, ir.Location.unknown():
             _widen_bool_tensors(module)
-        run_pipeline(module, f"builtin.module({CPU_PIPELINE})")
-    except (PassFailedError, VerificationError) as e:
-        raise ExecutionError("cannot lower the module to LLVM", diagnostics=e.diagnostics) from None
+    elif stage == "bufferized":
+        _run(module, BUFFERIZE_PIPELINE, "bufferize the module")
+    elif stage == "llvm":
+        _run(module, LLVM_PIPELINE, "lower the module to LLVM")
+    else:
+        raise ValueError(f"unknown CPU stage {stage!r} (stages: {', '.join(CPU_STAGES)})")
+
+
+def lower_to_llvm(module: ir.Module) -> ir.Module:
+    """Lowers ``module`` in place through every CPU stage to the LLVM dialect.
+
+    Raises :class:`ExecutionError` naming the failing op/pass.
+    """
+    for stage in CPU_STAGES:
+        lower_stage(module, stage)
     return module
 
 
@@ -86,8 +116,9 @@ def _widen_bool_tensors(module: ir.Module) -> None:
         )
         if not fn.regions[0].blocks:
             continue
-        for arg in fn.regions[0].blocks[0].arguments:
-            arg.set_type(wide(arg.type))
+        for block in fn.regions[0].blocks:
+            for arg in block.arguments:
+                arg.set_type(wide(arg.type))
         # Pre-order: producers (and a region's parent) are widened before users.
         for op in _pre_order(fn)[1:]:
             _widen_op(op, wide, i1, i8)
@@ -227,7 +258,15 @@ class CpuExecutable:
         opt_level: LLVM optimization level of the JIT, 0 to 3.
     """
 
-    def __init__(self, module: ir.Module, func_name: str | None = None, *, opt_level: int = 2) -> None:
+    def __init__(
+        self,
+        module: ir.Module,
+        func_name: str | None = None,
+        *,
+        opt_level: int = 2,
+        compile_to: str = "llvm",
+        on_stage: Callable[[str, ir.Module], None] | None = None,
+    ) -> None:
         from mlir.execution_engine import ExecutionEngine
 
         # LLVM aborts the process (an unreachable in CodeGenOpt) on any other level.
@@ -247,7 +286,17 @@ class CpuExecutable:
             ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
             self.inputs = [_spec(t, f"argument #{i}", self.func_name) for i, t in enumerate(ftype.inputs)]
             self.outputs = [_spec(t, f"result #{i}", self.func_name) for i, t in enumerate(ftype.results)]
-            lower_to_llvm(self._module)
+            if compile_to not in CPU_STAGES:
+                raise ExecutionError(f"compile_to must be one of {', '.join(CPU_STAGES)}, got {compile_to!r}")
+            self._engine = None
+            for stage in CPU_STAGES:
+                lower_stage(self._module, stage)
+                if on_stage is not None:
+                    on_stage(stage, self._module)
+                if stage == compile_to:
+                    break
+            if compile_to != "llvm":
+                return
             try:
                 self._engine = ExecutionEngine(self._module, opt_level=opt_level)
             except Exception as e:  # JIT/translation failures
@@ -296,7 +345,14 @@ class CpuExecutable:
             arrays.append(np.array(a, order="C", copy=True))
         return arrays
 
+    @property
+    def module(self) -> ir.Module:
+        """The lowered module (LLVM dialect unless stopped earlier with ``compile_to``)."""
+        return self._module
+
     def __call__(self, *args: Any) -> list[np.ndarray]:
+        if self._engine is None:
+            raise ExecutionError(f"@{self.func_name} was compiled only to a partial stage; it cannot run")
         arrays = self._check(args)
         outs = [np.zeros(spec.shape, spec.dtype) for spec in self.outputs]
         descs = [_descriptor(a) for a in [*arrays, *outs]]

@@ -1,0 +1,353 @@
+"""``ge_mlir.compile``: a model in, a callable compiled model out.
+
+The pipeline is a fixed sequence of stages; ``compile_to`` stops after one of
+them (like IREE's ``--compile-to``) and :meth:`CompiledModel.ir` returns the IR
+each stage produced:
+
+==============  ==============================================================
+``ge``          the imported (or parsed) ge module, verified
+``optimized``   after the ge graph optimizations (``ge-canonicalize``)
+``linalg``      after ``ge-lower-to-linalg`` (tensors; i1 stored as i8)
+``bufferized``  after the CPU codegen strategy and one-shot bufferization
+``llvm``        the LLVM dialect handed to the JIT
+==============  ==============================================================
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from mlir import ir
+
+from .api import parse_module, run_pipeline, verify
+from .errors import GeMlirError
+from .target.cpu.runner import CPU_STAGES, CpuExecutable, ExecutionError, TensorSpec
+
+#: Every stage, in pipeline order.
+STAGES: tuple[str, ...] = ("ge", "optimized", *CPU_STAGES)
+#: Targets ``compile`` knows.
+TARGETS: tuple[str, ...] = ("cpu",)
+
+
+class CompileError(GeMlirError):
+    """The model cannot be compiled (bad input, target, stage or option)."""
+
+
+@dataclass(frozen=True)
+class CompileOptions:
+    """Knobs of :func:`compile`.
+
+    Attributes:
+        optimize: run the ge graph optimizations (stage ``optimized``).
+        opt_level: LLVM optimization level of the JIT, 0 to 3.
+        input_shapes: fixes ONNX input dimensions, e.g. ``{"x": [1, 3, 224, 224]}``.
+        func_name: the function to compile when a ge module has several.
+    """
+
+    optimize: bool = True
+    opt_level: int = 3
+    input_shapes: Mapping[str, Sequence[int]] | None = None
+    func_name: str | None = None
+
+
+@dataclass(frozen=True)
+class IOSpec:
+    """A named model input or output."""
+
+    name: str
+    shape: tuple[int, ...]
+    dtype: np.dtype
+
+    def __str__(self) -> str:
+        return f"{self.name}: {'x'.join(map(str, self.shape)) or 'scalar'} {self.dtype}"
+
+
+class _Progress:
+    """A one-line stage progress bar on stderr, shown once a compile passes 1 s."""
+
+    def __init__(self, total: int, enabled: bool | None) -> None:
+        self.total, self.done = total, 0
+        self.enabled = sys.stderr.isatty() if enabled is None else enabled
+        self.start = time.perf_counter()
+        self.shown = False
+
+    def step(self, stage: str) -> None:
+        self.done += 1
+        elapsed = time.perf_counter() - self.start
+        if not self.enabled or (elapsed < 1.0 and not self.shown):
+            return
+        self.shown = True
+        width = 20
+        filled = width * self.done // self.total
+        bar = "#" * filled + "-" * (width - filled)
+        end = "\n" if self.done == self.total else ""
+        sys.stderr.write(f"\rge-mlir compile [{bar}] {self.done}/{self.total} {stage:<10} {elapsed:6.1f} s{end}")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.shown and self.done < self.total:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+@dataclass
+class CompiledModel:
+    """A model compiled for a target; call it with numpy arrays.
+
+    ``model(x, y)`` or ``model(x=..., y=...)`` returns the outputs as a list of
+    numpy arrays, in the model's output order. Inputs must match
+    :attr:`inputs` exactly (shape and dtype); anything else raises
+    :class:`ExecutionError` naming the input.
+    """
+
+    target: str
+    compile_to: str
+    inputs: list[IOSpec]
+    outputs: list[IOSpec]
+    stage_times: dict[str, float] = field(default_factory=dict)
+    _ir: dict[str, str] = field(default_factory=dict, repr=False)
+    _exe: CpuExecutable | None = field(default=None, repr=False)
+
+    @property
+    def input_names(self) -> list[str]:
+        return [s.name for s in self.inputs]
+
+    @property
+    def output_names(self) -> list[str]:
+        return [s.name for s in self.outputs]
+
+    @property
+    def compile_time(self) -> float:
+        """Seconds spent in all stages (and the JIT's code generation)."""
+        return sum(self.stage_times.values())
+
+    @property
+    def stages(self) -> tuple[str, ...]:
+        """The stages this compile went through, in order."""
+        return tuple(self._ir)
+
+    def ir(self, stage: str | None = None) -> str:
+        """The IR after ``stage`` (default: the last stage run) as text."""
+        stage = stage or self.compile_to
+        if stage not in STAGES:
+            raise CompileError(f"unknown stage {stage!r} (stages: {', '.join(STAGES)})")
+        if stage not in self._ir:
+            raise CompileError(f"stage {stage!r} was not reached (compiled to {self.compile_to!r})")
+        return self._ir[stage]
+
+    def __call__(self, *args: Any, **named: Any) -> list[np.ndarray]:
+        if self._exe is None:
+            raise ExecutionError(
+                f"the model was compiled to stage {self.compile_to!r}, not to 'llvm'; it cannot run"
+            )
+        arrays = self._bind(args, named)
+        for spec, a in zip(self.inputs, arrays):
+            if not isinstance(a, (np.ndarray, np.generic)):
+                raise ExecutionError(f"input '{spec.name}' must be a numpy array, got {type(a).__name__}")
+            a = np.asarray(a)
+            if a.dtype != spec.dtype:
+                raise ExecutionError(f"input '{spec.name}' has dtype {a.dtype}, expected {spec.dtype}")
+            if tuple(a.shape) != spec.shape:
+                raise ExecutionError(f"input '{spec.name}' has shape {tuple(a.shape)}, expected {spec.shape}")
+        return self._exe(*arrays)
+
+    def _bind(self, args: tuple[Any, ...], named: dict[str, Any]) -> list[Any]:
+        names = self.input_names
+        if len(args) > len(names):
+            raise ExecutionError(f"the model takes {len(names)} input(s) ({', '.join(names)}), got {len(args)}")
+        bound: dict[str, Any] = dict(zip(names, args))
+        for key, value in named.items():
+            if key not in names:
+                raise ExecutionError(f"unknown input '{key}' (inputs: {', '.join(names) or 'none'})")
+            if key in bound:
+                raise ExecutionError(f"input '{key}' given both by position and by name")
+            bound[key] = value
+        missing = [n for n in names if n not in bound]
+        if missing:
+            raise ExecutionError(f"missing input(s): {', '.join(missing)}")
+        return [bound[n] for n in names]
+
+    def __repr__(self) -> str:
+        ins = ", ".join(map(str, self.inputs))
+        outs = ", ".join(map(str, self.outputs))
+        return f"<CompiledModel target={self.target} ({ins}) -> ({outs})>"
+
+
+def _io_names(fn: ir.Operation, key: str, count: int, prefix: str) -> list[str]:
+    names = [f"{prefix}{i}" for i in range(count)]
+    if key in fn.attributes:
+        for i, d in enumerate(ir.ArrayAttr(fn.attributes[key])):
+            d = ir.DictAttr(d)
+            if "onnx.name" in d:
+                names[i] = ir.StringAttr(d["onnx.name"]).value
+    return names
+
+
+def _load(model: Any, options: CompileOptions, example_inputs: Sequence[Any] | None) -> ir.Module:
+    """Any supported model form -> a verified ge module in the current context."""
+    if isinstance(model, ir.Module):
+        return parse_module(model.operation.get_asm(enable_debug_info=True), source_name="<module>")
+    if isinstance(model, str) and ("func.func" in model or model.lstrip().startswith("module")):
+        return parse_module(model)
+    if isinstance(model, (str, Path)):
+        path = Path(model)
+        if not path.is_file():
+            raise CompileError(f"no such model file: {path}")
+        if path.suffix == ".mlir":
+            from .api import parse_file
+
+            return parse_file(path)
+    if type(model).__module__.startswith("torch") or hasattr(model, "forward"):
+        if example_inputs is None:
+            raise CompileError("compiling a torch module needs example_inputs (a tuple of tensors)")
+        from .frontend.torch import import_module
+
+        return import_module(model, example_inputs, input_shapes=options.input_shapes)
+    try:
+        import onnx
+    except ImportError:  # pragma: no cover - onnx is a dependency
+        onnx = None
+    if isinstance(model, (str, Path, bytes)) or (onnx is not None and isinstance(model, onnx.ModelProto)):
+        from .frontend.onnx import import_onnx
+
+        return import_onnx(model, input_shapes=options.input_shapes)
+    raise CompileError(
+        f"cannot compile a {type(model).__name__}: expected an ONNX path/bytes/ModelProto, "
+        "a .mlir path, ge IR text, an mlir.ir.Module or a torch.nn.Module"
+    )
+
+
+def compile(  # noqa: A001 - the natural name, as in torch.compile
+    model: Any,
+    target: str = "cpu",
+    options: CompileOptions | Mapping[str, Any] | None = None,
+    *,
+    compile_to: str = "llvm",
+    example_inputs: Sequence[Any] | None = None,
+    progress: bool | None = None,
+    on_stage: Callable[[str, str], None] | None = None,
+) -> CompiledModel:
+    """Compiles ``model`` for ``target``.
+
+    Args:
+        model: an ONNX model (path, bytes or ``onnx.ModelProto``), ge IR (text,
+            a ``.mlir`` path or an ``mlir.ir.Module``, copied, not changed),
+            or a ``torch.nn.Module`` (with ``example_inputs``).
+        target: ``"cpu"`` (the embedded JIT).
+        options: a :class:`CompileOptions` or a dict of its fields.
+        compile_to: stop after this stage (:data:`STAGES`); the result then
+            only offers :meth:`CompiledModel.ir`.
+        example_inputs: example tensors of a torch module.
+        progress: show a progress bar on stderr once compiling passes 1 s
+            (default: when stderr is a terminal).
+        on_stage: called with (stage, seconds) after each stage.
+
+    Raises:
+        CompileError: unknown target/stage/options, an unsupported model form.
+        ImportError_ subclasses: the front end refused the model.
+        VerificationError, ExecutionError: invalid IR, a lowering failure
+            (naming the op), a JIT failure.
+    """
+    if target not in TARGETS:
+        raise CompileError(f"unknown target {target!r} (targets: {', '.join(TARGETS)})")
+    if compile_to not in STAGES:
+        raise CompileError(f"unknown stage {compile_to!r} for compile_to (stages: {', '.join(STAGES)})")
+    if options is None:
+        options = CompileOptions()
+    elif isinstance(options, Mapping):
+        unknown = set(options) - set(CompileOptions.__dataclass_fields__)
+        if unknown:
+            raise CompileError(
+                f"unknown compile option(s) {', '.join(sorted(unknown))} "
+                f"(options: {', '.join(CompileOptions.__dataclass_fields__)})"
+            )
+        options = CompileOptions(**options)
+    if not isinstance(options.opt_level, int) or not 0 <= options.opt_level <= 3:
+        raise CompileError(f"opt_level must be an integer from 0 to 3, got {options.opt_level!r}")
+
+    bar = _Progress(STAGES.index(compile_to) + 1, progress)
+    texts: dict[str, str] = {}
+    times: dict[str, float] = {}
+    t0 = time.perf_counter()
+
+    def done(stage: str, module: ir.Module) -> None:
+        nonlocal t0
+        texts[stage] = str(module)
+        now = time.perf_counter()
+        times[stage] = now - t0
+        t0 = now
+        bar.step(stage)
+        if on_stage is not None:
+            on_stage(stage, times[stage])
+
+    try:
+        with ir.Context() as ctx, ir.Location.unknown():
+            module = _load(model, options, example_inputs)
+            verify(module)
+            fns = [op.operation for op in module.body.operations if op.operation.name == "func.func"]
+            done("ge", module)
+            if compile_to != "ge":
+                if options.optimize:
+                    run_pipeline(module, "builtin.module(ge-canonicalize)")
+                done("optimized", module)
+            exe = None
+            if compile_to in CPU_STAGES:
+                exe = CpuExecutable(
+                    module, options.func_name, opt_level=options.opt_level,
+                    compile_to=compile_to, on_stage=done,
+                )
+                fn_name = exe.func_name
+                if compile_to == "llvm":
+                    times["jit"] = time.perf_counter() - t0
+            else:
+                fn_name = options.func_name
+            fn = _pick(fns, fn_name)
+            in_specs, out_specs = _specs(fn, exe)
+            del ctx
+    finally:
+        bar.close()
+    return CompiledModel(
+        target=target, compile_to=compile_to, inputs=in_specs, outputs=out_specs,
+        stage_times=times, _ir=texts, _exe=exe if compile_to == "llvm" else None,
+    )
+
+
+def _pick(fns: list[ir.Operation], name: str | None) -> ir.Operation:
+    defined = [f for f in fns if f.regions[0].blocks]
+    if name is not None:
+        for f in defined:
+            if ir.StringAttr(f.attributes["sym_name"]).value == name:
+                return f
+        raise CompileError(f"no function @{name} in the module")
+    public = [f for f in defined if "sym_visibility" not in f.attributes]
+    if len(public) != 1:
+        raise CompileError(f"the module has {len(public)} public functions; set options.func_name")
+    return public[0]
+
+
+def _specs(fn: ir.Operation, exe: CpuExecutable | None) -> tuple[list[IOSpec], list[IOSpec]]:
+    ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
+    in_names = _io_names(fn, "arg_attrs", len(ftype.inputs), "arg")
+    out_names = _io_names(fn, "res_attrs", len(ftype.results), "result")
+    if exe is not None:
+        ins: list[TensorSpec] = exe.inputs
+        outs: list[TensorSpec] = exe.outputs
+    else:
+        from .target.cpu.runner import _spec
+
+        sym = ir.StringAttr(fn.attributes["sym_name"]).value
+        try:
+            ins = [_spec(t, f"argument #{i}", sym) for i, t in enumerate(ftype.inputs)]
+            outs = [_spec(t, f"result #{i}", sym) for i, t in enumerate(ftype.results)]
+        except ExecutionError:
+            ins, outs = [], []
+    return (
+        [IOSpec(n, s.shape, s.dtype) for n, s in zip(in_names, ins)],
+        [IOSpec(n, s.shape, s.dtype) for n, s in zip(out_names, outs)],
+    )
