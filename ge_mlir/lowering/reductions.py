@@ -12,8 +12,8 @@ element, so the CPU target can tile and vectorize it. Semantics:
   is one;
 * f16/bf16 accumulate in f32 and round the result back; integer sums and
   products wrap in the element type (numpy with ``dtype=x.dtype``); integer
-  ``reduce_mean`` and ``global_avg_pool`` divide the sum by the count,
-  truncating toward zero (signed) or down (unsigned);
+  ``reduce_mean`` and ``global_avg_pool`` divide the exact sum (accumulated
+  in i64) by the count, truncating toward zero, and convert back;
 * float max/min propagate NaN (``arith.maximumf``/``minimumf``, as numpy);
   ``argmax``/``argmin`` treat NaN as the extreme value (numpy: the index of
   the first NaN); ties give the first index, or the last with
@@ -300,8 +300,26 @@ def _reduction(x: ir.Value, out_type: ir.RankedTensorType, reduced: list[bool], 
     count = _pymath.prod(n for n, r in zip(shape, reduced) if r)
     acc_elem = _acc_elem(elem)
     post = None
-    if what in ("sum", "mean", "l2"):
+    if what == "mean" and k != "f":
+        # The integer mean is of the exact sum: accumulate in i64, then
+        # divide and truncate back to the element type.
+        acc_elem = ir.IntegerType.get_signless(64)
+        ext = arith.extsi if k == "s" else arith.extui
+
+        def combine(xs: list[ir.Value], acc: ir.Value) -> ir.Value:
+            x = xs[0] if width(elem) == 64 else ext(acc_elem, xs[0])
+            return arith.addi(acc, x)
+
+        div = _div_count(k, count)
+        esl = signless(elem)
+
+        def post(s: ir.Value) -> ir.Value:
+            q = div(s)
+            return q if width(elem) == 64 else arith.trunci(esl, q)
+
         neutral: float = 0
+    elif what in ("sum", "mean", "l2"):
+        neutral = 0
         if what == "l2":
             def combine(xs: list[ir.Value], acc: ir.Value) -> ir.Value:
                 return arith.addf(acc, arith.mulf(xs[0], xs[0]))
@@ -674,13 +692,15 @@ def _slice_offsets(rank: int, axis: int, at: ir.Value) -> tuple[list[ir.Value], 
     return [at], [dyn if d == axis else 0 for d in range(rank)]
 
 
-def _extract(src: ir.Value, shape: list[int], axis: int, at: ir.Value) -> ir.Value:
+def _extract(src: ir.Value, shape: list[int], axis: int, at: ir.Value, drop: bool = False) -> ir.Value:
+    """The slice at ``at`` along ``axis``; ``drop`` removes that (size-1) dim."""
     rank = len(shape)
     sizes = [1 if d == axis else n for d, n in enumerate(shape)]
     elem = ir.RankedTensorType(src.type).element_type
+    rshape = [n for d, n in enumerate(sizes) if d != axis] if drop else sizes
     offs, static = _slice_offsets(rank, axis, at)
     return tensor.ExtractSliceOp(
-        ir.RankedTensorType.get(sizes, elem), src, offs, [], [], static, sizes, [1] * rank
+        ir.RankedTensorType.get(rshape, elem), src, offs, [], [], static, sizes, [1] * rank
     ).result
 
 
@@ -722,10 +742,12 @@ def lower_cumsum(op: ir.OpView) -> ir.Value:
             new = _add(old, xv)
             return [_from_compute(new, acc_elem), _from_compute(old if exclusive else new, elem)]
 
+        # Both outputs are written in place -- the running sum into the
+        # loop-carried tensor (bufferization wants scf.for iter_args yielded
+        # in place), the result into its slice of `out` -- so no buffer copy
+        # into a strided view (a memrefCopy runtime call) is needed.
         new_run, piece = _generic(
-            [xs, run],
-            [tensor.EmptyOp(slice_shape, acc_elem).result, tensor.EmptyOp(slice_shape, elem).result],
-            [ident] * 4, [_PAR] * rank, body,
+            [xs], [run, _extract(out, shape, axis, at)], [ident] * 3, [_PAR] * rank, body,
         )
         scf.YieldOp([_insert(piece, out, shape, axis, at), new_run])
     return loop.results[0]
@@ -762,15 +784,16 @@ def lower_top_k(op: ir.OpView) -> list[ir.Value]:
     else:
         first_val = _highest(elem) if largest else _lowest(elem)
         worst_val = _lowest(elem) if largest else _highest(elem)
+    # Every output position starts as a sentinel that every element beats;
+    # step s writes its pick there in place and copies it into the carried
+    # "previous pick", which starts as a value preceding every element.
+    vals0 = _filled(out_shape, elem, worst_val)
+    idxs0 = _filled(out_shape, i64, I64_MAX)
     prev_val0 = _filled(row, elem, first_val)
     prev_idx0 = _filled(row, i64, -1)
-    # The running best starts after every element.
-    best_val0 = _filled(row, elem, worst_val)
-    best_idx0 = _filled(row, i64, I64_MAX)
-    vals0 = tensor.EmptyOp(out_shape, elem).result
-    idxs0 = tensor.EmptyOp(out_shape, i64).result
     ident = ir.AffineMap.get_identity(rank)
     row_map = _map(rank, kept)
+    row_ident = ir.AffineMap.get_identity(rank - 1)
 
     def body(args: list[ir.Value]) -> list[ir.Value]:
         x, pv, pi, bv, bi = args
@@ -786,11 +809,15 @@ def lower_top_k(op: ir.OpView) -> list[ir.Value]:
         s = loop.induction_variable
         vals, idxs, pv, pi = loop.inner_iter_args
         bv, bi = _generic(
-            [op.operands[0], pv, pi], [best_val0, best_idx0],
+            [op.operands[0], pv, pi],
+            [_extract(vals, out_shape, axis, s, True), _extract(idxs, out_shape, axis, s, True)],
             [ident, row_map, row_map, row_map, row_map],
             [_RED if r else _PAR for r in reduced], body,
         )
+        new_pv, new_pi = _generic(
+            [bv, bi], [pv, pi], [row_ident] * 4, [_PAR] * (rank - 1), lambda a: a[:2],
+        )
         scf.YieldOp([
-            _insert(bv, vals, out_shape, axis, s), _insert(bi, idxs, out_shape, axis, s), bv, bi,
+            _insert(bv, vals, out_shape, axis, s), _insert(bi, idxs, out_shape, axis, s), new_pv, new_pi,
         ])
     return [loop.results[0], loop.results[1]]
