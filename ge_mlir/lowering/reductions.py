@@ -400,35 +400,42 @@ def lower_global_pool(op: ir.OpView) -> ir.Value:
 # --------------------------------------------------------------------------
 
 
-def _precedes(k: str, largest: bool) -> Callable[[ir.Value, ir.Value, ir.Value, ir.Value], ir.Value]:
-    """``(a, ia) before (b, ib)`` in the order best value first, then lower index.
+def _precedes(
+    k: str, largest: bool, *, nan_best: bool, last: bool = False
+) -> Callable[[ir.Value, ir.Value, ir.Value, ir.Value], ir.Value]:
+    """``(a, ia) before (b, ib)``: the better value first (larger for
+    ``largest``), ties by the lower index (the higher one with ``last``).
 
-    Floats: NaN ranks above every number and NaNs are equal to each other.
+    Floats: NaN comes before every number with ``nan_best``, after them
+    otherwise; NaNs tie with each other. A total order, so a selection by it
+    does not depend on the order the elements are visited in.
     """
     if k == "f":
-        def gt(a: ir.Value, b: ir.Value) -> ir.Value:
+        ordered = arith.CmpFPredicate.OGT if largest else arith.CmpFPredicate.OLT
+
+        def better(a: ir.Value, b: ir.Value) -> tuple[ir.Value, ir.Value]:
             nan_a = arith.cmpf(arith.CmpFPredicate.UNO, a, a)
+            nan_b = arith.cmpf(arith.CmpFPredicate.UNO, b, b)
+            num_a = arith.cmpf(arith.CmpFPredicate.ORD, a, a)
             num_b = arith.cmpf(arith.CmpFPredicate.ORD, b, b)
-            return arith.ori(arith.cmpf(arith.CmpFPredicate.OGT, a, b), arith.andi(nan_a, num_b))
-
-        def eq(a: ir.Value, b: ir.Value) -> ir.Value:
-            both_nan = arith.andi(
-                arith.cmpf(arith.CmpFPredicate.UNO, a, a), arith.cmpf(arith.CmpFPredicate.UNO, b, b)
-            )
-            return arith.ori(arith.cmpf(arith.CmpFPredicate.OEQ, a, b), both_nan)
+            by_nan = arith.andi(nan_a, num_b) if nan_best else arith.andi(num_a, nan_b)
+            tie = arith.ori(arith.cmpf(arith.CmpFPredicate.OEQ, a, b), arith.andi(nan_a, nan_b))
+            return arith.ori(arith.cmpf(ordered, a, b), by_nan), tie
     else:
-        pred = arith.CmpIPredicate.sgt if k == "s" else arith.CmpIPredicate.ugt
+        u = k == "u"
+        pred = {
+            (True, False): arith.CmpIPredicate.sgt, (False, False): arith.CmpIPredicate.slt,
+            (True, True): arith.CmpIPredicate.ugt, (False, True): arith.CmpIPredicate.ult,
+        }[(largest, u)]
 
-        def gt(a: ir.Value, b: ir.Value) -> ir.Value:
-            return arith.cmpi(pred, a, b)
+        def better(a: ir.Value, b: ir.Value) -> tuple[ir.Value, ir.Value]:
+            return arith.cmpi(pred, a, b), arith.cmpi(arith.CmpIPredicate.eq, a, b)
 
-        def eq(a: ir.Value, b: ir.Value) -> ir.Value:
-            return arith.cmpi(arith.CmpIPredicate.eq, a, b)
+    index_pred = arith.CmpIPredicate.sgt if last else arith.CmpIPredicate.slt
 
     def before(a: ir.Value, ia: ir.Value, b: ir.Value, ib: ir.Value) -> ir.Value:
-        better = gt(a, b) if largest else gt(b, a)
-        tie = arith.andi(eq(a, b), arith.cmpi(arith.CmpIPredicate.slt, ia, ib))
-        return arith.ori(better, tie)
+        gt, eq = better(a, b)
+        return arith.ori(gt, arith.andi(eq, arith.cmpi(index_pred, ia, ib)))
 
     return before
 
@@ -457,26 +464,8 @@ def lower_arg_reduce(op: ir.OpView) -> ir.Value:
     if list(out_type.shape) != expected:
         raise Unsupported(f"result shape {list(out_type.shape)}")
     largest = op.operation.name == "ge.argmax"
-    # numpy's argmax and argmin both pick NaN: NaN ranks above numbers for
-    # argmax and below them for argmin.
-    if k == "f" and not largest:
-        def before(a: ir.Value, ia: ir.Value, b: ir.Value, ib: ir.Value) -> ir.Value:
-            nan_a = arith.cmpf(arith.CmpFPredicate.UNO, a, a)
-            nan_b = arith.cmpf(arith.CmpFPredicate.UNO, b, b)
-            lt = arith.cmpf(arith.CmpFPredicate.OLT, a, b)
-            eq = arith.ori(arith.cmpf(arith.CmpFPredicate.OEQ, a, b), arith.andi(nan_a, nan_b))
-            num_b = arith.cmpf(arith.CmpFPredicate.ORD, b, b)
-            first = arith.ori(lt, arith.andi(nan_a, num_b))
-            return arith.ori(first, arith.andi(eq, _index_order(ia, ib, last)))
-    else:
-        inner = _precedes(k, largest)
-
-        def before(a: ir.Value, ia: ir.Value, b: ir.Value, ib: ir.Value) -> ir.Value:
-            if not last:
-                return inner(a, ia, b, ib)
-            # Same order with the index comparison reversed: compare indices negated.
-            return inner(a, arith.subi(const(ia.type, 0), ia), b, arith.subi(const(ib.type, 0), ib))
-
+    # numpy's argmax and argmin both return the first NaN.
+    before = _precedes(k, largest, nan_best=True, last=last)
     kept = _kept(reduced)
     row = [it.shape[d] for d in kept]
     # The initial (value, index) loses against every element: the worst value
@@ -497,10 +486,6 @@ def lower_arg_reduce(op: ir.OpView) -> ir.Value:
         [_RED if r else _PAR for r in reduced], body,
     )
     return _expand_keepdims(idx, out_type, reduced)
-
-
-def _index_order(ia: ir.Value, ib: ir.Value, last: bool) -> ir.Value:
-    return arith.cmpi(arith.CmpIPredicate.sgt if last else arith.CmpIPredicate.slt, ia, ib)
 
 
 # --------------------------------------------------------------------------
@@ -775,7 +760,8 @@ def lower_top_k(op: ir.OpView) -> list[ir.Value]:
     reduced = [d == axis for d in range(rank)]
     kept = _kept(reduced)
     row = [shape[d] for d in kept]
-    before = _precedes(k, largest)
+    # NaN ranks above every number (as a sort puts it): first for largest.
+    before = _precedes(k, largest, nan_best=largest)
     # Step 0's "previous pick" precedes every element: the best value (NaN for
     # largest floats, which ranks first) with index -1.
     if k == "f":
