@@ -4,9 +4,11 @@
   ``tensor.expand_shape`` when one reassociation relates the shapes, else a
   collapse to 1-D followed by an expand;
 * transpose and the plain trans_data permutations: ``linalg.transpose``;
-  NC1HWC0 / FRACTAL_NZ: zero ``tensor.pad`` + expand/collapse + transpose
+  NC1HWC0 / FRACTAL_NZ: zero padding + expand/collapse + transpose
   (+ ``extract_slice`` to the ``original_shape`` on the way back);
-* concat: ``tensor.concat``; split and positive-step slice: ``extract_slice``;
+* concat and constant pad: ``linalg.copy`` into ``extract_slice`` windows of
+  the (filled) result, put back with ``insert_slice``; split and positive-step
+  slice: ``extract_slice`` copied out with ``linalg.copy`` (see ``_materialize``);
 * expand and tile: a copying ``linalg.generic`` with broadcast maps (tile
   broadcasts to ``[r0, d0, r1, d1, ...]`` and collapses pairs);
 * index-computing ops (negative-step slice, reflect/edge/wrap pad, gather,
@@ -185,8 +187,45 @@ def _transpose(x: ir.Value, perm: Sequence[int]) -> ir.Value:
     if list(perm) == list(range(st.rank)):
         return x
     rt = ir.RankedTensorType.get([st.shape[p] for p in perm], st.element_type)
-    t = linalg.transpose(x, outs=[_empty(rt)], permutation=list(perm))
-    return t if isinstance(t, ir.Value) else t.result
+    return _value(linalg.transpose(x, outs=[_empty(rt)], permutation=list(perm)))
+
+
+# Copies go through linalg.copy into (a slice of) a fresh tensor rather than
+# tensor.pad / tensor.concat / a returned extract_slice: those bufferize to
+# memref.copy between strided memrefs, which LLVM lowering turns into a call
+# to the memrefCopy runtime function that the CPU JIT does not link.
+
+
+def _value(r) -> ir.Value:
+    """The single result of a linalg builder (a Value, an OpView or a result list)."""
+    if isinstance(r, ir.Value):
+        return r
+    if isinstance(r, (ir.OpView, ir.Operation)):
+        return r.results[0]
+    return r[0]
+
+
+def _materialize(v: ir.Value) -> ir.Value:
+    """A contiguous copy of ``v`` (typically a strided extract_slice)."""
+    t = ir.RankedTensorType(v.type)
+    return _value(linalg.copy(v, outs=[_empty(t)]))
+
+
+def _insert_copy(piece: ir.Value, dest: ir.Value, offsets: Sequence[int]) -> ir.Value:
+    """``dest`` with ``piece`` written at ``offsets`` (copied in place after bufferization)."""
+    pt = ir.RankedTensorType(piece.type)
+    if 0 in pt.shape:
+        return dest
+    rank = pt.rank
+    window = _extract_slice(dest, pt, offsets, pt.shape, [1] * rank)
+    filled = _value(linalg.copy(piece, outs=[window]))
+    return tensor.InsertSliceOp(
+        filled, dest, [], [], [], list(offsets), list(pt.shape), [1] * rank
+    ).result
+
+
+def _fill(rt: ir.RankedTensorType, value: float | int) -> ir.Value:
+    return _value(linalg.fill(_scalar(rt.element_type, value), outs=[_empty(rt)]))
 
 
 def _pad_zero(x: ir.Value, high: Sequence[int]) -> ir.Value:
@@ -195,15 +234,7 @@ def _pad_zero(x: ir.Value, high: Sequence[int]) -> ir.Value:
         return x
     st = ir.RankedTensorType(x.type)
     rt = ir.RankedTensorType.get([d + h for d, h in zip(st.shape, high)], st.element_type)
-    return _tensor_pad(x, rt, [0] * st.rank, list(high), 0)
-
-
-def _tensor_pad(x: ir.Value, rt: ir.RankedTensorType, low, high, value) -> ir.Value:
-    pad = tensor.PadOp(rt, x, [], [], list(low), list(high))
-    block = pad.regions[0].blocks.append(*([ir.IndexType.get()] * rt.rank))
-    with ir.InsertionPoint(block):
-        tensor.YieldOp(_scalar(rt.element_type, value))
-    return pad.result
+    return _insert_copy(x, _fill(rt, 0), [0] * st.rank)
 
 
 # --------------------------------------------------------------------------
@@ -295,9 +326,19 @@ def _lower_concat(op: ir.OpView) -> ir.Value:
         _static(v)
     rt = _result(op)
     axis = _norm_axis(attr_int(op, "axis", 0), rt.rank)
+    # Empty pieces would become out-of-bounds zero-size subviews.
+    ins = [v for v in ins if ir.RankedTensorType(v.type).shape[axis] != 0]
+    if not ins or 0 in rt.shape:
+        return _empty(rt)
     if len(ins) == 1:
         return ins[0]
-    return tensor.ConcatOp(rt, axis, ins).result
+    out, offset = _empty(rt), 0
+    for v in ins:
+        offsets = [0] * rt.rank
+        offsets[axis] = offset
+        out = _insert_copy(v, out, offsets)
+        offset += ir.RankedTensorType(v.type).shape[axis]
+    return out
 
 
 @lowering("split")
@@ -310,7 +351,10 @@ def _lower_split(op: ir.OpView) -> list[ir.Value]:
     for rt in rts:
         offsets = [0] * st.rank
         offsets[axis] = offset
-        outs.append(_extract_slice(x, rt, offsets, rt.shape, [1] * st.rank))
+        if 0 in rt.shape:
+            outs.append(_empty(rt))
+        else:
+            outs.append(_materialize(_extract_slice(x, rt, offsets, rt.shape, [1] * st.rank)))
         offset += rt.shape[axis]
     return outs
 
@@ -343,7 +387,7 @@ def _lower_slice(op: ir.OpView) -> ir.Value:
     if 0 in rt.shape:
         return _empty(rt)
     if all(k > 0 for k in stride):
-        return _extract_slice(x, rt, first, rt.shape, stride)
+        return _materialize(_extract_slice(x, rt, first, rt.shape, stride))
 
     def body(args, index):
         idx = []
@@ -423,14 +467,18 @@ def _lower_pad(op: ir.OpView) -> ir.Value:
         # Negative pads crop first (crop and pad commute in constant mode).
         crop_off = [max(0, -p) for p in lo]
         crop_size = [d + min(0, a) + min(0, b) for d, a, b in zip(st.shape, lo, hi)]
+        v: float | int = value if isinstance(et, ir.FloatType) else int(value)
+        if 0 in rt.shape:
+            return _empty(rt)
+        if 0 in crop_size:
+            return _generic(rt, [], lambda args, index: _scalar(et, v))
         if crop_off != [0] * r or crop_size != list(st.shape):
             ct = ir.RankedTensorType.get(crop_size, st.element_type)
             x = _extract_slice(x, ct, crop_off, crop_size, [1] * r)
         low, high = [max(0, p) for p in lo], [max(0, p) for p in hi]
         if not any(low) and not any(high):
-            return x
-        v: float | int = value if isinstance(et, ir.FloatType) else int(value)
-        return _tensor_pad(x, rt, low, high, v)
+            return _materialize(x)
+        return _insert_copy(x, _fill(rt, v), low)
     if mode == "reflect" and any(
         rt.shape[d] != st.shape[d] and (lo[d] >= st.shape[d] or hi[d] >= st.shape[d]) for d in range(r)
     ):
@@ -700,7 +748,7 @@ def _lower_trans_data(op: ir.OpView) -> ir.Value:
         y = _transpose(x, [0, 1, 4, 2, 3])
         y = _collapse(y, ir.RankedTensorType.get([n, c1 * c0, h, w], et), [[0], [1, 2], [3], [4]])
         if c != c1 * c0:
-            y = _extract_slice(y, ir.RankedTensorType.get([n, c, h, w], et), [0] * 4, [n, c, h, w], [1] * 4)
+            y = _materialize(_extract_slice(y, ir.RankedTensorType.get([n, c, h, w], et), [0] * 4, [n, c, h, w], [1] * 4))
         return _transpose(y, ["NCHW".index(ch) for ch in dst])
     if src == "ND" and dst == "FRACTAL_NZ":
         b = shape[:-2]
@@ -720,7 +768,7 @@ def _lower_trans_data(op: ir.OpView) -> ir.Value:
         groups = [[i] for i in range(k)] + [[k, k + 1], [k + 2, k + 3]]
         y = _collapse(y, ir.RankedTensorType.get([*b, m1 * 16, n1 * c0], et), groups)
         if (m, nn) != (m1 * 16, n1 * c0):
-            y = _extract_slice(y, rt, [0] * (k + 2), rt.shape, [1] * (k + 2))
+            y = _materialize(_extract_slice(y, rt, [0] * (k + 2), rt.shape, [1] * (k + 2)))
         return y
     raise Unsupported(f"trans_data {src} -> {dst}")
 
