@@ -74,9 +74,28 @@ def lower_stage(module: ir.Module, stage: str) -> None:
     elif stage == "bufferized":
         _run(module, BUFFERIZE_PIPELINE, "bufferize the module")
     elif stage == "llvm":
+        with module.context, ir.Location.unknown():
+            _copies_to_linalg(module)
         _run(module, LLVM_PIPELINE, "lower the module to LLVM")
     else:
         raise ValueError(f"unknown CPU stage {stage!r} (stages: {', '.join(CPU_STAGES)})")
+
+
+def _copies_to_linalg(module: ir.Module) -> None:
+    """memref.copy -> linalg.copy (then loops).
+
+    The LLVM lowering turns a strided memref.copy into a call to the runtime's
+    ``memrefCopy``, which the JIT cannot resolve without loading the MLIR
+    runner-utils library; loops also let LLVM vectorize the copy.
+    """
+    from mlir.dialects import linalg
+
+    for fn in _functions(module):
+        for op in _pre_order(fn):
+            if op.name == "memref.copy":
+                with op.location, ir.InsertionPoint(op):
+                    linalg.copy(op.operands[0], outs=[op.operands[1]])
+                op.erase()
 
 
 def lower_to_llvm(module: ir.Module) -> ir.Module:

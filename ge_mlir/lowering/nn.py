@@ -1,0 +1,573 @@
+"""Lowerings of the compute-heavy ge ops to linalg named ops.
+
+matmul/gemm become ``linalg.matmul``/``linalg.batch_matmul`` (batch dimensions
+collapsed, broadcast batches materialized), convolutions
+``linalg.conv_2d_nchw_fchw`` / ``conv_2d_ngchw_gfchw`` /
+``depthwise_conv_2d_nchw_chw`` after a ``tensor.pad``, pools
+``linalg.pooling_nchw_max/sum``. Named ops, not generics, so the CPU target's
+codegen strategy can match, tile and vectorize them.
+
+Accumulation: f16/bf16 operands accumulate in f32 (the named ops extend their
+inputs); integers accumulate in their own type. Bias, activation and the final
+rounding are one elementwise ``linalg.generic`` epilogue.
+
+Fused activations (``activation``/``activation_alpha``): relu, relu6 (clip to
+[0, 6]), leaky_relu (alpha default 0.01), sigmoid, tanh, gelu (erf form),
+silu, hard_sigmoid (alpha default 0.2, beta 0.5), hard_swish.
+
+NHWC convolutions and pools are transposed to NCHW and back (layout choice is
+the optimizer's job; this keeps one well-tested path).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from mlir import ir
+from mlir.dialects import arith, linalg, tensor
+from mlir.dialects import math as mmath
+
+from .common import (
+    Unsupported,
+    attr_bool,
+    attr_enum,
+    attr_float,
+    attr_int,
+    attr_ints,
+    broadcast_map,
+    const,
+    elementwise,
+    kind,
+    lowering,
+    static_tensor,
+)
+from .elementwise import _hard_sigmoid_of, _sigmoid
+
+# --------------------------------------------------------------------------
+# Shared helpers
+# --------------------------------------------------------------------------
+
+
+def _tensor(v: ir.Value) -> ir.RankedTensorType:
+    t = static_tensor(v.type)
+    if t is None:
+        raise Unsupported("dynamic shape")
+    return t
+
+
+def _acc_type(elem: ir.Type) -> ir.Type:
+    k = kind(elem)
+    if k == "f":
+        return ir.F32Type.get() if ir.FloatType(elem).width < 32 else elem
+    if k == "s" and ir.IntegerType(elem).is_signless:
+        return elem
+    raise Unsupported(f"element type {elem}")
+
+
+def _zeros(shape: Sequence[int], elem: ir.Type) -> ir.Value:
+    init = tensor.EmptyOp(list(shape), elem).result
+    return linalg.fill(const(elem, 0), outs=[init])
+
+
+def _filled(shape: Sequence[int], elem: ir.Type, value: float | int) -> ir.Value:
+    init = tensor.EmptyOp(list(shape), elem).result
+    return linalg.fill(const(elem, value), outs=[init])
+
+
+def _reassociation(src: Sequence[int], dst: Sequence[int]) -> list[list[int]] | None:
+    """Groups of ``src`` dims whose products are the ``dst`` dims (collapsing), or None."""
+    groups: list[list[int]] = []
+    i = 0
+    for d in dst:
+        group: list[int] = []
+        size = 1
+        while i < len(src):
+            group.append(i)
+            size *= src[i]
+            i += 1
+            if size == d:
+                break
+            if size > d:
+                return None
+        if size != d or not group:
+            return None
+        groups.append(group)
+    while i < len(src):  # trailing size-1 dims join the last group
+        if src[i] != 1 or not groups:
+            return None
+        groups[-1].append(i)
+        i += 1
+    return groups
+
+
+def reshape(v: ir.Value, shape: Sequence[int]) -> ir.Value:
+    """``v`` with a new static shape (same element count): collapse and/or expand."""
+    t = _tensor(v)
+    shape = list(shape)
+    if list(t.shape) == shape:
+        return v
+    elem = t.element_type
+    if len(shape) < t.rank:
+        groups = _reassociation(t.shape, shape)
+        if groups is not None:
+            return tensor.collapse_shape(ir.RankedTensorType.get(shape, elem), v, _assoc(groups))
+    elif len(shape) > t.rank:
+        groups = _reassociation(shape, t.shape)
+        if groups is not None and t.rank > 0:
+            return tensor.expand_shape(ir.RankedTensorType.get(shape, elem), v, _assoc(groups), [], shape)
+    # General case: through a rank-1 tensor.
+    n = int(np.prod(t.shape, dtype=np.int64))
+    flat = v
+    if t.rank != 1:
+        flat = tensor.collapse_shape(ir.RankedTensorType.get([n], elem), v,
+                                     _assoc([list(range(t.rank))] if t.rank else []))
+    if len(shape) == 1:
+        return flat
+    if not shape:
+        return tensor.collapse_shape(ir.RankedTensorType.get([], elem), flat, _assoc([]))
+    return tensor.expand_shape(ir.RankedTensorType.get(shape, elem), flat,
+                               _assoc([list(range(len(shape)))]), [], shape)
+
+
+def _assoc(groups: list[list[int]]) -> ir.ArrayAttr:
+    i64 = ir.IntegerType.get_signless(64)
+    return ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, d) for d in g]) for g in groups])
+
+
+def _broadcast_to(v: ir.Value, shape: Sequence[int]) -> ir.Value:
+    t = _tensor(v)
+    if list(t.shape) == list(shape):
+        return v
+    return elementwise([v], ir.RankedTensorType.get(list(shape), t.element_type),
+                       lambda xs, ts: xs[0], upcast=False)
+
+
+def _transpose(v: ir.Value, perm: Sequence[int]) -> ir.Value:
+    t = _tensor(v)
+    shape = [t.shape[p] for p in perm]
+    init = tensor.EmptyOp(shape, t.element_type).result
+    return linalg.transpose(v, outs=[init], permutation=list(perm)).results[0]
+
+
+def _activation(op: ir.OpView) -> Callable[[ir.Value], ir.Value] | None:
+    act = attr_enum(op, "activation", "none")
+    alpha = attr_float(op, "activation_alpha", None)
+
+    def f(x: ir.Value) -> ir.Value:
+        t = x.type
+        if kind(t) != "f":
+            if act == "relu":
+                return arith.maxsi(x, const(t, 0))
+            raise Unsupported(f"activation {act} on integers")
+        if act == "relu":
+            return arith.maximumf(x, const(t, 0.0))
+        if act == "relu6":
+            return arith.minimumf(arith.maximumf(x, const(t, 0.0)), const(t, 6.0))
+        if act == "leaky_relu":
+            a = 0.01 if alpha is None else alpha
+            pos = arith.cmpf(arith.CmpFPredicate.OGE, x, const(t, 0.0))
+            return arith.select(pos, x, arith.mulf(const(t, a), x))
+        if act == "sigmoid":
+            return _sigmoid(x)
+        if act == "tanh":
+            return mmath.tanh(x)
+        if act == "gelu":
+            e = mmath.erf(arith.mulf(x, const(t, 1.0 / math.sqrt(2.0))))
+            return arith.mulf(arith.mulf(const(t, 0.5), x), arith.addf(const(t, 1.0), e))
+        if act == "silu":
+            return arith.mulf(x, _sigmoid(x))
+        if act == "hard_sigmoid":
+            return _hard_sigmoid_of(x, 0.2 if alpha is None else alpha, 0.5)
+        if act == "hard_swish":
+            return arith.mulf(x, _hard_sigmoid_of(x, 1.0 / 6.0, 0.5))
+        raise Unsupported(f"activation {act}")
+
+    return None if act == "none" else f
+
+
+def _epilogue(
+    acc: ir.Value,
+    result_type: ir.RankedTensorType,
+    op: ir.OpView,
+    bias: ir.Value | None = None,
+    bias_map: ir.AffineMap | None = None,
+    scale: float | None = None,
+    bias_scale: float | None = None,
+) -> ir.Value:
+    """``act(scale * acc + bias_scale * bias)`` rounded to the result type, one generic."""
+    act = _activation(op)
+    acc_t = _tensor(acc)
+    if bias is None and act is None and scale in (None, 1.0) and acc_t.element_type == result_type.element_type:
+        return acc
+    operands = [acc] + ([bias] if bias is not None else [])
+    maps = [ir.AffineMap.get_identity(result_type.rank)]
+    if bias is not None:
+        maps.append(bias_map or broadcast_map(_tensor(bias), result_type))
+    maps.append(ir.AffineMap.get_identity(result_type.rank))
+    init = tensor.EmptyOp(result_type.shape, result_type.element_type).result
+    parallel = ir.Attribute.parse("#linalg.iterator_type<parallel>")
+    generic = linalg.GenericOp(
+        [result_type], operands, [init],
+        ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in maps]),
+        ir.ArrayAttr.get([parallel] * result_type.rank),
+    )
+    in_elems = [_tensor(v).element_type for v in operands]
+    block = generic.regions[0].blocks.append(*in_elems, result_type.element_type)
+    acc_elem = acc_t.element_type
+    out_elem = result_type.element_type
+    with ir.InsertionPoint(block):
+        y = block.arguments[0]
+        is_float = kind(acc_elem) == "f"
+        if scale not in (None, 1.0):
+            y = arith.mulf(y, const(acc_elem, scale)) if is_float else arith.muli(y, const(acc_elem, int(scale)))
+        if bias is not None:
+            b = block.arguments[1]
+            if b.type != acc_elem:
+                b = arith.extf(acc_elem, b) if is_float else arith.extsi(acc_elem, b)
+            if bias_scale not in (None, 1.0):
+                b = arith.mulf(b, const(acc_elem, bias_scale)) if is_float else arith.muli(
+                    b, const(acc_elem, int(bias_scale)))
+            y = arith.addf(y, b) if is_float else arith.addi(y, b)
+        if act is not None:
+            y = act(y)
+        if y.type != out_elem:
+            y = arith.truncf(out_elem, y) if is_float else arith.trunci(out_elem, y)
+        linalg.YieldOp([y])
+    return generic.result
+
+
+# --------------------------------------------------------------------------
+# matmul / gemm
+# --------------------------------------------------------------------------
+
+
+def _contract(a: ir.Value, b: ir.Value, batch: Sequence[int], acc: ir.Type) -> ir.Value:
+    """[*batch, M, K] @ [*batch|-, K, N] -> [*batch, M, N] in ``acc``.
+
+    ``b`` may be 2-D (shared by every batch): the batch then folds into M.
+    """
+    at, bt = _tensor(a), _tensor(b)
+    m, k = at.shape[-2], at.shape[-1]
+    n = bt.shape[-1]
+    nb = int(np.prod(batch, dtype=np.int64)) if batch else 1
+    if bt.rank == 2:
+        a2 = reshape(a, [nb * m, k])
+        c = linalg.matmul(a2, b, outs=[_zeros([nb * m, n], acc)])
+        return reshape(c, [*batch, m, n])
+    a3 = reshape(a, [nb, m, k])
+    b3 = reshape(b, [nb, k, n])
+    c = linalg.batch_matmul(a3, b3, outs=[_zeros([nb, m, n], acc)])
+    return reshape(c, [*batch, m, n])
+
+
+@lowering("matmul")
+def lower_matmul(op: ir.OpView) -> ir.Value:
+    a, b = op.operands[0], op.operands[1]
+    bias = op.operands[2] if len(op.operands) > 2 else None
+    at, bt, rt = _tensor(a), _tensor(b), _tensor(op.results[0])
+    if at.element_type != bt.element_type:
+        raise Unsupported("mixed element types")
+    acc = _acc_type(at.element_type)
+    if bias is not None:
+        _acc_type(_tensor(bias).element_type)
+    _activation(op)
+    if at.rank == 1:
+        a = reshape(a, [1, at.shape[0]])
+    if bt.rank == 1:
+        b = reshape(b, [bt.shape[0], 1])
+    at, bt = _tensor(a), _tensor(b)
+    ba, bb = list(at.shape[:-2]), list(bt.shape[:-2])
+    r = max(len(ba), len(bb))
+    ba_full, bb_full = [1] * (r - len(ba)) + ba, [1] * (r - len(bb)) + bb
+    batch = [max(x, y) for x, y in zip(ba_full, bb_full)]
+    if all(d == 1 for d in bb):
+        a = reshape(a, [*ba_full, *at.shape[-2:]])
+        c = _contract(a, reshape(b, list(bt.shape[-2:])), ba_full, acc)
+        if ba_full != batch:
+            c = _broadcast_to(c, [*batch, at.shape[-2], bt.shape[-1]])
+    else:
+        a = _broadcast_to(reshape(a, [*ba_full, *at.shape[-2:]]), [*batch, *at.shape[-2:]])
+        b = _broadcast_to(reshape(b, [*bb_full, *bt.shape[-2:]]), [*batch, *bt.shape[-2:]])
+        c = _contract(a, b, batch, acc)
+    c = reshape(c, rt.shape)
+    return _epilogue(c, rt, op, bias)
+
+
+@lowering("gemm")
+def lower_gemm(op: ir.OpView) -> ir.Value:
+    a, b = op.operands[0], op.operands[1]
+    c = op.operands[2] if len(op.operands) > 2 else None
+    at, bt, rt = _tensor(a), _tensor(b), _tensor(op.results[0])
+    if at.rank != 2 or bt.rank != 2 or at.element_type != bt.element_type:
+        raise Unsupported("gemm operands")
+    acc = _acc_type(at.element_type)
+    if c is not None:
+        _acc_type(_tensor(c).element_type)
+    _activation(op)
+    alpha = attr_float(op, "alpha", 1.0)
+    beta = attr_float(op, "beta", 1.0)
+    if kind(acc) != "f" and (alpha != int(alpha) or beta != int(beta)):
+        raise Unsupported("fractional alpha/beta on integers")
+    if attr_bool(op, "trans_a", False):
+        a = _transpose(a, [1, 0])
+    m, n = rt.shape
+    d = ir.AffineDimExpr.get
+    if attr_bool(op, "trans_b", False):
+        # B stays [N, K]: the transposed read is an indexing map, not a copy.
+        maps = [ir.AffineMap.get(3, 0, [d(0), d(2)]), ir.AffineMap.get(3, 0, [d(1), d(2)]),
+                ir.AffineMap.get(3, 0, [d(0), d(1)])]
+        prod = linalg.matmul(a, b, outs=[_zeros([m, n], acc)],
+                             indexing_maps=maps)
+    else:
+        prod = linalg.matmul(a, b, outs=[_zeros([m, n], acc)])
+    return _epilogue(prod, rt, op, c, scale=alpha, bias_scale=beta)
+
+
+# --------------------------------------------------------------------------
+# Convolutions
+# --------------------------------------------------------------------------
+
+
+def _pad_nchw(x: ir.Value, pads: Sequence[int], value: float | int, extra_end: Sequence[int] = (0, 0)) -> ir.Value:
+    """Pads H and W of an NCHW tensor by [top, left, bottom, right] (+ extra_end)."""
+    top, left, bottom, right = pads
+    bottom += extra_end[0]
+    right += extra_end[1]
+    if top == left == bottom == right == 0:
+        return x
+    t = _tensor(x)
+    n, c, h, w = t.shape
+    shape = [n, c, h + top + bottom, w + left + right]
+    elem = t.element_type
+    pad = tensor.PadOp(ir.RankedTensorType.get(shape, elem), x, [], [], [0, 0, top, left], [0, 0, bottom, right])
+    index = ir.IndexType.get()
+    block = pad.regions[0].blocks.append(*([index] * 4))
+    with ir.InsertionPoint(block):
+        tensor.YieldOp(const(elem, value))
+    return pad.result
+
+
+def _conv_nchw(x: ir.Value, w: ir.Value, strides: Sequence[int], dilations: Sequence[int], groups: int,
+               out_shape: Sequence[int], acc: ir.Type) -> ir.Value:
+    """Un-padded NCHW x OIHW convolution in ``acc``."""
+    xt, wt = _tensor(x), _tensor(w)
+    n, c, _, _ = xt.shape
+    f, cg, kh, kw = wt.shape
+    ho, wo = out_shape[2], out_shape[3]
+    kwargs = {"strides": list(strides), "dilations": list(dilations)}
+    if groups == 1:
+        return linalg.conv_2d_nchw_fchw(x, w, outs=[_zeros([n, f, ho, wo], acc)], **kwargs)
+    if groups == c and f == c and cg == 1:
+        wd = reshape(w, [c, kh, kw])
+        return linalg.depthwise_conv_2d_nchw_chw(x, wd, outs=[_zeros([n, c, ho, wo], acc)], **kwargs)
+    g = groups
+    xg = reshape(x, [n, g, c // g, *xt.shape[2:]])
+    wg = reshape(w, [g, f // g, cg, kh, kw])
+    y = linalg.conv_2d_ngchw_gfchw(xg, wg, outs=[_zeros([n, g, f // g, ho, wo], acc)], **kwargs)
+    return reshape(y, [n, f, ho, wo])
+
+
+def _to_nchw(op: ir.OpView, x: ir.Value) -> tuple[ir.Value, bool]:
+    fmt = attr_enum(op, "data_format", "NCHW")
+    if fmt == "NCHW":
+        return x, False
+    if fmt == "NHWC":
+        return _transpose(x, [0, 3, 1, 2]), True
+    raise Unsupported(f"data_format {fmt}")
+
+
+def _nchw_type(rt: ir.RankedTensorType, nhwc: bool, elem: ir.Type | None = None) -> ir.RankedTensorType:
+    shape = [rt.shape[0], rt.shape[3], rt.shape[1], rt.shape[2]] if nhwc else list(rt.shape)
+    return ir.RankedTensorType.get(shape, elem or rt.element_type)
+
+
+def _channel_bias_map(rank: int) -> ir.AffineMap:
+    return ir.AffineMap.get(rank, 0, [ir.AffineDimExpr.get(1)])
+
+
+@lowering("conv2d")
+def lower_conv2d(op: ir.OpView) -> ir.Value:
+    x, w = op.operands[0], op.operands[1]
+    bias = op.operands[2] if len(op.operands) > 2 else None
+    xt, wt, rt = _tensor(x), _tensor(w), _tensor(op.results[0])
+    if xt.rank != 4 or wt.rank != 4:
+        raise Unsupported("conv2d rank")
+    acc = _acc_type(xt.element_type)
+    _activation(op)
+    if attr_enum(op, "data_format", "NCHW") not in ("NCHW", "NHWC"):
+        raise Unsupported("data_format")
+    strides = attr_ints(op, "strides", [1, 1])
+    dilations = attr_ints(op, "dilations", [1, 1])
+    pads = attr_ints(op, "pads", [0, 0, 0, 0])
+    groups = attr_int(op, "groups", 1)
+    x, nhwc = _to_nchw(op, x)
+    out_t = _nchw_type(rt, nhwc)
+    y = _conv_nchw(_pad_nchw(x, pads, 0.0), w, strides, dilations, groups, out_t.shape, acc)
+    y = _epilogue(y, out_t, op, bias, _channel_bias_map(4) if bias is not None else None)
+    return _transpose(y, [0, 2, 3, 1]) if nhwc else y
+
+
+@lowering("conv_transpose2d")
+def lower_conv_transpose2d(op: ir.OpView) -> ir.Value:
+    """As a stride-1 convolution of the zero-dilated, padded input with the flipped filter."""
+    x, w = op.operands[0], op.operands[1]
+    bias = op.operands[2] if len(op.operands) > 2 else None
+    xt, wt, rt = _tensor(x), _tensor(w), _tensor(op.results[0])
+    if xt.rank != 4 or wt.rank != 4:
+        raise Unsupported("conv_transpose2d rank")
+    acc = _acc_type(xt.element_type)
+    if attr_enum(op, "data_format", "NCHW") not in ("NCHW", "NHWC"):
+        raise Unsupported("data_format")
+    strides = attr_ints(op, "strides", [1, 1])
+    dilations = attr_ints(op, "dilations", [1, 1])
+    pads = attr_ints(op, "pads", [0, 0, 0, 0])
+    out_pad = attr_ints(op, "output_padding", [0, 0])
+    groups = attr_int(op, "groups", 1)
+    x, nhwc = _to_nchw(op, x)
+    out_t = _nchw_type(rt, nhwc)
+    n, c, h, wd = _tensor(x).shape
+    cin, fg, kh, kw = wt.shape
+    g = groups
+    elem = xt.element_type
+    # Zero-dilated input with a full (k - 1) * d border (+ output_padding at the end).
+    bh, bw = dilations[0] * (kh - 1), dilations[1] * (kw - 1)
+    hd = (h - 1) * strides[0] + 1 + 2 * bh + out_pad[0]
+    wdd = (wd - 1) * strides[1] + 1 + 2 * bw + out_pad[1]
+    base = _zeros([n, c, hd, wdd], elem)
+    dil = tensor.insert_slice(x, base, [], [], [], [0, 0, bh, bw], [n, c, h, wd], [1, 1, strides[0], strides[1]])
+    # Filter [C_in, F/g, kh, kw] -> [F, C_in/g, kh, kw], spatially flipped.
+    cg = cin // g
+    f = fg * g
+    flipped_t = ir.RankedTensorType.get([f, cg, kh, kw], wt.element_type)
+    dd = ir.AffineDimExpr.get
+    # out[o, ci, y, x] = w[grp * cg + ci, o % fg, kh-1-y, kw-1-x], grp = o floordiv fg
+    o, ci, yy, xx = dd(0), dd(1), dd(2), dd(3)
+    cst = ir.AffineConstantExpr.get
+    wmap = ir.AffineMap.get(4, 0, [
+        ir.AffineFloorDivExpr.get(o, cst(fg)) * cst(cg) + ci if g > 1 else ci,
+        ir.AffineModExpr.get(o, cst(fg)) if g > 1 else o,
+        cst(kh - 1) - yy,
+        cst(kw - 1) - xx,
+    ])
+    init = tensor.EmptyOp(flipped_t.shape, wt.element_type).result
+    parallel = ir.Attribute.parse("#linalg.iterator_type<parallel>")
+    gen = linalg.GenericOp([flipped_t], [w], [init],
+                           ir.ArrayAttr.get([ir.AffineMapAttr.get(wmap),
+                                             ir.AffineMapAttr.get(ir.AffineMap.get_identity(4))]),
+                           ir.ArrayAttr.get([parallel] * 4))
+    blk = gen.regions[0].blocks.append(wt.element_type, wt.element_type)
+    with ir.InsertionPoint(blk):
+        linalg.YieldOp([blk.arguments[0]])
+    full_h = hd - bh
+    full_w = wdd - bw
+    y = _conv_nchw(dil, gen.result, [1, 1], dilations, g, [n, f, full_h, full_w], acc)
+    top, left, bottom, right = pads
+    ho, wo = out_t.shape[2], out_t.shape[3]
+    if ho != full_h - top - bottom or wo != full_w - left - right or min(pads) < 0:
+        raise Unsupported("conv_transpose2d output size")
+    if (top, left, bottom, right) != (0, 0, 0, 0):
+        y = tensor.extract_slice(ir.RankedTensorType.get([n, f, ho, wo], acc), y, [], [], [],
+                                 [0, 0, top, left], [n, f, ho, wo], [1, 1, 1, 1])
+    y = _epilogue(y, out_t, op, bias, _channel_bias_map(4) if bias is not None else None)
+    return _transpose(y, [0, 2, 3, 1]) if nhwc else y
+
+
+# --------------------------------------------------------------------------
+# Pooling
+# --------------------------------------------------------------------------
+
+
+def _pool_geometry(op: ir.OpView, in_hw: Sequence[int], out_hw: Sequence[int]):
+    k = attr_ints(op, "kernel_shape", None)
+    s = attr_ints(op, "strides", [1, 1])
+    d = attr_ints(op, "dilations", [1, 1])
+    p = attr_ints(op, "pads", [0, 0, 0, 0])
+    # ceil_mode: the last window may run past the bottom/right padding.
+    extra = []
+    for i in range(2):
+        need = (out_hw[i] - 1) * s[i] + d[i] * (k[i] - 1) + 1
+        have = in_hw[i] + p[i] + p[i + 2]
+        extra.append(max(0, need - have))
+    return k, s, d, p, extra
+
+
+@lowering("max_pool2d")
+def lower_max_pool2d(op: ir.OpView) -> ir.Value:
+    x = op.operands[0]
+    xt, rt = _tensor(x), _tensor(op.results[0])
+    elem = xt.element_type
+    k_ = kind(elem)
+    if k_ == "f":
+        lowest: float | int = -math.inf
+    elif k_ == "s" and ir.IntegerType(elem).is_signless:
+        lowest = -(2 ** (ir.IntegerType(elem).width - 1))
+    else:
+        raise Unsupported(f"element type {elem}")
+    if attr_enum(op, "data_format", "NCHW") not in ("NCHW", "NHWC"):
+        raise Unsupported("data_format")
+    x, nhwc = _to_nchw(op, x)
+    out_t = _nchw_type(rt, nhwc)
+    in_hw = _tensor(x).shape[2:]
+    k, s, d, p, extra = _pool_geometry(op, in_hw, out_t.shape[2:])
+    xp = _pad_nchw(x, p, lowest, extra)
+    window = tensor.EmptyOp(list(k), elem).result
+    y = linalg.pooling_nchw_max(xp, window, outs=[_filled(out_t.shape, elem, lowest)],
+                                strides=list(s), dilations=list(d))
+    return _transpose(y, [0, 2, 3, 1]) if nhwc else y
+
+
+def _window_counts(n_out: int, n_in: int, k: int, s: int, d: int, pb: int, pe: int, include_pad: bool) -> np.ndarray:
+    counts = np.zeros(n_out, np.int64)
+    lo, hi = (-pb, n_in + pe) if include_pad else (0, n_in)
+    for o in range(n_out):
+        taps = [o * s - pb + j * d for j in range(k)]
+        counts[o] = sum(1 for t in taps if lo <= t < hi)
+    return counts
+
+
+@lowering("avg_pool2d")
+def lower_avg_pool2d(op: ir.OpView) -> ir.Value:
+    x = op.operands[0]
+    xt, rt = _tensor(x), _tensor(op.results[0])
+    elem = xt.element_type
+    if kind(elem) != "f":
+        raise Unsupported(f"element type {elem}")
+    acc = _acc_type(elem)
+    if attr_enum(op, "data_format", "NCHW") not in ("NCHW", "NHWC"):
+        raise Unsupported("data_format")
+    x, nhwc = _to_nchw(op, x)
+    out_t = _nchw_type(rt, nhwc)
+    in_hw = _tensor(x).shape[2:]
+    k, s, d, p, extra = _pool_geometry(op, in_hw, out_t.shape[2:])
+    include = attr_bool(op, "count_include_pad", False)
+    ch = _window_counts(out_t.shape[2], in_hw[0], k[0], s[0], d[0], p[0], p[2], include)
+    cw = _window_counts(out_t.shape[3], in_hw[1], k[1], s[1], d[1], p[1], p[3], include)
+    inv = (1.0 / np.maximum(np.outer(ch, cw), 1)).astype(np.float64)
+    xp = _pad_nchw(x, p, 0.0, extra)
+    window = tensor.EmptyOp(list(k), elem).result
+    summed = linalg.pooling_nchw_sum(xp, window, outs=[_zeros(out_t.shape, acc)],
+                                     strides=list(s), dilations=list(d))
+    acc_np = np.float64 if ir.FloatType(acc).width == 64 else np.float32
+    inv_t = ir.RankedTensorType.get(list(inv.shape), acc)
+    inv_c = arith.constant(inv_t, ir.DenseElementsAttr.get(inv.astype(acc_np), type=inv_t))
+    dd = ir.AffineDimExpr.get
+    out_elem_t = out_t
+    init = tensor.EmptyOp(out_elem_t.shape, elem).result
+    parallel = ir.Attribute.parse("#linalg.iterator_type<parallel>")
+    gen = linalg.GenericOp(
+        [out_elem_t], [summed, inv_c], [init],
+        ir.ArrayAttr.get([ir.AffineMapAttr.get(ir.AffineMap.get_identity(4)),
+                          ir.AffineMapAttr.get(ir.AffineMap.get(4, 0, [dd(2), dd(3)])),
+                          ir.AffineMapAttr.get(ir.AffineMap.get_identity(4))]),
+        ir.ArrayAttr.get([parallel] * 4),
+    )
+    blk = gen.regions[0].blocks.append(acc, acc, elem)
+    with ir.InsertionPoint(blk):
+        y = arith.mulf(blk.arguments[0], blk.arguments[1])
+        if y.type != elem:
+            y = arith.truncf(elem, y)
+        linalg.YieldOp([y])
+    y = gen.result
+    return _transpose(y, [0, 2, 3, 1]) if nhwc else y

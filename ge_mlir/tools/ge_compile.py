@@ -1,0 +1,114 @@
+"""ge-compile: compile a model for a target, optionally run it.
+
+    ge-compile model.onnx --target cpu                      # compile, print I/O and times
+    ge-compile model.onnx --compile-to linalg -o model.mlir # stop at a stage, write its IR
+    ge-compile model.onnx --run inputs.npz [--save out.npz] [--compare-onnxruntime]
+
+``--run`` takes a .npz whose keys are the input names (or ``arg0``, ...);
+missing inputs are filled with seeded random data when ``--random-inputs`` is
+given. Exit status: 0 success, 1 any ge-mlir error (printed with its
+diagnostics), 2 usage errors, 3 ``--compare-onnxruntime`` mismatch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+import numpy as np
+
+from ge_mlir.compiler import STAGES, TARGETS, CompiledModel, compile
+from ge_mlir.errors import GeMlirError
+from ge_mlir.tools.ge_import_onnx import _parse_shape
+
+
+def _random_inputs(model: CompiledModel, seed: int) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    feeds = {}
+    for spec in model.inputs:
+        if spec.dtype == np.bool_:
+            feeds[spec.name] = rng.integers(0, 2, spec.shape).astype(np.bool_)
+        elif spec.dtype.kind in "iu":
+            feeds[spec.name] = rng.integers(0, 10, spec.shape).astype(spec.dtype)
+        else:
+            feeds[spec.name] = rng.standard_normal(spec.shape).astype(spec.dtype)
+    return feeds
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="ge-compile", description=__doc__.split("\n\n")[0])
+    p.add_argument("model", help="model.onnx or a ge .mlir file")
+    p.add_argument("--target", default="cpu", choices=TARGETS)
+    p.add_argument("--compile-to", default="llvm", choices=STAGES, help="stop after this stage")
+    p.add_argument("-o", dest="output", help="write the IR of the last stage here ('-' for stdout)")
+    p.add_argument("--input-shape", action="append", type=_parse_shape, default=[],
+                   metavar="NAME:D0,D1,...", help="fix an ONNX input's shape (repeatable)")
+    p.add_argument("--no-optimize", action="store_true", help="skip the ge graph optimizations")
+    p.add_argument("--opt-level", type=int, default=3, choices=range(4), help="LLVM optimization level")
+    p.add_argument("--run", metavar="INPUTS.npz", help="run the model on these inputs")
+    p.add_argument("--random-inputs", action="store_true", help="run on seeded random inputs")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--save", metavar="OUT.npz", help="save the outputs (keys: output names)")
+    p.add_argument("--compare-onnxruntime", action="store_true",
+                   help="also run the ONNX model with onnxruntime and report the max abs difference")
+    p.add_argument("--atol", type=float, default=1e-4, help="tolerance of --compare-onnxruntime")
+    p.add_argument("--no-progress", action="store_true")
+    args = p.parse_args(argv)
+    try:
+        options = {"optimize": not args.no_optimize, "opt_level": args.opt_level,
+                   "input_shapes": dict(args.input_shape) or None}
+        model = compile(args.model, target=args.target, options=options, compile_to=args.compile_to,
+                        progress=False if args.no_progress else None)
+        if args.output:
+            text = model.ir()
+            if args.output == "-":
+                sys.stdout.write(text)
+            else:
+                with open(args.output, "w") as f:
+                    f.write(text)
+        print(f"compiled {args.model} for {args.target} to '{args.compile_to}' in {model.compile_time:.2f} s "
+              f"({', '.join(f'{k} {v:.2f}' for k, v in model.stage_times.items())})", file=sys.stderr)
+        for spec in model.inputs:
+            print(f"  input  {spec}", file=sys.stderr)
+        for spec in model.outputs:
+            print(f"  output {spec}", file=sys.stderr)
+        if not (args.run or args.random_inputs):
+            return 0
+        feeds = _random_inputs(model, args.seed) if args.random_inputs else {}
+        if args.run:
+            with np.load(args.run) as data:
+                feeds.update({k: data[k] for k in data.files})
+        outputs = model(**feeds)
+        for spec, out in zip(model.outputs, outputs):
+            print(f"{spec.name}: shape {out.shape} {out.dtype} mean {float(np.mean(out)):.6g}")
+        if args.save:
+            np.savez(args.save, **dict(zip(model.output_names, outputs)))
+        if args.compare_onnxruntime:
+            import onnxruntime as ort
+
+            sess = ort.InferenceSession(args.model, providers=["CPUExecutionProvider"])
+            expected = sess.run(None, feeds)
+            worst = 0.0
+            for spec, got, want in zip(model.outputs, outputs, expected):
+                err = float(np.max(np.abs(got.astype(np.float64) - want.astype(np.float64)))) if got.size else 0.0
+                worst = max(worst, err)
+                print(f"{spec.name}: max abs error vs onnxruntime {err:.3g}")
+            if not worst <= args.atol:
+                print(f"ge-compile: mismatch against onnxruntime ({worst:.3g} > {args.atol})", file=sys.stderr)
+                return 3
+        return 0
+    except GeMlirError as e:
+        print(f"ge-compile: error: {e}", file=sys.stderr)
+        return 1
+    except (OSError, KeyError, ValueError) as e:
+        print(f"ge-compile: error: {e}", file=sys.stderr)
+        return 1
+
+
+def entry() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry()

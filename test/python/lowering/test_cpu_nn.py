@@ -1,0 +1,193 @@
+"""matmul/gemm/conv/conv_transpose/pools: ge-lower-to-linalg + CPU against onnxruntime.
+
+One-node ONNX models go through the importer and ``ge_mlir.compile``;
+tolerances: f32 rtol 1e-5 / atol 1e-5 (sums of up to a few hundred products),
+f16 1e-2 (onnxruntime accumulates f16 products differently), integers exact.
+Fused activations (only reachable from ge IR) are checked against numpy.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import onnxruntime as ort
+import pytest
+from onnx import TensorProto, helper
+
+import ge_mlir
+
+RNG = np.random.default_rng(7)
+ONNX_TYPE = {np.float32: TensorProto.FLOAT, np.float16: TensorProto.FLOAT16, np.int32: TensorProto.INT32,
+             np.int64: TensorProto.INT64, np.int8: TensorProto.INT8, np.uint8: TensorProto.UINT8,
+             np.float64: TensorProto.DOUBLE}
+
+
+def one_node(op, inputs, out_dtype, opset=17, **attrs):
+    """inputs: list of (name, array, is_initializer)."""
+    graph_inputs, inits, feeds = [], [], {}
+    for name, arr, init in inputs:
+        if init:
+            inits.append(helper.make_tensor(name, ONNX_TYPE[arr.dtype.type], arr.shape, arr.flatten().tolist()))
+        else:
+            graph_inputs.append(helper.make_tensor_value_info(name, ONNX_TYPE[arr.dtype.type], arr.shape))
+            feeds[name] = arr
+    node = helper.make_node(op, [n for n, _, _ in inputs], ["y"], **attrs)
+    out = helper.make_tensor_value_info("y", ONNX_TYPE[np.dtype(out_dtype).type], None)
+    graph = helper.make_graph([node], "g", graph_inputs, [out], initializer=inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)]), feeds
+
+
+def run_both(model, feeds):
+    want = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, feeds)
+    got = ge_mlir.compile(model, progress=False)(**feeds)
+    return got[0], want[0]
+
+
+def close(got, want):
+    assert got.shape == want.shape and got.dtype == want.dtype
+    if want.dtype == np.float16:
+        np.testing.assert_allclose(got.astype(np.float32), want.astype(np.float32), rtol=1e-2, atol=1e-2)
+    elif want.dtype.kind == "f":
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    else:
+        np.testing.assert_array_equal(got, want)
+
+
+def rand(shape, dtype=np.float32):
+    dt = np.dtype(dtype)
+    if dt.kind in "iu":
+        return RNG.integers(0 if dt.kind == "u" else -5, 6, size=shape).astype(dt)
+    return RNG.standard_normal(shape).astype(dt)
+
+
+@pytest.mark.parametrize("sa,sb", [
+    ((3, 4), (4, 5)), ((2, 3, 4), (4, 5)), ((2, 3, 4), (2, 4, 5)), ((4,), (4, 5)), ((3, 4), (4,)),
+    ((4,), (4,)), ((2, 1, 3, 4), (3, 4, 5)), ((3, 4), (2, 4, 5)), ((1, 3, 4), (2, 4, 5)),
+])
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.int32, np.int64], ids=lambda d: np.dtype(d).name)
+def test_matmul(sa, sb, dtype):
+    a, b = rand(sa, dtype), rand(sb, dtype)
+    model, feeds = one_node("MatMul", [("a", a, False), ("b", b, False)], dtype)
+    close(*run_both(model, feeds))
+
+
+@pytest.mark.parametrize("ta,tb", [(0, 0), (1, 0), (0, 1), (1, 1)])
+@pytest.mark.parametrize("cshape", [None, (5,), (3, 5), (1, 5), (3, 1), ()])
+def test_gemm(ta, tb, cshape):
+    a = rand((4, 3) if ta else (3, 4))
+    b = rand((5, 4) if tb else (4, 5))
+    ins = [("a", a, False), ("b", b, True)]
+    if cshape is not None:
+        ins.append(("c", rand(cshape), True))
+    model, feeds = one_node("Gemm", ins, np.float32, transA=ta, transB=tb, alpha=0.5, beta=2.0)
+    close(*run_both(model, feeds))
+
+
+CONVS = [
+    # (x shape, w shape, attrs)
+    ((1, 3, 8, 8), (4, 3, 3, 3), {}),
+    ((2, 3, 9, 7), (4, 3, 3, 2), {"pads": [1, 0, 2, 1], "strides": [2, 1]}),
+    ((1, 4, 10, 10), (6, 4, 3, 3), {"dilations": [2, 2], "pads": [2, 2, 2, 2]}),
+    ((1, 8, 7, 7), (8, 1, 3, 3), {"group": 8, "pads": [1, 1, 1, 1]}),
+    ((1, 6, 7, 7), (4, 3, 3, 3), {"group": 2, "strides": [2, 2]}),
+    ((1, 4, 6, 6), (8, 2, 1, 1), {"group": 2}),
+]
+
+
+@pytest.mark.parametrize("xs,ws,attrs", CONVS)
+@pytest.mark.parametrize("bias", [False, True])
+def test_conv(xs, ws, attrs, bias):
+    ins = [("x", rand(xs), False), ("w", rand(ws), True)]
+    if bias:
+        ins.append(("b", rand((ws[0],)), True))
+    model, feeds = one_node("Conv", ins, np.float32, **attrs)
+    close(*run_both(model, feeds))
+
+
+CONV_TRANSPOSES = [
+    ((1, 3, 4, 4), (3, 2, 3, 3), {}),
+    ((1, 3, 4, 5), (3, 2, 3, 3), {"strides": [2, 2]}),
+    ((1, 2, 4, 4), (2, 3, 3, 3), {"strides": [2, 2], "pads": [1, 1, 1, 1], "output_padding": [1, 1]}),
+    ((2, 4, 3, 3), (4, 1, 2, 2), {"group": 2, "strides": [2, 1]}),
+    ((1, 2, 5, 5), (2, 2, 3, 3), {"dilations": [2, 2], "pads": [1, 0, 0, 1]}),
+]
+
+
+@pytest.mark.parametrize("xs,ws,attrs", CONV_TRANSPOSES)
+@pytest.mark.parametrize("bias", [False, True])
+def test_conv_transpose(xs, ws, attrs, bias):
+    ins = [("x", rand(xs), False), ("w", rand(ws), True)]
+    if bias:
+        ins.append(("b", rand((ws[1] * attrs.get("group", 1),)), True))
+    model, feeds = one_node("ConvTranspose", ins, np.float32, **attrs)
+    close(*run_both(model, feeds))
+
+
+POOLS = [
+    {"kernel_shape": [2, 2]},
+    {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]},
+    {"kernel_shape": [3, 3], "strides": [2, 2], "ceil_mode": 1},
+    {"kernel_shape": [3, 2], "strides": [2, 1], "pads": [0, 1, 1, 0], "ceil_mode": 1},
+    {"kernel_shape": [2, 2], "dilations": [2, 2]},
+]
+
+
+@pytest.mark.parametrize("attrs", POOLS)
+@pytest.mark.parametrize("dtype", [np.float32, np.int8], ids=lambda d: np.dtype(d).name)
+def test_max_pool(attrs, dtype):
+    model, feeds = one_node("MaxPool", [("x", rand((1, 3, 9, 8), dtype), False)], dtype, **attrs)
+    close(*run_both(model, feeds))
+
+
+@pytest.mark.parametrize("attrs", [a for a in POOLS if "dilations" not in a])
+@pytest.mark.parametrize("include_pad", [0, 1])
+def test_avg_pool(attrs, include_pad):
+    model, feeds = one_node("AveragePool", [("x", rand((2, 3, 9, 8)), False)], np.float32,
+                            count_include_pad=include_pad, **attrs)
+    close(*run_both(model, feeds))
+
+
+ACTS = {
+    "relu": lambda x: np.maximum(x, 0),
+    "relu6": lambda x: np.clip(x, 0, 6),
+    "leaky_relu": lambda x: np.where(x >= 0, x, 0.1 * x),
+    "sigmoid": lambda x: 1 / (1 + np.exp(-x)),
+    "tanh": np.tanh,
+    "gelu": lambda x: 0.5 * x * (1 + np.vectorize(math.erf)(x / math.sqrt(2))),
+    "silu": lambda x: x / (1 + np.exp(-x)),
+    "hard_sigmoid": lambda x: np.clip(0.1 * x + 0.5, 0, 1),
+    "hard_swish": lambda x: x * np.clip(x / 6 + 0.5, 0, 1),
+}
+
+
+@pytest.mark.parametrize("act", sorted(ACTS))
+def test_matmul_fused_bias_activation(act):
+    alpha = {"leaky_relu": 0.1, "hard_sigmoid": 0.1}.get(act)
+    extra = f", activation_alpha = {alpha} : f32" if alpha is not None else ""
+    text = f"""
+func.func @f(%a: tensor<2x3x4xf32>, %b: tensor<4x5xf32>, %c: tensor<5xf32>) -> tensor<2x3x5xf32> {{
+  %0 = ge.matmul %a, %b, %c {{activation = #ge.act<{act}>{extra}}}
+      : (tensor<2x3x4xf32>, tensor<4x5xf32>, tensor<5xf32>) -> tensor<2x3x5xf32>
+  return %0 : tensor<2x3x5xf32>
+}}"""
+    a, b, c = rand((2, 3, 4)) * 3, rand((4, 5)), rand((5,))
+    got = ge_mlir.compile(text, progress=False)(a, b, c)[0]
+    want = ACTS[act]((a.astype(np.float64) @ b + c)).astype(np.float32)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_conv2d_nhwc_with_fused_relu():
+    text = """
+func.func @f(%x: tensor<1x6x6x3xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x6x6x4xf32> {
+  %0 = ge.conv2d %x, %w, %b {pads = array<i64: 1, 1, 1, 1>, data_format = #ge.format<NHWC>,
+                             activation = #ge.act<relu>}
+      : (tensor<1x6x6x3xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x6x6x4xf32>
+  return %0 : tensor<1x6x6x4xf32>
+}"""
+    x, w, b = rand((1, 6, 6, 3)), rand((4, 3, 3, 3)), rand((4,))
+    got = ge_mlir.compile(text, progress=False)(x, w, b)[0]
+    model, feeds = one_node("Conv", [("x", x.transpose(0, 3, 1, 2).copy(), False), ("w", w, True), ("b", b, True)],
+                            np.float32, pads=[1, 1, 1, 1])
+    _, want = run_both(model, feeds)
+    np.testing.assert_allclose(got, np.maximum(want, 0).transpose(0, 2, 3, 1), rtol=1e-5, atol=1e-5)
