@@ -27,27 +27,18 @@ import numpy as np
 import onnx
 from onnx.backend.base import Backend, BackendRep
 
-import ge_mlir  # noqa: F401  (registers the ge dialect before any Context exists)
-from mlir import ir
+import ge_mlir  # registers the ge dialect before any Context exists
 
 __all__ = ["GeMlirBackend", "GeMlirBackendRep", "prepare", "run_model", "run_node", "supports_device"]
 
 
 def _compile(model: onnx.ModelProto, input_shapes: Mapping[str, Sequence[int]] | None = None) -> Any:
-    """Imports and compiles ``model`` for the CPU in a fresh MLIR context.
+    """Imports and compiles ``model`` for the CPU (``ge_mlir.compile`` uses a fresh MLIR context).
 
     Returns a callable taking the non-initializer graph inputs (numpy arrays,
     graph order) and returning the list of graph outputs.
     """
-    # TODO(lead): switch to `ge_mlir.compile(model, target="cpu")` once ge_mlir/compiler.py
-    # has landed (it must accept input_shapes for the dynamic-shape path below).
-    from .frontend.onnx import import_onnx
-    from .target.cpu.runner import CpuExecutable
-
-    context = ir.Context()
-    with context, ir.Location.unknown():
-        module = import_onnx(model, input_shapes=input_shapes, context=context)
-        return CpuExecutable(module)
+    return ge_mlir.compile(model, target="cpu", options={"input_shapes": input_shapes}, progress=False)
 
 
 def _has_unknown_dims(vi: onnx.ValueInfoProto) -> bool:

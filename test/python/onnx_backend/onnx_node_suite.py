@@ -210,7 +210,7 @@ def classify(exc: BaseException, stage: str) -> str:
         return f"{'compile' if stage == 'prepare' else 'run'}: {_first_line(diag)}"
     if isinstance(exc, GeMlirError):
         diag = exc.diagnostics[0].message if exc.diagnostics else exc.message
-        return f"{stage}: {type(exc).__name__}: {_first_line(diag)}"
+        return f"{'compile' if stage == 'prepare' else stage}: {type(exc).__name__}: {_first_line(diag)}"
     if isinstance(exc, AssertionError) and stage == "check":
         text = str(exc)
         if "incorrect shape" in text:
