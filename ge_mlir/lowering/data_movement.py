@@ -97,7 +97,7 @@ def _empty(t: ir.RankedTensorType) -> ir.Value:
     return tensor.EmptyOp(t.shape, t.element_type).result
 
 
-def _scalar(t: ir.Type, value: float | int | bool) -> ir.Value:
+def _scalar(t: ir.Type, value: float | bool) -> ir.Value:
     """A constant of element type ``t`` (``ui*``/``si*`` through a cast from signless)."""
     if isinstance(t, ir.FloatType):
         return arith.constant(t, ir.FloatAttr.get(t, float(value)))
@@ -225,7 +225,7 @@ def _insert_copy(piece: ir.Value, dest: ir.Value, offsets: Sequence[int]) -> ir.
     ).result
 
 
-def _fill(rt: ir.RankedTensorType, value: float | int) -> ir.Value:
+def _fill(rt: ir.RankedTensorType, value: float) -> ir.Value:
     return _value(linalg.fill(_scalar(rt.element_type, value), outs=[_empty(rt)]))
 
 
@@ -823,7 +823,7 @@ def resize_tables(
     ratios = np.where(x == x_int, 1.0, x - x_int)
     coeffs = np.array([_coeffs(mode, float(r), nearest, a) for r in ratios], dtype=np.float64)
     n = coeffs.shape[1]
-    pad = int(math.ceil(n / 2))
+    pad = math.ceil(n / 2)
     xp = x + pad
     p = np.floor(xp).astype(np.int64)
     frac = xp - p
