@@ -594,3 +594,10 @@ def test_global_max_pool_nan():
     got = exe(x)[0]
     assert np.isnan(got[0, 1, 0, 0])
     check(got[0, 0], np.max(x[0, 0]).reshape(1, 1), np.float32)
+
+
+@pytest.mark.parametrize("name", ["mean", "l2", "max"])
+def test_reduce_many_elements(name):
+    # 4096 elements per row, summed sequentially in f32: still within rtol 1e-5.
+    got, x = run_reduce(name, (3, 4096), [1], False, np.float32)
+    check(got, reduce_ref(name, x, [1], False), np.float32)
