@@ -666,8 +666,8 @@ def _lower_range(op: ir.OpView) -> ir.Value:
         return _empty(rt)
 
     def body(args, index):
-        s = _extract(start, [_index(0)] * st.rank)
-        dl = _extract(delta, [_index(0)] * dlt.rank)
+        s = _extract(start, [_index(0) for _ in range(st.rank)])
+        dl = _extract(delta, [_index(0) for _ in range(dlt.rank)])
         i = index(0)
         if k == "f":
             ct = ir.F32Type.get() if ir.FloatType(et).width < 32 else et
