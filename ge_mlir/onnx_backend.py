@@ -32,13 +32,15 @@ import ge_mlir  # registers the ge dialect before any Context exists
 __all__ = ["GeMlirBackend", "GeMlirBackendRep", "prepare", "run_model", "run_node", "supports_device"]
 
 
-def _compile(model: onnx.ModelProto, input_shapes: Mapping[str, Sequence[int]] | None = None) -> Any:
+def _compile(model: onnx.ModelProto, input_shapes: Mapping[str, Sequence[int]] | None = None,
+             options: Mapping[str, Any] | None = None) -> Any:
     """Imports and compiles ``model`` for the CPU (``ge_mlir.compile`` uses a fresh MLIR context).
 
     Returns a callable taking the non-initializer graph inputs (numpy arrays,
     graph order) and returning the list of graph outputs.
     """
-    return ge_mlir.compile(model, target="cpu", options={"input_shapes": input_shapes}, progress=False)
+    return ge_mlir.compile(model, target="cpu", options={**(options or {}), "input_shapes": input_shapes},
+                           progress=False)
 
 
 def _has_unknown_dims(vi: onnx.ValueInfoProto) -> bool:
@@ -56,8 +58,9 @@ def _has_unknown_dims(vi: onnx.ValueInfoProto) -> bool:
 class GeMlirBackendRep(BackendRep):
     """A model imported and compiled for the CPU; ``run`` may be called repeatedly."""
 
-    def __init__(self, model: onnx.ModelProto) -> None:
+    def __init__(self, model: onnx.ModelProto, options: Mapping[str, Any] | None = None) -> None:
         self.model = model
+        self.options = dict(options or {})
         graph = model.graph
         self._initializers = {i.name: i for i in graph.initializer}
         #: all graph inputs (ONNX order), including initializer-backed ones
@@ -71,7 +74,7 @@ class GeMlirBackendRep(BackendRep):
             i.type.HasField("tensor_type") and i.type.tensor_type.HasField("shape") for i in vis
         )
         if not self._dynamic:
-            self._compiled[()] = _compile(model)
+            self._compiled[()] = _compile(model, None, self.options)
 
     # --- input binding ----------------------------------------------------
     def _bind(self, inputs: Any) -> list[np.ndarray]:
@@ -116,7 +119,7 @@ class GeMlirBackendRep(BackendRep):
             return self._compiled[()]
         key = tuple(tuple(a.shape) for a in arrays)
         if key not in self._compiled:
-            self._compiled[key] = _compile(self.model, dict(zip(self.runtime_inputs, map(list, key))))
+            self._compiled[key] = _compile(self.model, dict(zip(self.runtime_inputs, map(list, key))), self.options)
         return self._compiled[key]
 
     def run(self, inputs: Any, **kwargs: Any) -> tuple[np.ndarray, ...]:
@@ -135,13 +138,20 @@ class GeMlirBackend(Backend):
 
     @classmethod
     def prepare(cls, model: onnx.ModelProto | bytes | str, device: str = "CPU", **kwargs: Any) -> GeMlirBackendRep:
+        """Imports and compiles ``model``. Keyword arguments that are
+        ``ge_mlir.CompileOptions`` fields (``optimize``, ``opt_level``) are passed
+        on; others (e.g. the ONNX runner's ``rtol``/``atol``) are ignored."""
         if not cls.supports_device(device):
             raise RuntimeError(f"ge-mlir's ONNX backend runs on CPU only, not {device!r}")
         if isinstance(model, (bytes, bytearray)):
             model = onnx.load_from_string(bytes(model))
         elif isinstance(model, str):
             model = onnx.load(model)
-        return GeMlirBackendRep(model)
+        from .compiler import CompileOptions
+
+        options = {k: v for k, v in kwargs.items() if k in ("optimize", "opt_level")}
+        assert set(options) <= set(CompileOptions.__dataclass_fields__)
+        return GeMlirBackendRep(model, options)
 
     @classmethod
     def run_model(cls, model: onnx.ModelProto, inputs: Any, device: str = "CPU", **kwargs: Any) -> tuple[Any, ...]:

@@ -360,6 +360,11 @@ class SuiteRun:
 
         run = SuiteRun(node_dir, names).start()
         rec = run.result("test_relu")     # blocks until that case has run
+        results = run.wait()              # every submitted case
+        run.close()
+
+    ``result`` of a name not given up front submits it (used under pytest-xdist,
+    where each xdist process runs only its own share of the cases).
     """
 
     def __init__(self, node_dir: Path, names: Iterable[str], *, jobs: int | None = None,
@@ -373,22 +378,29 @@ class SuiteRun:
         self.timeout = timeout or float(os.environ.get("GE_ONNX_SUITE_TIMEOUT", DEFAULT_TIMEOUT))
         self.on_result = on_result
         self.results: dict[str, dict] = {}
-        self._events = {n: threading.Event() for n in self.names}
-        self._queue: queue.Queue[str] = queue.Queue()
+        self._events: dict[str, threading.Event] = {}
+        self._lock = threading.Lock()
+        self._queue: queue.Queue[str | None] = queue.Queue()
         self._threads: list[threading.Thread] = []
         self._logdir = Path(tempfile.mkdtemp(prefix="ge-onnx-suite-"))
-        self._stop = threading.Event()
         self.started = self.finished = 0.0
 
     def start(self) -> "SuiteRun":
         self.started = time.perf_counter()
         for n in self.names:
-            self._queue.put(n)
+            self.submit(n)
         for i in range(self.jobs):
             t = threading.Thread(target=self._loop, args=(i,), daemon=True)
             t.start()
             self._threads.append(t)
         return self
+
+    def submit(self, name: str) -> None:
+        with self._lock:
+            if name in self._events:
+                return
+            self._events[name] = threading.Event()
+        self._queue.put(name)
 
     def _deliver(self, rec: dict) -> None:
         self.results[rec["name"]] = rec
@@ -399,10 +411,9 @@ class SuiteRun:
     def _loop(self, index: int) -> None:
         worker: _Worker | None = None
         try:
-            while not self._stop.is_set():
-                try:
-                    name = self._queue.get_nowait()
-                except queue.Empty:
+            while True:
+                name = self._queue.get()
+                if name is None:
                     break
                 try:
                     if worker is None or not worker.alive() or worker.done >= CASES_PER_WORKER:
@@ -419,19 +430,22 @@ class SuiteRun:
                 worker.close()
 
     def result(self, name: str) -> dict:
+        self.submit(name)
         self._events[name].wait()
         return self.results[name]
 
     def wait(self) -> dict[str, dict]:
+        """Waits for every submitted case; no more can be submitted afterwards."""
+        for _ in self._threads:
+            self._queue.put(None)
         for t in self._threads:
             t.join()
+        self._threads.clear()
         self.finished = time.perf_counter()
         return self.results
 
     def close(self) -> None:
-        self._stop.set()
-        for t in self._threads:
-            t.join()
+        self.wait()
         shutil.rmtree(self._logdir, ignore_errors=True)
 
     @property

@@ -65,3 +65,14 @@ def test_xfail_file_round_trip(tmp_path):
     path = tmp_path / "xfail.txt"
     assert suite.write_xfail(results, path) == 2
     assert suite.read_xfail(path) == {"test_b": "unlowered: ge.matmul", "test_c": "crash: SIGABRT"}
+
+
+def test_cases_submitted_on_demand(tmp_path):
+    script = tmp_path / "fake_worker.py"
+    script.write_text(FAKE_WORKER)
+    run = suite.SuiteRun(tmp_path, [], worker_command=[sys.executable, str(script)]).start()
+    assert run.result("x_ok")["status"] == "pass"
+    assert run.result("y_segv")["reason"] == "crash: SIGSEGV"
+    assert run.result("z_ok")["status"] == "pass"
+    run.close()
+    assert set(run.results) == {"x_ok", "y_segv", "z_ok"}
