@@ -480,13 +480,14 @@ def test_not_an_array(add_exe):
 
 def test_unlowered_op_is_an_error_naming_it():
     text = """
-func.func @f(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32> {
-  %0 = ge.conv2d %x, %w : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
-  return %0 : tensor<1x4x6x6xf32>
+func.func @f(%x: tensor<1x3x8x8xui8>) -> tensor<1x3x4x4xui8> {
+  %0 = ge.max_pool2d %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>}
+      : (tensor<1x3x8x8xui8>) -> tensor<1x3x4x4xui8>
+  return %0 : tensor<1x3x4x4xui8>
 }
 """
     with ir.Context():
-        with pytest.raises(ExecutionError, match="ge.conv2d") as info:
+        with pytest.raises(ExecutionError, match="ge.max_pool2d") as info:
             CpuExecutable(ge_mlir.parse_module(text))
     assert "was not lowered" in str(info.value)
 
