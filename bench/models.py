@@ -1,7 +1,7 @@
 """Benchmark models built with torch (random weights, no downloads).
 
-ResNet-18 (torchvision's layout, written out because torchvision cannot be
-installed beside this machine's torch), a BERT-style encoder (4 layers, hidden
+ResNet-18 and MobileNetV2 (torchvision's layouts, written out because
+torchvision cannot be installed beside this machine's torch), a BERT-style encoder (4 layers, hidden
 256, seq 128) and a GPT-2-style decoder (2 layers, hidden 256, seq 128).
 """
 
@@ -42,6 +42,44 @@ class ResNet18(nn.Module):
 
     def forward(self, x):
         return self.fc(torch.flatten(self.pool(self.layers(self.stem(x))), 1))
+
+
+class InvertedResidual(nn.Module):
+    def __init__(self, cin: int, cout: int, stride: int, expand: int) -> None:
+        super().__init__()
+        hidden = cin * expand
+        layers: list[nn.Module] = []
+        if expand != 1:
+            layers += [nn.Conv2d(cin, hidden, 1, bias=False), nn.BatchNorm2d(hidden), nn.ReLU6()]
+        layers += [
+            nn.Conv2d(hidden, hidden, 3, stride, 1, groups=hidden, bias=False), nn.BatchNorm2d(hidden), nn.ReLU6(),
+            nn.Conv2d(hidden, cout, 1, bias=False), nn.BatchNorm2d(cout),
+        ]
+        self.conv = nn.Sequential(*layers)
+        self.residual = stride == 1 and cin == cout
+
+    def forward(self, x):
+        return x + self.conv(x) if self.residual else self.conv(x)
+
+
+class MobileNetV2(nn.Module):
+    # (expansion, channels, repeats, first stride), torchvision's table.
+    SETTINGS = [(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2), (6, 96, 3, 1), (6, 160, 3, 2), (6, 320, 1, 1)]
+
+    def __init__(self, classes: int = 1000) -> None:
+        super().__init__()
+        layers: list[nn.Module] = [nn.Conv2d(3, 32, 3, 2, 1, bias=False), nn.BatchNorm2d(32), nn.ReLU6()]
+        cin = 32
+        for t, c, n, s in self.SETTINGS:
+            for i in range(n):
+                layers.append(InvertedResidual(cin, c, s if i == 0 else 1, t))
+                cin = c
+        layers += [nn.Conv2d(cin, 1280, 1, bias=False), nn.BatchNorm2d(1280), nn.ReLU6()]
+        self.features = nn.Sequential(*layers)
+        self.classifier = nn.Linear(1280, classes)
+
+    def forward(self, x):
+        return self.classifier(torch.flatten(nn.functional.adaptive_avg_pool2d(self.features(x), 1), 1))
 
 
 class SelfAttention(nn.Module):
@@ -125,6 +163,7 @@ def benchmark_models():
     ids = torch.randint(0, 30522, (1, 128))
     return [
         ("resnet18", ResNet18().eval(), (torch.randn(1, 3, 224, 224),), ["image"]),
+        ("mobilenet_v2", MobileNetV2().eval(), (torch.randn(1, 3, 224, 224),), ["image"]),
         ("bert_encoder", BertEncoder().eval(), (ids, torch.ones(1, 128, dtype=torch.int64)), ["input_ids", "attention_mask"]),
         ("gpt2_decoder", Gpt2Decoder().eval(), (torch.randint(0, 50257, (1, 128)),), ["input_ids"]),
     ]

@@ -56,12 +56,14 @@ def _run(module: ir.Module, pipeline: str, what: str) -> None:
         raise ExecutionError(f"cannot {what}", diagnostics=e.diagnostics) from None
 
 
-def lower_stage(module: ir.Module, stage: str) -> None:
+def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True) -> None:
     """Runs one CPU stage on ``module`` in place (see :data:`CPU_STAGES`).
 
     * ``linalg``: every ge op to linalg/tensor/arith/math; i1 tensors stored
       as i8; public functions get ``llvm.emit_c_interface`` (numpy calls them);
-    * ``bufferized``: codegen strategy on tensors, then one-shot bufferization;
+    * ``bufferized``: the codegen strategy on tensors (:mod:`.codegen`: im2col,
+      tiled and vectorized matmuls; off with ``codegen=False``), then one-shot
+      bufferization;
     * ``llvm``: the LLVM dialect, ready for the JIT.
     """
     if stage == "linalg":
@@ -72,6 +74,13 @@ def lower_stage(module: ir.Module, stage: str) -> None:
         with module.context, ir.Location.unknown():
             _widen_bool_tensors(module)
     elif stage == "bufferized":
+        if codegen:
+            from .codegen import apply_strategy
+
+            try:
+                apply_strategy(module)
+            except (ValueError, ir.MLIRError) as e:  # the transform interpreter reports failures as exceptions
+                raise ExecutionError(f"the CPU codegen strategy failed: {e}") from None
         _run(module, BUFFERIZE_PIPELINE, "bufferize the module")
     elif stage == "llvm":
         with module.context, ir.Location.unknown():

@@ -1,0 +1,215 @@
+"""CPU codegen strategy on linalg tensors (runs before bufferization).
+
+1. Convolutions become im2col + matmul (``conv_2d_nchw_fchw`` only): a
+   gather ``linalg.generic`` builds the ``[C*kh*kw, Ho*Wo]`` patch matrix (a
+   plain reshape for 1x1 stride-1 convolutions) and the filter
+   ``[F, C*kh*kw]`` multiplies it, so every convolution runs on the matmul
+   kernel below.
+2. Every statically shaped ``linalg.matmul`` / ``linalg.batch_matmul`` is
+   register-tiled and vectorized with the transform dialect: tiles of
+   ``[TM, TN, 1]`` (TM up to 8 rows, TN = 32 columns = 4 AVX2 vectors) become
+   ``vector.contract`` lowered to outer products (FMAs); the accumulator tile
+   is hoisted out of the K loop so it stays in registers. A column count that
+   32 does not divide is split into a 32-multiple part and a narrower rest,
+   each with static tile sizes (masked vectors were measured 9x slower).
+
+Everything else (elementwise, reductions, data movement) is left to
+``convert-linalg-to-loops`` and LLVM's loop vectorizer.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from mlir import ir
+from mlir.dialects import linalg, tensor
+
+#: Register tile of the matmul kernel (rows, columns), measured on AVX2:
+#: 256^3 f32 0.32 ms with [8, 32] against 0.56 ms with [4, 16].
+TILE_M, TILE_N = 8, 32
+
+_TAG = "ge.cpu_tile"
+
+
+def _static(t: ir.Type) -> ir.RankedTensorType | None:
+    if isinstance(t, ir.RankedTensorType) and ir.RankedTensorType(t).has_static_shape:
+        return ir.RankedTensorType(t)
+    return None
+
+
+def _ops(module: ir.Module, names: tuple[str, ...]) -> list[ir.Operation]:
+    found: list[ir.Operation] = []
+
+    def visit(o: ir.Operation) -> ir.WalkResult:
+        if o.name in names:
+            found.append(o)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    return found
+
+
+def _assoc(groups: list[list[int]]) -> ir.ArrayAttr:
+    i64 = ir.IntegerType.get_signless(64)
+    return ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, d) for d in g]) for g in groups])
+
+
+def _collapse(v: ir.Value, groups: list[list[int]]) -> ir.Value:
+    t = ir.RankedTensorType(v.type)
+    shape = [int(np.prod([t.shape[d] for d in g], dtype=np.int64)) for g in groups]
+    return tensor.collapse_shape(ir.RankedTensorType.get(shape, t.element_type), v, _assoc(groups))
+
+
+def _expand(v: ir.Value, shape: list[int], groups: list[list[int]]) -> ir.Value:
+    t = ir.RankedTensorType(v.type)
+    return tensor.expand_shape(ir.RankedTensorType.get(shape, t.element_type), v, _assoc(groups), [], shape)
+
+
+def _int_list(op: ir.Operation, name: str) -> list[int]:
+    attr = op.attributes[name]
+    return [int(x) for x in ir.DenseIntElementsAttr(attr)]
+
+
+def conv_to_img2col(op: ir.Operation) -> bool:
+    """Rewrites one ``linalg.conv_2d_nchw_fchw``; False when it does not apply."""
+    x, w, out = op.operands[0], op.operands[1], op.operands[2]
+    xt, wt, ot = _static(x.type), _static(w.type), _static(out.type)
+    if xt is None or wt is None or ot is None:
+        return False
+    if {str(t.element_type) for t in (xt, wt, ot)} not in ({"f32"}, {"f64"}):
+        return False
+    n, c, _, _ = xt.shape
+    f, _, kh, kw = wt.shape
+    _, _, ho, wo = ot.shape
+    strides, dilations = _int_list(op, "strides"), _int_list(op, "dilations")
+    elem = xt.element_type
+    with op.location, ir.InsertionPoint(op):
+        if kh == kw == 1 and strides == [1, 1]:
+            cols = _collapse(x, [[0], [1], [2, 3]])  # [N, C, H*W]: already the patch matrix
+        else:
+            d = ir.AffineDimExpr.get
+            cst = ir.AffineConstantExpr.get
+            # iteration (n, c, ky, kx, oy, ox) -> x[n, c, oy*s0 + ky*d0, ox*s1 + kx*d1]
+            xmap = ir.AffineMap.get(6, 0, [
+                d(0), d(1),
+                d(4) * cst(strides[0]) + d(2) * cst(dilations[0]),
+                d(5) * cst(strides[1]) + d(3) * cst(dilations[1]),
+            ])
+            shape = [n, c, kh, kw, ho, wo]
+            init = tensor.EmptyOp(shape, elem).result
+            parallel = ir.Attribute.parse("#linalg.iterator_type<parallel>")
+            gather = linalg.GenericOp(
+                [ir.RankedTensorType.get(shape, elem)], [x], [init],
+                ir.ArrayAttr.get([ir.AffineMapAttr.get(xmap), ir.AffineMapAttr.get(ir.AffineMap.get_identity(6))]),
+                ir.ArrayAttr.get([parallel] * 6),
+            )
+            block = gather.regions[0].blocks.append(elem, elem)
+            with ir.InsertionPoint(block):
+                linalg.YieldOp([block.arguments[0]])
+            cols = _collapse(gather.result, [[0], [1, 2, 3], [4, 5]])  # [N, C*kh*kw, Ho*Wo]
+        w2 = _collapse(w, [[0], [1, 2, 3]])  # [F, C*kh*kw]
+        acc = _collapse(out, [[0], [1], [2, 3]])  # [N, F, Ho*Wo]
+        if n == 1:
+            y = linalg.matmul(w2, _collapse(cols, [[0, 1], [2]]), outs=[_collapse(acc, [[0, 1], [2]])])
+            y = _expand(y, [1, f, ho * wo], [[0, 1], [2]])
+        else:
+            wt2 = ir.RankedTensorType(w2.type)
+            d = ir.AffineDimExpr.get
+            wb_init = tensor.EmptyOp([n, *wt2.shape], wt2.element_type).result
+            wb = linalg.broadcast(w2, outs=[wb_init], dimensions=[0])
+            y = linalg.batch_matmul(wb, cols, outs=[acc])
+        y = _expand(y, [n, f, ho, wo], [[0], [1], [2, 3]])
+    op.results[0].replace_all_uses_with(y)
+    op.erase()
+    return True
+
+
+def _largest_divisor(n: int, limit: int) -> int:
+    return next(d for d in range(min(n, limit), 0, -1) if n % d == 0)
+
+
+def _plan(op: ir.Operation) -> list[tuple[int | None, list[int]]] | None:
+    """[(split point along N or None, tile sizes)] for one contraction, or None."""
+    ts = [_static(v.type) for v in op.operands]
+    if any(t is None for t in ts):
+        return None
+    # Mixed-precision contractions (f16 in, f32 accumulate) leave 2-D vector
+    # casts the LLVM lowering cannot translate; they keep the loop form.
+    if {str(t.element_type) for t in ts} not in ({"f32"}, {"f64"}):
+        return None
+    out = ts[2]
+    if op.name == "linalg.matmul":
+        m, n = out.shape
+        lead: list[int] = []
+    else:
+        _, m, n = out.shape
+        lead = [1]
+    tm = _largest_divisor(m, TILE_M)
+    if n % TILE_N == 0 or n < TILE_N:
+        return [(None, [*lead, tm, min(n, TILE_N), 1])]
+    main = n - n % TILE_N
+    return [(main, [*lead, tm, TILE_N, 1]), (None, [*lead, tm, n % TILE_N, 1])]
+
+
+def _script(plans: list[tuple[int, list[tuple[int | None, list[int]]]]], nd_of: dict[int, int]) -> str:
+    lines = []
+    any_op = "!transform.any_op"
+    for tag, plan in plans:
+        h = f"%op{tag}"
+        nd = nd_of[tag]
+        lines.append(f'{h} = transform.structured.match attributes {{{_TAG} = {tag} : i64}} in %root '
+                     f": ({any_op}) -> {any_op}")
+        parts = [h]
+        split, _ = plan[0]
+        if split is not None:
+            lines.append(f"%s{tag} = transform.structured.split {h} after {split} {{dimension = {nd - 2}}} : {any_op}")
+            lines.append(f"%p{tag}:2 = transform.split_handle %s{tag} : ({any_op}) -> ({any_op}, {any_op})")
+            parts = [f"%p{tag}#0", f"%p{tag}#1"]
+        for i, (part, (_, tiles)) in enumerate(zip(parts, plan)):
+            loops = ", ".join(f"%l{tag}_{i}_{j}" for j in range(nd))
+            res = ", ".join([any_op] * (nd + 1))
+            lines.append(f"%t{tag}_{i}, {loops} = transform.structured.tile_using_for {part} "
+                         f"tile_sizes [{', '.join(map(str, tiles))}] : ({any_op}) -> ({res})")
+            lines.append(f"transform.structured.vectorize %t{tag}_{i} {{create_named_contraction}} : {any_op}")
+            lines.append(f"transform.loop.hoist_loop_invariant_subsets %l{tag}_{i}_{nd - 1} : {any_op}")
+    body = "\n    ".join(lines)
+    return f"""
+module attributes {{transform.with_named_sequence}} {{
+  transform.named_sequence @__transform_main(%root: {any_op} {{transform.consumed}}) {{
+    {body}
+    %f = transform.structured.match ops{{["func.func"]}} in %root : ({any_op}) -> {any_op}
+    transform.apply_patterns to %f {{
+      transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
+      transform.apply_patterns.canonicalization
+    }} : {any_op}
+    transform.yield
+  }}
+}}"""
+
+
+def apply_strategy(module: ir.Module) -> dict[str, int]:
+    """Applies the strategy in place; returns counts (convolutions, contractions tiled)."""
+    from mlir.dialects.transform import interpreter
+
+    stats = {"img2col": 0, "tiled": 0}
+    with module.context, ir.Location.unknown():
+        for conv in _ops(module, ("linalg.conv_2d_nchw_fchw",)):
+            stats["img2col"] += conv_to_img2col(conv)
+        plans = []
+        nd_of: dict[int, int] = {}
+        i64 = ir.IntegerType.get_signless(64)
+        for tag, op in enumerate(_ops(module, ("linalg.matmul", "linalg.batch_matmul"))):
+            plan = _plan(op)
+            if plan is None:
+                continue
+            op.attributes[_TAG] = ir.IntegerAttr.get(i64, tag)
+            plans.append((tag, plan))
+            nd_of[tag] = 3 if op.name == "linalg.matmul" else 4
+        if not plans:
+            return stats
+        script = ir.Module.parse(_script(plans, nd_of))
+        interpreter.apply_named_sequence(module.operation, script.body.operations[0], script)
+        stats["tiled"] = len(plans)
+        for op in _ops(module, ("linalg.matmul", "linalg.batch_matmul")):  # untiled leftovers
+            if _TAG in op.attributes:
+                del op.attributes[_TAG]
+    return stats
