@@ -8,6 +8,8 @@
 #include "ge-mlir/Dialect/Ge/GeDialect.h"
 
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
@@ -15,6 +17,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -1001,6 +1004,10 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
   if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput()))
     if (getType().hasStaticShape())
       return dense.reshape(getType());
+  // A resource constant is re-typed, sharing its blob (no copy).
+  if (auto res = dyn_cast_or_null<DenseResourceElementsAttr>(adaptor.getInput()))
+    if (getType().hasStaticShape())
+      return DenseResourceElementsAttr::get(getType(), res.getRawHandle());
   return {};
 }
 
@@ -1036,9 +1043,79 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *ctx, std::optional<Loca
   return pushTensor(err, shape, input.getElementType(), out);
 }
 
-OpFoldResult TransposeOp::fold(FoldAdaptor) {
+/// The raw bytes of a constant with byte-sized elements, or std::nullopt.
+static std::optional<ArrayRef<char>> constantBytes(Attribute attr, int64_t &elemBytes) {
+  auto shaped = dyn_cast_or_null<ElementsAttr>(attr);
+  if (!shaped)
+    return std::nullopt;
+  Type elem = shaped.getShapedType().getElementType();
+  if (!elem.isIntOrFloat() || elem.getIntOrFloatBitWidth() % 8 != 0)
+    return std::nullopt;
+  elemBytes = elem.getIntOrFloatBitWidth() / 8;
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    if (dense.isSplat())
+      return std::nullopt;
+    return dense.getRawData();
+  }
+  if (auto res = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    AsmResourceBlob *blob = res.getRawHandle().getBlob();
+    if (!blob)
+      return std::nullopt;
+    return blob->getData();
+  }
+  return std::nullopt;
+}
+
+/// transpose(constant) computed at compile time (as onnxruntime does for
+/// initializers): weights used transposed, e.g. a tied embedding as the
+/// output projection, would otherwise be copied on every call.
+static Attribute foldConstantTranspose(TransposeOp op, Attribute input) {
+  auto resultType = dyn_cast<RankedTensorType>(op.getType());
+  if (!resultType || !resultType.hasStaticShape())
+    return {};
+  if (auto dense = dyn_cast_or_null<DenseElementsAttr>(input); dense && dense.isSplat())
+    return dense.resizeSplat(resultType);
+  int64_t elemBytes = 0;
+  std::optional<ArrayRef<char>> bytes = constantBytes(input, elemBytes);
+  auto inType = cast<RankedTensorType>(op.getInput().getType());
+  int64_t count = resultType.getNumElements();
+  if (!bytes || (int64_t)bytes->size() != count * elemBytes)
+    return {};
+  ArrayRef<int64_t> perm = op.getPerm();
+  ArrayRef<int64_t> inShape = inType.getShape();
+  int64_t rank = inType.getRank();
+  SmallVector<int64_t> inStrides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    inStrides[d] = inStrides[d + 1] * inShape[d + 1];
+  // Walk the result in order; srcStride[i] is the input stride of result dim i.
+  SmallVector<int64_t> srcStride(rank), index(rank, 0);
+  for (int64_t i = 0; i < rank; ++i)
+    srcStride[i] = inStrides[perm[i]];
+  AsmResourceBlob blob = HeapAsmResourceBlob::allocate(count * elemBytes, /*align=*/64);
+  MutableArrayRef<char> out = blob.getMutableData();
+  const char *src = bytes->data();
+  int64_t offset = 0;
+  ArrayRef<int64_t> outShape = resultType.getShape();
+  for (int64_t n = 0; n < count; ++n) {
+    std::memcpy(out.data() + n * elemBytes, src + offset * elemBytes, elemBytes);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      offset += srcStride[d];
+      if (++index[d] < outShape[d])
+        break;
+      offset -= srcStride[d] * outShape[d];
+      index[d] = 0;
+    }
+  }
+  if (isa<DenseElementsAttr>(input))  // small inline constants stay inline
+    return DenseElementsAttr::getFromRawBuffer(resultType, blob.getData());
+  return DenseResourceElementsAttr::get(resultType, "transposed", std::move(blob));
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
   if (isIdentityPerm(getPerm()) && getInput().getType() == getType())
     return getInput();
+  if (Attribute folded = foldConstantTranspose(*this, adaptor.getInput()))
+    return folded;
   if (auto producer = getInput().getDefiningOp<TransposeOp>()) {
     ArrayRef<int64_t> inner = producer.getPerm();
     SmallVector<int64_t> composed;

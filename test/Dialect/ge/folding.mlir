@@ -113,3 +113,29 @@ func.func @no_fold(%x: tensor<1x8x4x4xf32>) -> (tensor<1x8x4x4xf16>, tensor<4x4x
   %2 = ge.trans_data %1 {dst_format = #ge.format<HWCN>, src_format = #ge.format<NHWC>} : (tensor<1x4x4x8xf32>) -> tensor<4x4x8x1xf32>
   return %0, %2 : tensor<1x8x4x4xf16>, tensor<4x4x8x1xf32>
 }
+
+// -----
+
+// Transposes and reshapes of constants fold at compile time; resource
+// constants stay resources (reshape shares the blob, transpose writes a new one).
+// CHECK-LABEL: func.func @constant_transpose(
+// CHECK-NEXT: %[[A:.*]] = ge.constant dense<{{\[}}[1, 4], [2, 5], [3, 6]]> : tensor<3x2xi32>
+// CHECK-NEXT: %[[B:.*]] = ge.constant dense_resource<transposed> : tensor<2x3xf32>
+// CHECK-NEXT: %[[C:.*]] = ge.constant dense_resource<blob1> : tensor<6xf32>
+// CHECK-NEXT: return %[[A]], %[[B]], %[[C]]
+// CHECK: transposed: "0x400000000000803F000040400000A04000000040000080400000C040"
+func.func @constant_transpose() -> (tensor<3x2xi32>, tensor<2x3xf32>, tensor<6xf32>) {
+  %c = ge.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>
+  %t = ge.transpose %c {perm = array<i64: 1, 0>} : (tensor<2x3xi32>) -> tensor<3x2xi32>
+  %r = ge.constant dense_resource<blob1> : tensor<3x2xf32>
+  %rt = ge.transpose %r {perm = array<i64: 1, 0>} : (tensor<3x2xf32>) -> tensor<2x3xf32>
+  %rr = ge.reshape %r : tensor<3x2xf32> to tensor<6xf32>
+  return %t, %rt, %rr : tensor<3x2xi32>, tensor<2x3xf32>, tensor<6xf32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      blob1: "0x040000000000803F0000004000004040000080400000A0400000C040"
+    }
+  }
+#-}
