@@ -383,6 +383,8 @@ class SuiteRun:
         self._queue: queue.Queue[str | None] = queue.Queue()
         self._threads: list[threading.Thread] = []
         self._logdir = Path(tempfile.mkdtemp(prefix="ge-onnx-suite-"))
+        self._start_failures = 0  # consecutive worker start failures (all threads)
+        self._start_error = ""
         self.started = self.finished = 0.0
 
     def start(self) -> "SuiteRun":
@@ -419,7 +421,16 @@ class SuiteRun:
                     if worker is None or not worker.alive() or worker.done >= CASES_PER_WORKER:
                         if worker is not None:
                             worker.close()
-                        worker = _Worker(self._logdir / f"worker{index}.log", self.worker_command)
+                            worker = None
+                        if self._start_failures >= 3:  # broken environment: fail fast, same reason
+                            raise RuntimeError(self._start_error)
+                        try:
+                            worker = _Worker(self._logdir / f"worker{index}.log", self.worker_command)
+                        except RuntimeError as e:
+                            self._start_failures += 1
+                            self._start_error = str(e)
+                            raise
+                        self._start_failures = 0
                     rec = worker.run(self.node_dir / name, self.timeout)
                 except Exception as e:  # noqa: BLE001 - the harness itself failed
                     rec = {"name": name, "status": "fail", "reason": f"harness: {type(e).__name__}",
@@ -433,6 +444,16 @@ class SuiteRun:
         self.submit(name)
         self._events[name].wait()
         return self.results[name]
+
+    def cancel(self) -> None:
+        """Drops the cases not started yet (their ``result`` would block forever)."""
+        while True:
+            try:
+                name = self._queue.get_nowait()
+            except queue.Empty:
+                return
+            if name is not None:
+                self._deliver({"name": name, "status": "fail", "reason": "harness: cancelled", "seconds": 0.0})
 
     def wait(self) -> dict[str, dict]:
         """Waits for every submitted case; no more can be submitted afterwards."""

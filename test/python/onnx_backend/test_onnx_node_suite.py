@@ -43,6 +43,8 @@ def node_suite(request):
         names, jobs = _selected(request.session), None
     run = suite.SuiteRun(NODE_DIR, names, jobs=jobs).start()
     yield run
+    if request.session.shouldstop or request.session.shouldfail:  # -x, --maxfail, Ctrl-C
+        run.cancel()
     run.wait()
     if names and set(names) == set(CASES):  # a full run: keep it for utils/update-onnx-xfail.py --from-results
         suite.save_results(run.results, suite.results_path(), wall_seconds=round(run.wall_seconds, 1),

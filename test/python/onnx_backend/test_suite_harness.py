@@ -76,3 +76,14 @@ def test_cases_submitted_on_demand(tmp_path):
     assert run.result("z_ok")["status"] == "pass"
     run.close()
     assert set(run.results) == {"x_ok", "y_segv", "z_ok"}
+
+
+def test_broken_worker_fails_fast(tmp_path):
+    script = tmp_path / "broken_worker.py"
+    script.write_text("raise SystemExit('cannot import the backend')\n")
+    names = [f"case{i}" for i in range(20)]
+    run = suite.SuiteRun(tmp_path, names, jobs=2, worker_command=[sys.executable, str(script)]).start()
+    results = run.wait()
+    run.close()
+    assert {r["reason"] for r in results.values()} == {"harness: RuntimeError"}
+    assert "cannot import the backend" in results["case19"]["detail"]
