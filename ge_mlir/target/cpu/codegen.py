@@ -152,6 +152,7 @@ def _plan(op: ir.Operation) -> list[tuple[int | None, list[int]]] | None:
 
 def _script(plans: list[tuple[int, list[tuple[int | None, list[int]]]]], nd_of: dict[int, int]) -> str:
     lines = []
+    hoists = []
     any_op = "!transform.any_op"
     for tag, plan in plans:
         h = f"%op{tag}"
@@ -167,11 +168,18 @@ def _script(plans: list[tuple[int, list[tuple[int | None, list[int]]]]], nd_of: 
         for i, (part, (_, tiles)) in enumerate(zip(parts, plan)):
             loops = ", ".join(f"%l{tag}_{i}_{j}" for j in range(nd))
             res = ", ".join([any_op] * (nd + 1))
+            # Column tiles outermost: one [K, TN] panel of B stays in cache
+            # while every row tile of A passes over it.
+            order = [1, 0, 2] if nd == 3 else [0, 2, 1, 3]
             lines.append(f"%t{tag}_{i}, {loops} = transform.structured.tile_using_for {part} "
-                         f"tile_sizes [{', '.join(map(str, tiles))}] : ({any_op}) -> ({res})")
+                         f"tile_sizes [{', '.join(map(str, tiles))}] interchange = {order} "
+                         f": ({any_op}) -> ({res})")
             lines.append(f"transform.structured.vectorize %t{tag}_{i} {{create_named_contraction}} : {any_op}")
-            lines.append(f"transform.loop.hoist_loop_invariant_subsets %l{tag}_{i}_{nd - 1} : {any_op}")
+            # After canonicalization (below): the accumulator's transfer pair
+            # then reads/writes the K loop's iter_arg and moves out of the loop.
+            hoists.append(f"transform.loop.hoist_loop_invariant_subsets %l{tag}_{i}_{nd - 1} : {any_op}")
     body = "\n    ".join(lines)
+    after = "\n    ".join(hoists)
     return f"""
 module attributes {{transform.with_named_sequence}} {{
   transform.named_sequence @__transform_main(%root: {any_op} {{transform.consumed}}) {{
@@ -181,9 +189,64 @@ module attributes {{transform.with_named_sequence}} {{
       transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
       transform.apply_patterns.canonicalization
     }} : {any_op}
+    {after}
+    transform.apply_patterns to %f {{
+      transform.apply_patterns.canonicalization
+    }} : {any_op}
     transform.yield
   }}
 }}"""
+
+
+_HOIST_SCRIPT = """
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    %h = transform.structured.hoist_redundant_vector_transfers %f : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}"""
+
+
+def mark_arguments_noalias(module: ir.Module) -> None:
+    """Every memref argument of a public function gets ``llvm.noalias``.
+
+    True by construction: the caller passes private copies of the inputs and
+    fresh output arrays. It lets LLVM keep values (the matmul accumulator
+    tile) in registers across loops instead of reloading them after every
+    store through another argument.
+    """
+    with module.context:
+        for op in module.body.operations:
+            if op.operation.name != "func.func" or not op.operation.regions[0].blocks:
+                continue
+            fn = op.operation
+            ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
+            old = list(ir.ArrayAttr(fn.attributes["arg_attrs"])) if "arg_attrs" in fn.attributes else []
+            new = []
+            for i, t in enumerate(ftype.inputs):
+                entries = {}
+                if i < len(old):
+                    d = ir.DictAttr(old[i])
+                    entries = {d[j].name: d[j].attr for j in range(len(d))}
+                if isinstance(t, ir.MemRefType):
+                    entries["llvm.noalias"] = ir.UnitAttr.get()
+                new.append(ir.DictAttr.get(entries))
+            fn.attributes["arg_attrs"] = ir.ArrayAttr.get(new)
+
+
+def hoist_vector_transfers(module: ir.Module) -> None:
+    """After bufferization: the matmul accumulator tile's read/write leave the K loop.
+
+    On tensors the pair reads and writes the loop's own iter_arg, which
+    subset hoisting does not move; on buffers it is a plain redundant
+    transfer pair, so the tile lives in registers across K.
+    """
+    from mlir.dialects.transform import interpreter
+
+    with module.context, ir.Location.unknown():
+        script = ir.Module.parse(_HOIST_SCRIPT)
+        interpreter.apply_named_sequence(module.operation, script.body.operations[0], script)
 
 
 def apply_strategy(module: ir.Module) -> dict[str, int]:

@@ -74,6 +74,7 @@ def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True) -> None:
         with module.context, ir.Location.unknown():
             _widen_bool_tensors(module)
     elif stage == "bufferized":
+        _read_only_arguments(module)
         if codegen:
             from .codegen import apply_strategy
 
@@ -82,12 +83,42 @@ def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True) -> None:
             except (ValueError, ir.MLIRError) as e:  # the transform interpreter reports failures as exceptions
                 raise ExecutionError(f"the CPU codegen strategy failed: {e}") from None
         _run(module, BUFFERIZE_PIPELINE, "bufferize the module")
+        if codegen:
+            from .codegen import hoist_vector_transfers, mark_arguments_noalias
+
+            mark_arguments_noalias(module)
+            try:
+                hoist_vector_transfers(module)
+            except (ValueError, ir.MLIRError) as e:
+                raise ExecutionError(f"the CPU codegen strategy failed: {e}") from None
     elif stage == "llvm":
         with module.context, ir.Location.unknown():
             _copies_to_linalg(module)
         _run(module, LLVM_PIPELINE, "lower the module to LLVM")
     else:
         raise ValueError(f"unknown CPU stage {stage!r} (stages: {', '.join(CPU_STAGES)})")
+
+
+def _read_only_arguments(module: ir.Module) -> None:
+    """Tensor arguments bufferize as read-only (``bufferization.writable = false``):
+    the caller's arrays are passed without a defensive copy."""
+    with module.context:
+        false = ir.BoolAttr.get(False)
+        for fn in _functions(module):
+            if not fn.regions[0].blocks:
+                continue
+            ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
+            old = list(ir.ArrayAttr(fn.attributes["arg_attrs"])) if "arg_attrs" in fn.attributes else []
+            new = []
+            for i, t in enumerate(ftype.inputs):
+                entries = {}
+                if i < len(old):
+                    d = ir.DictAttr(old[i])
+                    entries = {d[j].name: d[j].attr for j in range(len(d))}
+                if isinstance(t, ir.RankedTensorType):
+                    entries["bufferization.writable"] = false
+                new.append(ir.DictAttr.get(entries))
+            fn.attributes["arg_attrs"] = ir.ArrayAttr.get(new)
 
 
 def _copies_to_linalg(module: ir.Module) -> None:
@@ -270,6 +301,34 @@ def _spec(t: ir.Type, what: str, fn: str) -> TensorSpec:
     return TensorSpec(tuple(rt.shape), np.dtype(dtype))
 
 
+_DESCRIPTOR_CLASSES: dict[int, type] = {}
+
+
+def _descriptor_class(rank: int) -> type:
+    cls = _DESCRIPTOR_CLASSES.get(rank)
+    if cls is None:
+        fields = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p), ("offset", ctypes.c_longlong)]
+        if rank:
+            fields += [("shape", ctypes.c_longlong * rank), ("strides", ctypes.c_longlong * rank)]
+        cls = type(f"MemRefDescriptor{rank}", (ctypes.Structure,), {"_fields_": fields})
+        _DESCRIPTOR_CLASSES[rank] = cls
+    return cls
+
+
+def _fast_descriptor(array: np.ndarray) -> Any:
+    """The ranked memref descriptor of a C-contiguous array (classes cached per rank;
+    mlir.runtime builds a new ctypes class on every call)."""
+    d = _descriptor_class(array.ndim)()
+    ptr = array.ctypes.data
+    d.allocated = ptr
+    d.aligned = ptr
+    d.offset = 0
+    if array.ndim:
+        d.shape[:] = array.shape
+        d.strides[:] = [s // array.itemsize for s in array.strides] if array.size else [0] * array.ndim
+    return d
+
+
 def _descriptor(array: np.ndarray) -> Any:
     from mlir.runtime import get_ranked_memref_descriptor
 
@@ -327,8 +386,14 @@ class CpuExecutable:
                 return
             try:
                 self._engine = ExecutionEngine(self._module, opt_level=opt_level)
+                # The packed entry point (void **args), looked up once: the
+                # engine's invoke() looks it up and builds ctypes per call.
+                addr = self._engine.raw_lookup("_mlir_ciface_" + self.func_name)
             except Exception as e:  # JIT/translation failures
                 raise ExecutionError(f"cannot JIT-compile @{self.func_name}: {e}") from None
+            if not addr:
+                raise ExecutionError(f"cannot JIT-compile @{self.func_name}: entry point not found")
+            self._packed_fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(addr)
 
     @staticmethod
     def _sym(fn: ir.Operation) -> str:
@@ -369,8 +434,9 @@ class CpuExecutable:
                 raise ExecutionError(
                     f"argument #{i} of @{fn} has shape {tuple(a.shape)}, expected {spec.shape}"
                 )
-            # A private contiguous copy: the compiled code may reuse argument buffers.
-            arrays.append(np.array(a, order="C", copy=True))
+            # Arguments are bufferized read-only (bufferization.writable =
+            # false), so the caller's array is passed as is when contiguous.
+            arrays.append(np.ascontiguousarray(a))
         return arrays
 
     @property
@@ -382,13 +448,15 @@ class CpuExecutable:
         if self._engine is None:
             raise ExecutionError(f"@{self.func_name} was compiled only to a partial stage; it cannot run")
         arrays = self._check(args)
-        outs = [np.zeros(spec.shape, spec.dtype) for spec in self.outputs]
-        descs = [_descriptor(a) for a in [*arrays, *outs]]
-        ptrs = [ctypes.pointer(ctypes.pointer(d)) for d in descs]
-        try:
-            self._engine.invoke(self.func_name, *ptrs)
-        except Exception as e:  # pragma: no cover - invoke raises only on lookup failure
-            raise ExecutionError(f"cannot invoke @{self.func_name}: {e}") from None
+        outs = [np.empty(spec.shape, spec.dtype) for spec in self.outputs]
+        all_arrays = [*arrays, *outs]
+        descs = [_fast_descriptor(a) for a in all_arrays]
+        packed = (ctypes.c_void_p * len(descs))()
+        holders = [ctypes.pointer(d) for d in descs]
+        for i, h in enumerate(holders):
+            packed[i] = ctypes.cast(ctypes.pointer(h), ctypes.c_void_p)
+        self._packed_fn(packed)
+        del all_arrays, holders
         return outs
 
     def __repr__(self) -> str:
