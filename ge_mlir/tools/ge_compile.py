@@ -13,7 +13,9 @@ diagnostics), 2 usage errors, 3 ``--compare-onnxruntime`` mismatch.
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
+import time
 from collections.abc import Sequence
 
 import numpy as np
@@ -36,6 +38,16 @@ def _random_inputs(model: CompiledModel, seed: int) -> dict[str, np.ndarray]:
     return feeds
 
 
+def _median_ms(fn, runs: int) -> float:
+    fn()  # warm-up
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1e3
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="ge-compile", description=__doc__.split("\n\n")[0])
     p.add_argument("model", help="model.onnx or a ge .mlir file")
@@ -53,6 +65,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--compare-onnxruntime", action="store_true",
                    help="also run the ONNX model with onnxruntime and report the max abs difference")
     p.add_argument("--atol", type=float, default=1e-4, help="tolerance of --compare-onnxruntime")
+    p.add_argument("--benchmark", type=int, metavar="RUNS", default=0,
+                   help="also print the median latency over RUNS runs (and onnxruntime's, 1 thread, "
+                        "with --compare-onnxruntime)")
     p.add_argument("--no-progress", action="store_true")
     args = p.parse_args(argv)
     try:
@@ -67,12 +82,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             else:
                 with open(args.output, "w") as f:
                     f.write(text)
+        # With the IR on stdout the summary goes to stderr.
+        info = sys.stderr if args.output == "-" else sys.stdout
         print(f"compiled {args.model} for {args.target} to '{args.compile_to}' in {model.compile_time:.2f} s "
-              f"({', '.join(f'{k} {v:.2f}' for k, v in model.stage_times.items())})", file=sys.stderr)
+              f"({', '.join(f'{k} {v:.2f}' for k, v in model.stage_times.items())})", file=info)
         for spec in model.inputs:
-            print(f"  input  {spec}", file=sys.stderr)
+            print(f"  input  {spec}", file=info)
         for spec in model.outputs:
-            print(f"  output {spec}", file=sys.stderr)
+            print(f"  output {spec}", file=info)
         if not (args.run or args.random_inputs):
             return 0
         feeds = _random_inputs(model, args.seed) if args.random_inputs else {}
@@ -84,16 +101,25 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{spec.name}: shape {out.shape} {out.dtype} mean {float(np.mean(out)):.6g}")
         if args.save:
             np.savez(args.save, **dict(zip(model.output_names, outputs)))
+        if args.benchmark:
+            print(f"ge-mlir latency: {_median_ms(lambda: model(**feeds), args.benchmark):.3f} ms "
+                  f"(median of {args.benchmark})")
         if args.compare_onnxruntime:
             import onnxruntime as ort
 
-            sess = ort.InferenceSession(args.model, providers=["CPUExecutionProvider"])
+            so = ort.SessionOptions()
+            so.intra_op_num_threads = 1
+            sess = ort.InferenceSession(args.model, so, providers=["CPUExecutionProvider"])
             expected = sess.run(None, feeds)
+            if args.benchmark:
+                print(f"onnxruntime latency: {_median_ms(lambda: sess.run(None, feeds), args.benchmark):.3f} ms "
+                      "(median, 1 thread)")
             worst = 0.0
             for spec, got, want in zip(model.outputs, outputs, expected):
                 err = float(np.max(np.abs(got.astype(np.float64) - want.astype(np.float64)))) if got.size else 0.0
                 worst = max(worst, err)
-                print(f"{spec.name}: max abs error vs onnxruntime {err:.3g}")
+                print(f"{spec.name}: max abs error vs onnxruntime {err:.3g} "
+                      f"({'ok' if err <= args.atol else 'MISMATCH'}, atol {args.atol:g})")
             if not worst <= args.atol:
                 print(f"ge-compile: mismatch against onnxruntime ({worst:.3g} > {args.atol})", file=sys.stderr)
                 return 3
