@@ -1,0 +1,213 @@
+"""ge_mlir.compile, CompiledModel and ge-compile: model forms, stages, bad inputs."""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+from mlir import ir
+from onnx import TensorProto, helper
+
+import ge_mlir
+from ge_mlir.compiler import STAGES, _Progress
+from ge_mlir.tools import ge_compile
+
+IR = """
+func.func @f(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xi1>) {
+  %0 = ge.add %x, %y : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = ge.less %x, %y : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
+  return %0, %1 : tensor<2x3xf32>, tensor<2x3xi1>
+}"""
+
+
+def onnx_model() -> onnx.ModelProto:
+    nodes = [helper.make_node("Add", ["x", "y"], ["sum"]), helper.make_node("Less", ["x", "y"], ["lt"])]
+    graph = helper.make_graph(
+        nodes, "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3]),
+         helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("sum", TensorProto.FLOAT, [2, 3]),
+         helper.make_tensor_value_info("lt", TensorProto.BOOL, [2, 3])],
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+X = np.arange(6, dtype=np.float32).reshape(2, 3)
+Y = np.full((2, 3), 2.5, np.float32)
+
+
+def check_outputs(outs):
+    np.testing.assert_array_equal(outs[0], X + Y)
+    np.testing.assert_array_equal(outs[1], X < Y)
+    assert outs[1].dtype == np.bool_
+
+
+@pytest.mark.parametrize("form", ["proto", "bytes", "path", "ir-text", "ir-module", "mlir-path"])
+def test_model_forms(form, tmp_path):
+    if form == "proto":
+        model = onnx_model()
+    elif form == "bytes":
+        model = onnx_model().SerializeToString()
+    elif form == "path":
+        model = tmp_path / "m.onnx"
+        onnx.save(onnx_model(), model)
+        model = str(model)
+    elif form == "ir-text":
+        model = IR
+    elif form == "mlir-path":
+        model = tmp_path / "m.mlir"
+        model.write_text(IR)
+    else:
+        with ir.Context():
+            model = ge_mlir.parse_module(IR)
+            compiled = ge_mlir.compile(model, progress=False)
+        check_outputs(compiled(X, Y))
+        return
+    compiled = ge_mlir.compile(model, progress=False)
+    check_outputs(compiled(X, Y))
+    check_outputs(compiled(y=Y, x=X) if compiled.input_names == ["x", "y"] else compiled(arg1=Y, arg0=X))
+
+
+def test_io_specs_and_names():
+    m = ge_mlir.compile(onnx_model(), progress=False)
+    assert m.input_names == ["x", "y"] and m.output_names == ["sum", "lt"]
+    assert [(s.shape, s.dtype) for s in m.outputs] == [((2, 3), np.dtype(np.float32)), ((2, 3), np.dtype(np.bool_))]
+    assert "x: 2x3 float32" in repr(m)
+    assert set(m.stage_times) == {*STAGES, "jit"} and m.compile_time > 0
+
+
+def test_ir_of_every_stage():
+    m = ge_mlir.compile(IR, progress=False)
+    assert m.stages == STAGES
+    assert "ge.add" in m.ir("ge") and "ge.add" in m.ir("optimized")
+    assert "linalg.generic" in m.ir("linalg") and "ge." not in m.ir("linalg")
+    assert "memref<2x3xf32>" in m.ir("bufferized") and "tensor<" not in m.ir("bufferized").split("{-#")[0]
+    assert "llvm.func @f" in m.ir("llvm") and m.ir() == m.ir("llvm")
+
+
+@pytest.mark.parametrize("stage", STAGES[:-1])
+def test_compile_to_stops_early(stage):
+    m = ge_mlir.compile(IR, compile_to=stage, progress=False)
+    assert m.stages == STAGES[: STAGES.index(stage) + 1]
+    assert m.input_names == ["arg0", "arg1"]
+    with pytest.raises(ge_mlir.CompileError, match="was not reached"):
+        m.ir("llvm")
+    with pytest.raises(ge_mlir.ExecutionError, match=f"compiled to stage '{stage}'"):
+        m(X, Y)
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"target": "npu"}, "unknown target 'npu'"),
+    ({"compile_to": "asm"}, "unknown stage 'asm'"),
+    ({"options": {"opt_levle": 2}}, "unknown compile option"),
+    ({"options": {"opt_level": 7}}, "opt_level must be an integer from 0 to 3"),
+])
+def test_bad_compile_arguments(kwargs, match):
+    with pytest.raises(ge_mlir.CompileError, match=match):
+        ge_mlir.compile(IR, progress=False, **kwargs)
+
+
+def test_bad_model_forms(tmp_path):
+    with pytest.raises(ge_mlir.CompileError, match="no such model file"):
+        ge_mlir.compile(str(tmp_path / "missing.onnx"))
+    with pytest.raises(ge_mlir.CompileError, match="cannot compile a int"):
+        ge_mlir.compile(42)
+    with pytest.raises(ge_mlir.ParseError):
+        ge_mlir.compile("func.func @f() {\n  %0 = ge.bogus : tensor<2xf32>\n}")
+    bad = onnx_model()
+    bad.graph.node[0].op_type = "NotAnOnnxOp"
+    with pytest.raises(ge_mlir.GeMlirError, match="NotAnOnnxOp"):
+        ge_mlir.compile(bad)
+
+
+@pytest.mark.parametrize("call,match", [
+    (lambda m: m(X), "missing input"),
+    (lambda m: m(X, Y, Y), "takes 2 input"),
+    (lambda m: m(X, z=Y), "unknown input 'z'"),
+    (lambda m: m(X, x=X, y=Y), "given both by position and by name"),
+    (lambda m: m(X, Y.astype(np.float64)), "input 'y' has dtype float64, expected float32"),
+    (lambda m: m(X, Y.reshape(3, 2)), r"input 'y' has shape \(3, 2\), expected \(2, 3\)"),
+    (lambda m: m(X, [[1.0] * 3] * 2), "input 'y' must be a numpy array"),
+])
+def test_bad_inputs_raise_clear_errors(call, match):
+    m = ge_mlir.compile(onnx_model(), progress=False)
+    with pytest.raises(ge_mlir.ExecutionError, match=match):
+        call(m)
+    check_outputs(m(X, Y))  # still usable afterwards
+
+
+def test_non_contiguous_inputs_and_fresh_outputs():
+    m = ge_mlir.compile(onnx_model(), progress=False)
+    xt = np.ascontiguousarray(X.T).T  # same values, Fortran order
+    a = m(xt, Y)
+    b = m(X, Y)
+    check_outputs(a)
+    assert a[0] is not b[0]
+    a[0][...] = -1  # results are owned by the caller
+    check_outputs(m(X, Y))
+    np.testing.assert_array_equal(X, np.arange(6, dtype=np.float32).reshape(2, 3))  # inputs untouched
+
+
+def test_torch_module():
+    torch = pytest.importorskip("torch")
+
+    class Net(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = torch.nn.Linear(8, 4)
+
+        def forward(self, x):
+            return torch.softmax(self.fc(x), dim=-1)
+
+    torch.manual_seed(0)
+    net = Net().eval()
+    x = torch.randn(3, 8)
+    with pytest.raises(ge_mlir.CompileError, match="example_inputs"):
+        ge_mlir.compile(net)
+    m = ge_mlir.compile(net, example_inputs=(x,), progress=False)
+    np.testing.assert_allclose(m(x.numpy())[0], net(x).detach().numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_progress_bar(monkeypatch):
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    bar = _Progress(3, enabled=True)
+    bar.step("ge")  # under a second: nothing shown yet
+    assert err.getvalue() == ""
+    bar.start -= 2.0  # the compile has now taken over a second
+    bar.step("linalg")
+    bar.step("llvm")
+    bar.close()
+    out = err.getvalue()
+    assert "[" in out and "2/3 linalg" in out and "3/3 llvm" in out and out.endswith("\n")
+    quiet = _Progress(2, enabled=False)
+    quiet.start -= 5.0
+    quiet.step("ge")
+    assert err.getvalue() == out
+
+
+def test_on_stage_callback():
+    seen = []
+    ge_mlir.compile(IR, progress=False, on_stage=lambda stage, seconds: seen.append((stage, seconds >= 0)))
+    assert [s for s, _ in seen] == list(STAGES) and all(ok for _, ok in seen)
+
+
+def test_ge_compile_cli(tmp_path, capsys):
+    path = tmp_path / "m.onnx"
+    onnx.save(onnx_model(), path)
+    np.savez(tmp_path / "in.npz", x=X, y=Y)
+    rc = ge_compile.main([str(path), "--run", str(tmp_path / "in.npz"), "--save", str(tmp_path / "out.npz"),
+                          "--compare-onnxruntime", "--no-progress"])
+    assert rc == 0
+    out = capsys.readouterr().out
+    assert "sum: max abs error vs onnxruntime 0 (ok" in out
+    with np.load(tmp_path / "out.npz") as data:
+        check_outputs([data["sum"], data["lt"]])
+    assert ge_compile.main([str(path), "--compile-to", "linalg", "-o", str(tmp_path / "m.mlir")]) == 0
+    assert "linalg.generic" in Path(tmp_path / "m.mlir").read_text()
+    assert ge_compile.main([str(tmp_path / "missing.onnx")]) == 1
+    assert "no such model file" in capsys.readouterr().err
