@@ -223,7 +223,7 @@ def _load(model: Any, options: CompileOptions, example_inputs: Sequence[Any] | N
     )
 
 
-def compile(  # noqa: A001 - the natural name, as in torch.compile
+def compile(  # the natural name, as in torch.compile
     model: Any,
     target: str = "cpu",
     options: CompileOptions | Mapping[str, Any] | None = None,

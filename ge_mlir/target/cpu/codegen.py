@@ -228,7 +228,7 @@ def _plan(op: ir.Operation) -> list[tuple[int | None, list[int]]] | None:
             chunks.append((part, [*lead, tm, width, 1]))
             n -= part
         width //= 2
-    last_split, last_tiles = chunks[-1]
+    _, last_tiles = chunks[-1]
     chunks[-1] = (None, last_tiles)
     return chunks
 
