@@ -19,8 +19,6 @@ layer from ``bench/models.py``), exported with both the torch.export-based and
 the TorchScript exporter, are compared with onnxruntime on the exported model
 and with torch's own float32 output, at the same float32 tolerance.
 
-Known failure (strict xfail): a 2-D matmul with K = 1 does not compile (CPU
-codegen strategy, see ``test_mlp_one_input_feature``).
 """
 
 from __future__ import annotations
@@ -164,12 +162,10 @@ def test_mlp_odd_sizes(sizes):
     np.testing.assert_allclose(y.sum(-1), 1.0, rtol=1e-5)
 
 
-@pytest.mark.xfail(strict=True, raises=ge_mlir.target.cpu.runner.ExecutionError, reason=(
-    "CPU codegen (ge_mlir/target/cpu/codegen.py): a linalg.matmul with K=1 tiles K by 1, canonicalization "
-    "folds that single-iteration loop and transform.loop.hoist_loop_invariant_subsets on its handle fails "
-    "('tracking listener failed to find replacement op'); e.g. MatMul (3,1)x(1,5), Gemm with one input feature"))
 def test_mlp_one_input_feature():
+    """K = 1 (regression: the codegen strategy hoisted out of a K loop canonicalization had removed)."""
     differential(mlp(np.float32, True, (3, 1, 8, 5)))
+    differential(mlp(np.float32, False, (1, 1, 1, 1)))
 
 
 @pytest.mark.parametrize("use_gemm", [True, False], ids=["gemm", "matmul_add"])

@@ -243,7 +243,7 @@ def _k_block(k: int) -> int:
 
 
 def _script(plans: list[tuple[int, list[tuple[int | None, list[int]]]]], nd_of: dict[int, int],
-            kblocks: dict[int, int]) -> str:
+            kblocks: dict[int, int], kdims: dict[int, int]) -> str:
     lines = []
     hoists = []
     any_op = "!transform.any_op"
@@ -291,7 +291,10 @@ def _script(plans: list[tuple[int, list[tuple[int | None, list[int]]]]], nd_of: 
             lines.append(f"transform.structured.vectorize %t{tag}_{i} {{create_named_contraction}} : {any_op}")
             # After canonicalization (below): the accumulator's transfer pair
             # then reads/writes the K loop's iter_arg and moves out of the loop.
-            hoists.append(f"transform.loop.hoist_loop_invariant_subsets {loops[-1]} : {any_op}")
+            # K == 1: the K loop has one iteration and canonicalization
+            # removes it (its handle would dangle); there is nothing to hoist.
+            if kdims[tag] > 1:
+                hoists.append(f"transform.loop.hoist_loop_invariant_subsets {loops[-1]} : {any_op}")
     body = "\n    ".join(lines)
     after = "\n    ".join(hoists)
     return f"""
@@ -376,6 +379,7 @@ def apply_strategy(module: ir.Module) -> dict[str, int]:
         plans = []
         nd_of: dict[int, int] = {}
         kblocks: dict[int, int] = {}
+        kdims: dict[int, int] = {}
         i64 = ir.IntegerType.get_signless(64)
         for tag, op in enumerate(_ops(module, ("linalg.matmul", "linalg.batch_matmul"))):
             plan = _plan(op)
@@ -384,10 +388,11 @@ def apply_strategy(module: ir.Module) -> dict[str, int]:
             op.attributes[_TAG] = ir.IntegerAttr.get(i64, tag)
             plans.append((tag, plan))
             nd_of[tag] = 3 if op.name == "linalg.matmul" else 4
-            kblocks[tag] = _k_block(_static(op.operands[0].type).shape[-1])
+            kdims[tag] = _static(op.operands[0].type).shape[-1]
+            kblocks[tag] = _k_block(kdims[tag])
         if not plans:
             return stats
-        script = ir.Module.parse(_script(plans, nd_of, kblocks))
+        script = ir.Module.parse(_script(plans, nd_of, kblocks, kdims))
         interpreter.apply_named_sequence(module.operation, script.body.operations[0], script)
         stats["tiled"] = len(plans)
         for op in _ops(module, ("linalg.matmul", "linalg.batch_matmul")):  # untiled leftovers
