@@ -1,7 +1,8 @@
 """Benchmark models built with torch (random weights, no downloads).
 
 ResNet-18 and MobileNetV2 (torchvision's layouts, written out because
-torchvision cannot be installed beside this machine's torch), a BERT-style encoder (4 layers, hidden
+torchvision cannot be installed beside this machine's torch), a ViT-style
+classifier (patch 16, 4 layers, hidden 192), a BERT-style encoder (4 layers, hidden
 256, seq 128) and a GPT-2-style decoder (2 layers, hidden 256, seq 128).
 """
 
@@ -157,6 +158,27 @@ class Gpt2Decoder(nn.Module):
         return self.ln_f(x) @ self.wte.weight.t()
 
 
+class VitTiny(nn.Module):
+    """ViT-style classifier: 16x16 patch embedding (a strided conv), 4 encoder layers, hidden 192."""
+
+    def __init__(self, d=192, heads=3, layers=4, classes=1000) -> None:
+        super().__init__()
+        self.patch = nn.Conv2d(3, d, 16, 16)
+        self.cls = nn.Parameter(torch.randn(1, 1, d) * 0.02)
+        self.pos = nn.Parameter(torch.randn(1, 197, d) * 0.02)
+        self.layers = nn.ModuleList(EncoderLayer(d, heads, 4 * d) for _ in range(layers))
+        self.ln = nn.LayerNorm(d)
+        self.head = nn.Linear(d, classes)
+
+    def forward(self, x):
+        x = self.patch(x).flatten(2).transpose(1, 2)
+        x = torch.cat([self.cls.expand(x.shape[0], -1, -1), x], dim=1) + self.pos
+        mask = torch.zeros(1, 1, 1, x.shape[1])
+        for layer in self.layers:
+            x = layer(x, mask)
+        return self.head(self.ln(x[:, 0]))
+
+
 def benchmark_models():
     """(name, module, example args, input names) of the benchmark set."""
     torch.manual_seed(0)
@@ -166,4 +188,5 @@ def benchmark_models():
         ("mobilenet_v2", MobileNetV2().eval(), (torch.randn(1, 3, 224, 224),), ["image"]),
         ("bert_encoder", BertEncoder().eval(), (ids, torch.ones(1, 128, dtype=torch.int64)), ["input_ids", "attention_mask"]),
         ("gpt2_decoder", Gpt2Decoder().eval(), (torch.randint(0, 50257, (1, 128)),), ["input_ids"]),
+        ("vit_tiny", VitTiny().eval(), (torch.randn(1, 3, 224, 224),), ["image"]),
     ]

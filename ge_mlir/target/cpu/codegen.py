@@ -196,12 +196,11 @@ def window_to_taps(op: ir.Operation) -> bool:
     return True
 
 
-def _largest_divisor(n: int, limit: int) -> int:
-    return next(d for d in range(min(n, limit), 0, -1) if n % d == 0)
+Plan = list[tuple[int | None, list[tuple[int | None, list[int]]]]]
 
 
-def _plan(op: ir.Operation) -> list[tuple[int | None, list[int]]] | None:
-    """[(split point along N or None, tile sizes)] for one contraction, or None."""
+def _plan(op: ir.Operation) -> Plan | None:
+    """[(row split, [(column split, tile sizes)])] for one contraction, or None."""
     ts = [_static(v.type) for v in op.operands]
     if any(t is None for t in ts):
         return None
@@ -216,21 +215,25 @@ def _plan(op: ir.Operation) -> list[tuple[int | None, list[int]]] | None:
     else:
         _, m, n = out.shape
         lead = [1]
-    tm = _largest_divisor(m, TILE_M)
-    # Columns in chunks of power-of-two widths (32, then 16, 8, ... for the
-    # rest): odd vector widths (a 17-wide remainder) are scalarized and were
-    # measured 15x slower than the same work in 16 + 1 columns.
-    chunks: list[tuple[int | None, list[int]]] = []
-    width = TILE_N
-    while n:
-        if n >= width:
-            part = n - n % width
-            chunks.append((part, [*lead, tm, width, 1]))
-            n -= part
-        width //= 2
-    _, last_tiles = chunks[-1]
-    chunks[-1] = (None, last_tiles)
-    return chunks
+    # Rows and columns in chunks of power-of-two sizes (8 then 4, 2, 1 rows;
+    # 32 then 16, 8, ... columns): odd vector widths (a 17-wide remainder)
+    # are scalarized and were measured 15x slower than 16 + 1 columns, and a
+    # prime row count (197 tokens) would otherwise get 1-row tiles.
+    return [(ms, [(ns, [*lead, tm, tn, 1]) for ns, tn in _chunks(n, TILE_N)]) for ms, tm in _chunks(m, TILE_M)]
+
+
+def _chunks(size: int, tile: int) -> list[tuple[int | None, int]]:
+    """[(split point or None for the last part, tile)]: parts of ``size`` divisible by
+    decreasing power-of-two tiles, e.g. 49 with 32 -> [(32, 32), (16, 16), (None, 1)]."""
+    out: list[tuple[int | None, int]] = []
+    while size:
+        if size >= tile:
+            part = size - size % tile
+            out.append((part, tile))
+            size -= part
+        tile //= 2
+    out[-1] = (None, out[-1][1])
+    return out
 
 
 def _k_block(k: int) -> int:
@@ -242,7 +245,22 @@ def _k_block(k: int) -> int:
 
 
 
-def _script(plans: list[tuple[int, list[tuple[int | None, list[int]]]]], nd_of: dict[int, int],
+def _split_lines(lines: list[str], handle: str, splits: list[int | None], dim: int, name: str,
+                 any_op: str) -> list[str]:
+    """Emits transform.structured.split ops cutting ``handle`` at ``splits``; returns the part handles."""
+    parts, rest = [], handle
+    for c, split in enumerate(splits):
+        if split is None:
+            parts.append(rest)
+            break
+        lines.append(f"%s{name}_{c} = transform.structured.split {rest} after {split} {{dimension = {dim}}} : {any_op}")
+        lines.append(f"%p{name}_{c}:2 = transform.split_handle %s{name}_{c} : ({any_op}) -> ({any_op}, {any_op})")
+        parts.append(f"%p{name}_{c}#0")
+        rest = f"%p{name}_{c}#1"
+    return parts
+
+
+def _script(plans: list[tuple[int, Plan]], nd_of: dict[int, int],
             kblocks: dict[int, int], kdims: dict[int, int]) -> str:
     lines = []
     hoists = []
@@ -252,19 +270,15 @@ def _script(plans: list[tuple[int, list[tuple[int | None, list[int]]]]], nd_of: 
         nd = nd_of[tag]
         lines.append(f'{h} = transform.structured.match attributes {{{_TAG} = {tag} : i64}} in %root '
                      f": ({any_op}) -> {any_op}")
-        # Split the column range into the plan's chunks (each split is
-        # relative to the part that is left).
-        parts, rest = [], h
-        for c, (split, _) in enumerate(plan):
-            if split is None:
-                parts.append(rest)
-                break
-            lines.append(f"%s{tag}_{c} = transform.structured.split {rest} after {split} "
-                         f"{{dimension = {nd - 2}}} : {any_op}")
-            lines.append(f"%p{tag}_{c}:2 = transform.split_handle %s{tag}_{c} : ({any_op}) -> ({any_op}, {any_op})")
-            parts.append(f"%p{tag}_{c}#0")
-            rest = f"%p{tag}_{c}#1"
-        for i, (part, (_, tiles)) in enumerate(zip(parts, plan)):
+        # Split rows, then each row part's columns, into the plan's chunks
+        # (each split is relative to the part that is left).
+        parts: list[str] = []
+        tiling: list[list[int]] = []
+        row_parts = _split_lines(lines, h, [ms for ms, _ in plan], nd - 3, f"{tag}r", any_op)
+        for r, (row_part, (_, cols)) in enumerate(zip(row_parts, plan)):
+            parts += _split_lines(lines, row_part, [ns for ns, _ in cols], nd - 2, f"{tag}c{r}", any_op)
+            tiling += [t for _, t in cols]
+        for i, (part, tiles) in enumerate(zip(parts, tiling)):
             kblock = kblocks[tag]
             inner = part
             if kblock:
