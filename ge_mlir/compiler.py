@@ -48,12 +48,15 @@ class CompileOptions:
         opt_level: LLVM optimization level of the JIT, 0 to 3.
         input_shapes: fixes ONNX input dimensions, e.g. ``{"x": [1, 3, 224, 224]}``.
         func_name: the function to compile when a ge module has several.
+        constant_inputs: ONNX graph inputs frozen to values (specialization:
+            shape/axes/pads given as inputs); they are no longer inputs.
     """
 
     optimize: bool = True
     opt_level: int = 3
     input_shapes: Mapping[str, Sequence[int]] | None = None
     func_name: str | None = None
+    constant_inputs: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -216,7 +219,7 @@ def _load(model: Any, options: CompileOptions, example_inputs: Sequence[Any] | N
     if isinstance(model, (str, Path, bytes)) or (onnx is not None and isinstance(model, onnx.ModelProto)):
         from .frontend.onnx import import_onnx
 
-        return import_onnx(model, input_shapes=options.input_shapes)
+        return import_onnx(model, input_shapes=options.input_shapes, constant_inputs=options.constant_inputs)
     raise CompileError(
         f"cannot compile a {type(model).__name__}: expected an ONNX path/bytes/ModelProto, "
         "a .mlir path, ge IR text, an mlir.ir.Module or a torch.nn.Module"

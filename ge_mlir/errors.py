@@ -154,9 +154,12 @@ class UnsupportedOpsError(OnnxImportError):
     the message lists every one of them, not only the first.
     """
 
-    def __init__(self, unsupported: dict, refusals: list | None = None) -> None:
+    def __init__(self, unsupported: dict, refusals: list | None = None,
+                 needs_constant: list | None = None) -> None:
         self.unsupported = unsupported
         self.refusals = refusals or []
+        #: Graph inputs that would import if frozen (``constant_inputs=``).
+        self.needs_constant = needs_constant or []
         lines = []
         for (domain, op_type, opset), nodes in sorted(unsupported.items()):
             dom = f"{domain}::" if domain else ""

@@ -74,6 +74,20 @@ def _apply_input_shapes(model: onnx.ModelProto, input_shapes: Mapping[str, Seque
             shape.dim.add().dim_value = int(d)
 
 
+def _freeze_inputs(model: onnx.ModelProto, values: Mapping[str, np.ndarray]) -> None:
+    inputs = {i.name: i for i in model.graph.input}
+    for name, value in values.items():
+        if name not in inputs:
+            raise OnnxImportError(
+                f"constant_inputs names {name!r}, which is not a graph input (inputs: {', '.join(inputs)})"
+            )
+        model.graph.input.remove(inputs[name])
+        for init in list(model.graph.initializer):
+            if init.name == name:
+                model.graph.initializer.remove(init)
+        model.graph.initializer.append(onnx.numpy_helper.from_array(np.asarray(value), name))
+
+
 class Importer:
     def __init__(
         self,
@@ -98,6 +112,9 @@ class Importer:
         self.unavailable: set[str] = set()
         self._resource_names: set[str] = set()
         self.used_names: set[str] = set()
+        # Graph inputs a converter needed as constants (import_onnx's
+        # constant_inputs= can freeze them to values).
+        self.needs_constant: set[str] = set()
 
     # --- values ---------------------------------------------------------
     def constant_value(self, name: str) -> np.ndarray | None:
@@ -269,7 +286,7 @@ class Importer:
                 # Unnamed nodes are called "<OpType>_<index in the graph>".
                 self._convert_node(node, node.name or f"{node.op_type}_{idx}", vinfo)
             if self.unsupported or self.refusals:
-                raise UnsupportedOpsError(self.unsupported, self.refusals)
+                raise UnsupportedOpsError(self.unsupported, self.refusals, sorted(self.needs_constant))
             results = []
             with ir.Location.name("graph outputs"):
                 for o in graph.output:
@@ -362,6 +379,7 @@ def import_onnx(
     resource_threshold: int = DEFAULT_RESOURCE_THRESHOLD,
     func_name: str | None = None,
     verify: bool = True,
+    constant_inputs: Mapping[str, np.ndarray] | None = None,
 ) -> ir.Module:
     """Imports an ONNX model into a ge module.
 
@@ -374,6 +392,11 @@ def import_onnx(
             ``dense_resource`` blobs (keeps IR text small).
         func_name: name of the function (default: the graph name).
         verify: run the MLIR verifier on the result.
+        constant_inputs: graph inputs frozen to these values (they become
+            initializers and leave the function's arguments): a model whose
+            shape, axes or pads arrive as inputs is specialized to them.
+            ``UnsupportedOpsError.needs_constant`` names the inputs a model
+            needs this way.
 
     Raises:
         UnsupportedOpsError: lists every unsupported op type (with opset and
@@ -385,6 +408,8 @@ def import_onnx(
     proto_copy.CopyFrom(proto)
     if input_shapes:
         _apply_input_shapes(proto_copy, input_shapes)
+    if constant_inputs:
+        _freeze_inputs(proto_copy, constant_inputs)
     try:
         inferred = onnx.shape_inference.infer_shapes(proto_copy, check_type=False, strict_mode=False, data_prop=True)
     except Exception:

@@ -163,6 +163,7 @@ class NodeContext:
         if value is None:
             name = self.node.input[i] if self.has_input(i) else ""
             if self.importer.is_graph_input(name):
+                self.importer.needs_constant.add(name)
                 self.refuse(
                     f"input #{i} ({what}) comes from graph input {name!r}; it must be a constant "
                     "(an initializer) to be imported"
