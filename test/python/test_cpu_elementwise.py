@@ -588,3 +588,18 @@ def test_bool_tensors_through_upstream_tensor_and_linalg_ops():
     got = exe(a, b)
     check(got[0], want0, np.bool_)
     check(got[1], np.full((3, 4), t[1, 0]) ^ t, np.bool_)
+
+
+def test_bf16_inputs_and_outputs():
+    """bf16 tensors cross the boundary as ml_dtypes.bfloat16 arrays; arithmetic runs in f32."""
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    text = ("func.func @f(%x: tensor<4xbf16>) -> (tensor<4xf32>, tensor<4xbf16>) {\n"
+            "  %0 = ge.cast %x : tensor<4xbf16> to tensor<4xf32>\n  %1 = ge.exp %x : tensor<4xbf16>\n"
+            "  return %0, %1 : tensor<4xf32>, tensor<4xbf16>\n}")
+    with ir.Context():
+        exe = CpuExecutable(ge_mlir.parse_module(text))
+    x = np.array([1, 2, 3.5, -1], dtype=ml_dtypes.bfloat16)
+    got = exe(x)
+    np.testing.assert_array_equal(got[0], x.astype(np.float32))
+    assert got[1].dtype == ml_dtypes.bfloat16
+    np.testing.assert_array_equal(got[1], np.exp(x.astype(np.float32)).astype(ml_dtypes.bfloat16))

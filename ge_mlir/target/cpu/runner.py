@@ -278,6 +278,12 @@ _NP_DTYPES = {
     "si8": np.int8, "si16": np.int16, "si32": np.int32, "si64": np.int64,
     "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32, "ui64": np.uint64,
 }
+try:  # bf16 as numpy sees it (ml_dtypes is an onnx dependency)
+    import ml_dtypes
+
+    _NP_DTYPES["bf16"] = ml_dtypes.bfloat16
+except ImportError:  # pragma: no cover
+    pass
 # Descriptor pointer types only need the element size: any same-size ctype works.
 _CARRIER = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
