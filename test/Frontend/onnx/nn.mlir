@@ -340,9 +340,15 @@
 // LAYERNORM-F16-NEXT: %[[V2:[^ ,:)]+]] = ge.cast %[[V1]] : tensor<2x8xf32> to tensor<2x8xf16>
 // LAYERNORM-F16-NEXT: return %[[V2]] : tensor<2x8xf16>
 
-// RUN: %python %S/Inputs/nn_models.py layernorm_mean_used %t.layernorm_mean_used.onnx && not ge-import-onnx %t.layernorm_mean_used.onnx 2>&1 | FileCheck %s --check-prefix=LAYERNORM-MEAN-USED
-// LAYERNORM-MEAN-USED: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
-// LAYERNORM-MEAN-USED-NEXT: LayerNormalization node 'layernormalization0': the Mean output(s) are used; ge.layer_norm computes only Y
+// With its Mean output used, LayerNormalization is decomposed (statistics kept).
+// RUN: %python %S/Inputs/nn_models.py layernorm_mean_used %t.layernorm_mean_used.onnx && ge-import-onnx %t.layernorm_mean_used.onnx | FileCheck %s --check-prefix=LAYERNORM-MEAN-USED
+// LAYERNORM-MEAN-USED-LABEL: func.func @
+// LAYERNORM-MEAN-USED: %[[MEAN:.*]] = ge.reduce_mean %{{.*}} {axes = array<i64: 1>} : (tensor<2x8xf32>) -> tensor<2x1xf32>
+// LAYERNORM-MEAN-USED-NEXT: %[[D:.*]] = ge.sub %{{.*}}, %[[MEAN]]
+// LAYERNORM-MEAN-USED-NEXT: ge.mul %[[D]], %[[D]]
+// LAYERNORM-MEAN-USED-NEXT: ge.reduce_mean
+// LAYERNORM-MEAN-USED: ge.rsqrt
+// LAYERNORM-MEAN-USED: return %{{.*}}, %[[MEAN]] : tensor<2x8xf32>, tensor<2x1xf32>
 
 // RUN: %python %S/Inputs/nn_models.py layernorm_scale_per_row %t.layernorm_scale_per_row.onnx && not ge-import-onnx %t.layernorm_scale_per_row.onnx 2>&1 | FileCheck %s --check-prefix=LAYERNORM-SCALE-PER-ROW
 // LAYERNORM-SCALE-PER-ROW: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)

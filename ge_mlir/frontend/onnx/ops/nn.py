@@ -13,9 +13,9 @@ Conventions shared by the converters below:
 * Pooling ceil_mode follows the ONNX spec, as ge does: windows that would
   start in the end padding are dropped. (ONNX shape inference in onnx 1.23
   still counts them; onnxruntime and the reference implementation do not.)
-* Outputs that ge cannot produce (MaxPool's Indices, LayerNormalization's
-  Mean/InvStdDev, training-mode BatchNormalization statistics) are refused
-  only when something consumes them.
+* Outputs that ge cannot produce (MaxPool's Indices, training-mode
+  BatchNormalization statistics) are refused only when something consumes
+  them; LayerNormalization with its Mean/InvStdDev outputs is decomposed.
 """
 
 from __future__ import annotations
@@ -272,14 +272,24 @@ def _last_axes_norm(ctx, scale_name: str):
     return x, elem, cw, onnx_axis, norm_rank, scale
 
 
-@converter("LayerNormalization", since=17, notes="refused when Mean/InvStdDev outputs are used")
+@converter("LayerNormalization", since=17, notes="decomposed when the Mean/InvStdDev outputs are used")
 def layer_norm(ctx):
-    used = [i for i in (1, 2) if ctx.output_used(i)]
-    if used:
-        names = ", ".join(["Mean", "InvStdDev"][i - 1] for i in used)
-        ctx.refuse(f"the {names} output(s) are used; ge.layer_norm computes only Y")
     x, elem, cw, onnx_axis, norm_rank, scale = _last_axes_norm(ctx, "Scale")
     bias = _trailing_param(ctx, _param(ctx, 2, cw), norm_rank, "B")
+    if ctx.output_used(1) or ctx.output_used(2):
+        # ge.layer_norm computes only Y: spell out the statistics (in the
+        # stash type, keepdims shapes, as ONNX defines Mean and InvStdDev).
+        rank = ctx.rank(0)
+        axes = list(range(rank - norm_rank, rank))
+        xw = _cast(x, cw)
+        mean = ge.reduce_mean(xw, axes=axes, keepdims=True)
+        d = ge.sub(xw, mean)
+        var = ge.reduce_mean(ge.mul(d, d), axes=axes, keepdims=True)
+        inv = ge.rsqrt(ge.add(var, _scalar(ctx.attr("epsilon", 1e-5), cw, ctx)))
+        y = ge.mul(ge.mul(d, inv), scale)
+        if bias is not None:
+            y = ge.add(y, bias)
+        return _no_extra_outputs([_cast(y, elem), mean, inv], ctx)
     y = ge.layer_norm(_cast(x, cw), scale, bias=bias, axis=onnx_axis, epsilon=_f32(ctx.attr("epsilon", 1e-5)))
     return _no_extra_outputs([_cast(y, elem)], ctx)
 
