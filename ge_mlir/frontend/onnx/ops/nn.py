@@ -682,3 +682,62 @@ def upsample(ctx):
     else:
         scales = _const_input(ctx, 1, "scales")
     return _resize(ctx, ctx.attr("mode", "nearest"), scales=scales, legacy=True)
+
+
+# --- losses --------------------------------------------------------------------
+
+
+def _nll(ctx, logp: ir.Value, target: ir.Value, weight: ir.Value | None) -> ir.Value:
+    """NegativeLogLikelihoodLoss of ``logp`` [N, C, d...] at int ``target`` [N, d...],
+    decomposed: gather_elements on the class axis, weights and ignore_index as
+    multipliers, then the reduction (mean divides by the summed weights)."""
+    elem = logp.type.element_type
+    rank = _shape_of(target).__len__()
+    ignore = ctx.attr("ignore_index", None)
+    idx_elem = target.type.element_type
+    safe = target
+    mask = None
+    if ignore is not None:
+        ignored = ge.equal(target, ctx.constant(np.array(int(ignore)), idx_elem))
+        # An ignored target may be out of range: gather at class 0 instead.
+        safe = ge.where(ignored, ctx.constant(np.array(0), idx_elem), target)
+        mask = ge.where(ignored, _scalar(0.0, elem, ctx), _scalar(1.0, elem, ctx))
+    picked = ge.squeeze(ge.gather_elements(logp, ge.unsqueeze(safe, [1]), axis=1), axes=[1])
+    w = ge.gather(weight, safe, axis=0) if weight is not None else None
+    if mask is not None:
+        w = mask if w is None else ge.mul(w, mask)
+    loss = ge.neg(picked) if w is None else ge.neg(ge.mul(picked, w))
+    reduction = ctx.attr("reduction", "mean")
+    reduction = reduction.decode() if isinstance(reduction, bytes) else reduction
+    if reduction == "none":
+        return loss
+    axes = list(range(rank))
+    total = ge.reduce_sum(loss, axes=axes, keepdims=False)
+    if reduction == "sum":
+        return total
+    if reduction != "mean":
+        ctx.refuse(f"reduction {reduction!r} is not one of none, sum, mean")
+    if w is None:
+        count = int(np.prod(_shape_of(target)))
+        if count <= 0:
+            ctx.refuse("the target's shape must be static for reduction='mean'")
+        return ge.div(total, _scalar(float(count), elem, ctx))
+    return ge.div(total, ge.reduce_sum(w, axes=axes, keepdims=False))
+
+
+@converter("NegativeLogLikelihoodLoss", since=12, notes="decomposed (gather_elements, weights, reductions)")
+def nll_loss(ctx):
+    if ctx.rank(0) < 2:
+        ctx.refuse(f"input must have rank >= 2, got {ctx.rank(0)}")
+    weight = ctx.input(2) if ctx.has_input(2) else None
+    return _nll(ctx, ctx.input(0), ctx.input(1), weight)
+
+
+@converter("SoftmaxCrossEntropyLoss", since=12, notes="log_softmax over the class axis + the NLL decomposition")
+def softmax_cross_entropy_loss(ctx):
+    if ctx.rank(0) < 2:
+        ctx.refuse(f"scores must have rank >= 2, got {ctx.rank(0)}")
+    logp = ge.log_softmax(ctx.input(0), axis=1)
+    weight = ctx.input(2) if ctx.has_input(2) else None
+    loss = _nll(ctx, logp, ctx.input(1), weight)
+    return _no_extra_outputs([loss, logp], ctx)

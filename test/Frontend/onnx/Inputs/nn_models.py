@@ -701,3 +701,20 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))
+
+
+# --- losses ----------------------------------------------------------------------
+
+
+@model("nll_loss_weight_ignore", 13)
+def _(rng):
+    t = np.array([[0, 1], [4, 2], [1, 3]], np.int64)  # class 1 is ignored
+    return one("NegativeLogLikelihoodLoss", [3, 5, 2], inits={"t": t, "w": rng.random(5).astype(np.float32)},
+               extra_inputs=["t", "w"], reduction="mean", ignore_index=1)
+
+
+@model("softmax_cross_entropy_log_prob", 13)
+def _(rng):
+    labels = np.array([0, 5, 2, 3], np.int64)
+    return ([N("SoftmaxCrossEntropyLoss", ["x", "labels"], ["y", "log_prob"], reduction="sum")],
+            {"x": (F32, [4, 6])}, {"y": F32, "log_prob": F32}, {"labels": labels})
