@@ -17,6 +17,15 @@ compiled function: ``run`` accepts values for them only when they equal the
 initializer (anything else would be silently ignored, so it raises).
 Models whose inputs have unknown dimensions are compiled on first ``run``,
 for the actual input shapes (one compilation per distinct shape set).
+
+Value specialization: when the importer needs a graph input as a constant
+(a Reshape shape, Reduce axes, Pad pads, Resize scales, ... given as a graph
+input; ``UnsupportedOpsError.needs_constant``) and nothing else blocks the
+model, compilation waits for ``run`` and freezes those inputs to the values
+given (``CompileOptions.constant_inputs``); other values compile again (one
+compilation per distinct value set). ``rep.specialized_inputs`` names them.
+``prepare(model, specialize_inputs=False)`` turns this off (the import error
+is then raised by ``prepare``).
 """
 
 from __future__ import annotations
@@ -28,19 +37,22 @@ import onnx
 from onnx.backend.base import Backend, BackendRep
 
 import ge_mlir  # registers the ge dialect before any Context exists
+from ge_mlir.errors import UnsupportedOpsError
 
 __all__ = ["GeMlirBackend", "GeMlirBackendRep", "prepare", "run_model", "run_node", "supports_device"]
 
 
 def _compile(model: onnx.ModelProto, input_shapes: Mapping[str, Sequence[int]] | None = None,
-             options: Mapping[str, Any] | None = None) -> Any:
+             options: Mapping[str, Any] | None = None, constant_inputs: Mapping[str, Any] | None = None) -> Any:
     """Imports and compiles ``model`` for the CPU (``ge_mlir.compile`` uses a fresh MLIR context).
 
     Returns a callable taking the non-initializer graph inputs (numpy arrays,
     graph order) and returning the list of graph outputs.
     """
-    return ge_mlir.compile(model, target="cpu", options={**(options or {}), "input_shapes": input_shapes},
-                           progress=False)
+    opts = {**(options or {}), "input_shapes": input_shapes}
+    if constant_inputs:
+        opts["constant_inputs"] = constant_inputs
+    return ge_mlir.compile(model, target="cpu", options=opts, progress=False)
 
 
 def _has_unknown_dims(vi: onnx.ValueInfoProto) -> bool:
@@ -58,9 +70,13 @@ def _has_unknown_dims(vi: onnx.ValueInfoProto) -> bool:
 class GeMlirBackendRep(BackendRep):
     """A model imported and compiled for the CPU; ``run`` may be called repeatedly."""
 
-    def __init__(self, model: onnx.ModelProto, options: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, model: onnx.ModelProto, options: Mapping[str, Any] | None = None,
+                 specialize_inputs: bool = True) -> None:
         self.model = model
         self.options = dict(options or {})
+        self.specialize = specialize_inputs
+        #: graph inputs compiled in as constants (their values at ``run``; see the module doc)
+        self.specialized_inputs: list[str] = []
         graph = model.graph
         self._initializers = {i.name: i for i in graph.initializer}
         #: all graph inputs (ONNX order), including initializer-backed ones
@@ -74,7 +90,19 @@ class GeMlirBackendRep(BackendRep):
             i.type.HasField("tensor_type") and i.type.tensor_type.HasField("shape") for i in vis
         )
         if not self._dynamic:
-            self._compiled[()] = _compile(model, None, self.options)
+            try:
+                self._compiled[((), ())] = _compile(model, None, self.options)
+            except UnsupportedOpsError as e:
+                if not self._needs_values(e):
+                    raise
+
+    def _needs_values(self, e: UnsupportedOpsError) -> bool:
+        """Records inputs to specialize; False when that cannot help."""
+        new = [n for n in getattr(e, "needs_constant", ()) if n in self.runtime_inputs and n not in self.specialized_inputs]
+        if not self.specialize or e.unsupported or not new:
+            return False
+        self.specialized_inputs += new
+        return True
 
     # --- input binding ----------------------------------------------------
     def _bind(self, inputs: Any) -> list[np.ndarray]:
@@ -114,19 +142,30 @@ class GeMlirBackendRep(BackendRep):
             raise ValueError(f"missing model input(s): {', '.join(missing)}")
         return [np.asarray(named[n]) for n in self.runtime_inputs]
 
-    def _executable(self, arrays: Sequence[np.ndarray]) -> Any:
-        if not self._dynamic:
-            return self._compiled[()]
-        key = tuple(tuple(a.shape) for a in arrays)
-        if key not in self._compiled:
-            self._compiled[key] = _compile(self.model, dict(zip(self.runtime_inputs, map(list, key))), self.options)
-        return self._compiled[key]
+    def _executable(self, named: Mapping[str, np.ndarray]) -> Any:
+        shapes = tuple(tuple(named[n].shape) for n in self.runtime_inputs) if self._dynamic else ()
+        while True:
+            frozen = {n: named[n] for n in self.specialized_inputs}
+            key = (shapes, tuple((n, a.dtype.str, a.shape, a.tobytes()) for n, a in frozen.items()))
+            if key in self._compiled:
+                return self._compiled[key]
+            input_shapes = (
+                {n: list(named[n].shape) for n in self.runtime_inputs if n not in frozen} if self._dynamic else None
+            )
+            try:
+                exe = _compile(self.model, input_shapes, self.options, frozen)
+            except UnsupportedOpsError as e:
+                if self._needs_values(e):  # more inputs turned out to be needed as constants
+                    continue
+                raise
+            self._compiled[key] = exe
+            return exe
 
     def run(self, inputs: Any, **kwargs: Any) -> tuple[np.ndarray, ...]:
         """Runs the model; returns the outputs in graph-output order."""
-        arrays = self._bind(inputs)
-        outs = self._executable(arrays)(*arrays)
-        return tuple(outs)
+        named = dict(zip(self.runtime_inputs, self._bind(inputs)))
+        exe = self._executable(named)
+        return tuple(exe(**{n: named[n] for n in exe.input_names}))
 
 
 class GeMlirBackend(Backend):
@@ -140,7 +179,8 @@ class GeMlirBackend(Backend):
     def prepare(cls, model: onnx.ModelProto | bytes | str, device: str = "CPU", **kwargs: Any) -> GeMlirBackendRep:
         """Imports and compiles ``model``. Keyword arguments that are
         ``ge_mlir.CompileOptions`` fields (``optimize``, ``opt_level``) are passed
-        on; others (e.g. the ONNX runner's ``rtol``/``atol``) are ignored."""
+        on, ``specialize_inputs=False`` turns value specialization off; others
+        (e.g. the ONNX runner's ``rtol``/``atol``) are ignored."""
         if not cls.supports_device(device):
             raise RuntimeError(f"ge-mlir's ONNX backend runs on CPU only, not {device!r}")
         if isinstance(model, (bytes, bytearray)):
@@ -151,7 +191,7 @@ class GeMlirBackend(Backend):
 
         options = {k: v for k, v in kwargs.items() if k in ("optimize", "opt_level")}
         assert set(options) <= set(CompileOptions.__dataclass_fields__)
-        return GeMlirBackendRep(model, options)
+        return GeMlirBackendRep(model, options, specialize_inputs=kwargs.get("specialize_inputs", True))
 
     @classmethod
     def run_model(cls, model: onnx.ModelProto, inputs: Any, device: str = "CPU", **kwargs: Any) -> tuple[Any, ...]:

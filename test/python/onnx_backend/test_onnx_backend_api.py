@@ -74,3 +74,17 @@ def test_import_errors_propagate():
                [_vi("n", [], onnx.TensorProto.INT64), _vi("c", [], onnx.TensorProto.BOOL)], [_vi("y", [1])])
     with pytest.raises(UnsupportedOpsError, match="Loop"):
         onnx_backend.prepare(m)
+
+
+def test_inputs_needed_as_constants_are_specialized_to_their_values():
+    m = _model([helper.make_node("Reshape", ["x", "shape"], ["y"])],
+               [_vi("x", [2, 3]), _vi("shape", [2], onnx.TensorProto.INT64)], [_vi("y", None)])
+    rep = onnx_backend.prepare(m)
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    (y,) = rep.run([x, np.array([3, 2])])
+    assert rep.specialized_inputs == ["shape"]
+    np.testing.assert_array_equal(y, x.reshape(3, 2))
+    (y,) = rep.run([x, np.array([1, 6])])  # another value: compiled again
+    np.testing.assert_array_equal(y, x.reshape(1, 6))
+    with pytest.raises(UnsupportedOpsError, match="shape"):
+        onnx_backend.prepare(m, specialize_inputs=False)
