@@ -24,11 +24,11 @@ from ...errors import GeMlirError, PassFailedError, VerificationError
 
 #: Tensors to buffers (BUILD_NOTES, LLVM 22): results become caller-allocated
 #: out-parameters, so the JIT never hands out memory it owns.
-BUFFERIZE_PIPELINE = (
+ONE_SHOT_PIPELINE = (
     "one-shot-bufferize{bufferize-function-boundaries=1 function-boundary-type-conversion=identity-layout-map}, "
-    "buffer-results-to-out-params{hoist-static-allocs=1 modify-public-functions=1}, canonicalize, "
-    "buffer-deallocation-pipeline"
+    "buffer-results-to-out-params{hoist-static-allocs=1 modify-public-functions=1}, canonicalize"
 )
+BUFFERIZE_PIPELINE = f"{ONE_SHOT_PIPELINE}, buffer-deallocation-pipeline"
 #: Buffers to the LLVM dialect, plus ``convert-math-to-funcs`` (integer powers)
 #: and ``convert-math-to-libm`` (tanh, erf, log1p, ... without an LLVM
 #: intrinsic) before the func lowering.
@@ -56,14 +56,16 @@ def _run(module: ir.Module, pipeline: str, what: str) -> None:
         raise ExecutionError(f"cannot {what}", diagnostics=e.diagnostics) from None
 
 
-def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True) -> None:
+def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspace: bool = True) -> None:
     """Runs one CPU stage on ``module`` in place (see :data:`CPU_STAGES`).
 
     * ``linalg``: every ge op to linalg/tensor/arith/math; i1 tensors stored
       as i8; public functions get ``llvm.emit_c_interface`` (numpy calls them);
     * ``bufferized``: the codegen strategy on tensors (:mod:`.codegen`: im2col,
       tiled and vectorized matmuls; off with ``codegen=False``), then one-shot
-      bufferization;
+      bufferization; with ``workspace`` every statically sized buffer of the
+      function body becomes a workspace argument (``ge.workspace`` function
+      attribute) that the caller allocates once;
     * ``llvm``: the LLVM dialect, ready for the JIT.
     """
     if stage == "linalg":
@@ -82,7 +84,11 @@ def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True) -> None:
                 apply_strategy(module)
             except (ValueError, ir.MLIRError) as e:  # the transform interpreter reports failures as exceptions
                 raise ExecutionError(f"the CPU codegen strategy failed: {e}") from None
-        _run(module, BUFFERIZE_PIPELINE, "bufferize the module")
+        _run(module, ONE_SHOT_PIPELINE, "bufferize the module")
+        if workspace:
+            with module.context, ir.Location.unknown():
+                _allocs_to_workspace(module)
+        _run(module, "buffer-deallocation-pipeline", "insert buffer deallocations")
         if codegen:
             from .codegen import hoist_vector_transfers, mark_arguments_noalias
 
@@ -97,6 +103,71 @@ def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True) -> None:
         _run(module, LLVM_PIPELINE, "lower the module to LLVM")
     else:
         raise ValueError(f"unknown CPU stage {stage!r} (stages: {', '.join(CPU_STAGES)})")
+
+
+WORKSPACE_ATTR = "ge.workspace"
+
+
+def _allocs_to_workspace(module: ir.Module) -> None:
+    """Statically sized ``memref.alloc``s of a function body become trailing
+    workspace arguments, listed in the function's ``ge.workspace`` attribute.
+
+    The executable allocates them once and passes them on every call: no
+    malloc/free per intermediate tensor, and above all no page faults on
+    freshly mmapped memory, which took 40% of a conv chain's run time. Buffers
+    are not shared between tensors (no liveness-based reuse yet), so the
+    workspace is the sum of all intermediates, and an executable must not be
+    called from two threads at once.
+    """
+    for fn in _functions(module):
+        if not fn.regions[0].blocks:
+            continue
+        entry = fn.regions[0].blocks[0]
+        allocs = [
+            op for op in entry.operations
+            if op.operation.name == "memref.alloc" and not len(op.operands)
+            and ir.MemRefType(op.results[0].type).has_static_shape
+            and _identity_layout(ir.MemRefType(op.results[0].type))
+        ]
+        if not allocs:
+            continue
+        types = []
+        for op in allocs:
+            t = op.results[0].type
+            arg = entry.add_argument(t, op.location)
+            op.results[0].replace_all_uses_with(arg)
+            op.operation.erase()
+            types.append(t)
+        ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
+        fn.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get([*ftype.inputs, *types], ftype.results))
+        if "arg_attrs" in fn.attributes:
+            old = list(ir.ArrayAttr(fn.attributes["arg_attrs"]))
+            fn.attributes["arg_attrs"] = ir.ArrayAttr.get(old + [ir.DictAttr.get({})] * len(types))
+        fn.attributes[WORKSPACE_ATTR] = ir.ArrayAttr.get([ir.TypeAttr.get(t) for t in types])
+
+
+def _identity_layout(t: ir.MemRefType) -> bool:
+    m = t.layout.value
+    return m == ir.AffineMap.get_identity(m.n_dims) if isinstance(m, ir.AffineMap) else False
+
+
+def _workspace_arrays(module: ir.Module, func_name: str) -> list[np.ndarray]:
+    """One 64-byte aligned buffer per workspace argument of ``func_name``."""
+    for fn in _functions(module):
+        if ir.StringAttr(fn.attributes["sym_name"]).value != func_name or WORKSPACE_ATTR not in fn.attributes:
+            continue
+        arrays = []
+        for t in ir.ArrayAttr(fn.attributes[WORKSPACE_ATTR]):
+            mt = ir.MemRefType(ir.TypeAttr(t).value)
+            elem = mt.element_type
+            size = 8 if isinstance(elem, ir.IndexType) else max(1, (ir.FloatType(elem).width if isinstance(
+                elem, ir.FloatType) else ir.IntegerType(elem).width) // 8)
+            count = int(np.prod(mt.shape, dtype=np.int64))
+            raw = np.empty(count * size + 64, np.uint8)
+            offset = (-raw.ctypes.data) % 64
+            arrays.append(raw[offset: offset + count * size].view(_CARRIER[size]).reshape(mt.shape))
+        return arrays
+    return []
 
 
 def _read_only_arguments(module: ir.Module) -> None:
@@ -382,8 +453,11 @@ class CpuExecutable:
             if compile_to not in CPU_STAGES:
                 raise ExecutionError(f"compile_to must be one of {', '.join(CPU_STAGES)}, got {compile_to!r}")
             self._engine = None
+            self._workspace: list[np.ndarray] = []
             for stage in CPU_STAGES:
                 lower_stage(self._module, stage)
+                if stage == "bufferized":
+                    self._workspace = _workspace_arrays(self._module, self.func_name)
                 if on_stage is not None:
                     on_stage(stage, self._module)
                 if stage == compile_to:
@@ -455,7 +529,7 @@ class CpuExecutable:
             raise ExecutionError(f"@{self.func_name} was compiled only to a partial stage; it cannot run")
         arrays = self._check(args)
         outs = [np.empty(spec.shape, spec.dtype) for spec in self.outputs]
-        all_arrays = [*arrays, *outs]
+        all_arrays = [*arrays, *outs, *self._workspace]
         descs = [_fast_descriptor(a) for a in all_arrays]
         packed = (ctypes.c_void_p * len(descs))()
         holders = [ctypes.pointer(d) for d in descs]
