@@ -46,8 +46,8 @@ def _compile(model: onnx.ModelProto, input_shapes: Mapping[str, Sequence[int]] |
              options: Mapping[str, Any] | None = None, constant_inputs: Mapping[str, Any] | None = None) -> Any:
     """Imports and compiles ``model`` for the CPU (``ge_mlir.compile`` uses a fresh MLIR context).
 
-    Returns a callable taking the non-initializer graph inputs (numpy arrays,
-    graph order) and returning the list of graph outputs.
+    Returns a ``ge_mlir.CompiledModel``: called with the inputs by name, it
+    returns the graph outputs in order.
     """
     opts = {**(options or {}), "input_shapes": input_shapes}
     if constant_inputs:
@@ -81,7 +81,7 @@ class GeMlirBackendRep(BackendRep):
         self._initializers = {i.name: i for i in graph.initializer}
         #: all graph inputs (ONNX order), including initializer-backed ones
         self.input_names = [i.name for i in graph.input]
-        #: the inputs the compiled function takes
+        #: the inputs ``run`` takes: graph inputs that are not initializers
         self.runtime_inputs = [i.name for i in graph.input if i.name not in self._initializers]
         self.output_names = [o.name for o in graph.output]
         self._compiled: dict[tuple, Any] = {}
