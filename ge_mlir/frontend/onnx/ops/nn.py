@@ -639,6 +639,8 @@ def _resize(ctx, mode: str, scales=None, sizes=None, axes=None, *, coord="half_p
 
 def _const_input(ctx, i: int, what: str) -> np.ndarray:
     value = ctx.const(i)
+    if value is None and ctx.importer.is_graph_input(ctx.node.input[i]):
+        return ctx.require_const(i, what)  # names the input (constant_inputs= can freeze it)
     if value is None:
         ctx.refuse(
             f"{what} (input #{i}) is computed at run time; it must be known at import time (an initializer, "
