@@ -410,7 +410,12 @@
 // LPNORM-L2-LABEL: func.func @lpnorm_l2(
 // LPNORM-L2-SAME: %[[ARG0:[^ ,:)]+]]: tensor<2x3x4xf32> {onnx.name = "x"}) -> (tensor<2x3x4xf32> {onnx.name = "y"})
 // LPNORM-L2-NEXT: %[[V0:[^ ,:)]+]] = ge.reduce_l2 %[[ARG0]] {axes = array<i64: 1>} : (tensor<2x3x4xf32>) -> tensor<2x1x4xf32>
-// LPNORM-L2-NEXT: %[[V1:[^ ,:)]+]] = ge.div %[[ARG0]], %[[V0]] : (tensor<2x3x4xf32>, tensor<2x1x4xf32>) -> tensor<2x3x4xf32>
+// A zero norm divides by one (the ONNX reference gives 0, not NaN).
+// LPNORM-L2-NEXT: %[[ZERO:[^ ,:)]+]] = ge.constant dense<0.000000e+00> : tensor<f32>
+// LPNORM-L2-NEXT: %[[ONE:[^ ,:)]+]] = ge.constant dense<1.000000e+00> : tensor<f32>
+// LPNORM-L2-NEXT: %[[EQ:[^ ,:)]+]] = ge.equal %[[V0]], %[[ZERO]]
+// LPNORM-L2-NEXT: %[[SAFE:[^ ,:)]+]] = ge.where %[[EQ]], %[[ONE]], %[[V0]]
+// LPNORM-L2-NEXT: %[[V1:[^ ,:)]+]] = ge.div %[[ARG0]], %[[SAFE]] : (tensor<2x3x4xf32>, tensor<2x1x4xf32>) -> tensor<2x3x4xf32>
 // LPNORM-L2-NEXT: return %[[V1]] : tensor<2x3x4xf32>
 
 // RUN: %python %S/Inputs/nn_models.py lpnorm_l1 %t.lpnorm_l1.onnx && ge-import-onnx %t.lpnorm_l1.onnx | FileCheck %s --check-prefix=LPNORM-L1
@@ -418,7 +423,8 @@
 // LPNORM-L1-SAME: %[[ARG0:[^ ,:)]+]]: tensor<3x5xf32> {onnx.name = "x"}) -> (tensor<3x5xf32> {onnx.name = "y"})
 // LPNORM-L1-NEXT: %[[V0:[^ ,:)]+]] = ge.abs %[[ARG0]] : tensor<3x5xf32>
 // LPNORM-L1-NEXT: %[[V1:[^ ,:)]+]] = ge.reduce_sum %[[V0]] {axes = array<i64: 1>} : (tensor<3x5xf32>) -> tensor<3x1xf32>
-// LPNORM-L1-NEXT: %[[V2:[^ ,:)]+]] = ge.div %[[ARG0]], %[[V1]] : (tensor<3x5xf32>, tensor<3x1xf32>) -> tensor<3x5xf32>
+// LPNORM-L1: %[[SAFE:[^ ,:)]+]] = ge.where
+// LPNORM-L1-NEXT: %[[V2:[^ ,:)]+]] = ge.div %[[ARG0]], %[[SAFE]] : (tensor<3x5xf32>, tensor<3x1xf32>) -> tensor<3x5xf32>
 // LPNORM-L1-NEXT: return %[[V2]] : tensor<3x5xf32>
 
 // RUN: %python %S/Inputs/nn_models.py lpnorm_p3 %t.lpnorm_p3.onnx && not ge-import-onnx %t.lpnorm_p3.onnx 2>&1 | FileCheck %s --check-prefix=LPNORM-P3
@@ -752,7 +758,7 @@
 
 // RUN: %python %S/Inputs/nn_models.py resize_dynamic_scales %t.resize_dynamic_scales.onnx && not ge-import-onnx %t.resize_dynamic_scales.onnx 2>&1 | FileCheck %s --check-prefix=RESIZE-DYNAMIC-SCALES
 // RESIZE-DYNAMIC-SCALES: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
-// RESIZE-DYNAMIC-SCALES-NEXT: Resize node 'resize0': scales (input #2) is computed at run time; it must be known at import time (an initializer, a Constant or foldable from static shapes) because it fixes the output shape
+// RESIZE-DYNAMIC-SCALES-NEXT: Resize node 'resize0': input #2 (scales) comes from graph input 'sc'; it must be a constant (an initializer) to be imported
 
 // RUN: %python %S/Inputs/nn_models.py resize_cubic_exclude_outside %t.resize_cubic_exclude_outside.onnx && not ge-import-onnx %t.resize_cubic_exclude_outside.onnx 2>&1 | FileCheck %s --check-prefix=RESIZE-CUBIC-EXCLUDE-OUTSIDE
 // RESIZE-CUBIC-EXCLUDE-OUTSIDE: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)

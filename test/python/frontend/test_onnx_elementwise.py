@@ -302,8 +302,11 @@ def test_bug_mod28_float_floor_semantics(ctx):
         module = import_model(em.MODELS["bug_mod28_float_floor"]())
     except OnnxImportError:
         return  # refusing is a fix too
-    # ge.mod on floats is fmod whatever its attribute: floor mod must be composed.
-    assert "ge.mod" not in [op.name for op in ge_ops(module)]
+    # ge.mod on floats is fmod whatever its attribute: floor mod must be composed
+    # (fmod corrected by the divisor where the signs differ).
+    mods = [op for op in ge_ops(module) if op.name == "ge.mod"]
+    assert mods and all("fmod = true" in str(op) for op in mods)
+    assert "ge.xor" in [op.name for op in ge_ops(module)]
 
 
 # Was: Pow(int base, float exponent): the exponent is truncated to the base's int type (3 ** 2.5 gives 9, onnxruntime 15)

@@ -60,8 +60,14 @@ def mod(ctx):
     fmod = bool(ctx.attr("fmod", 0))
     x, y = ctx.input(0), ctx.input(1)
     if _is_float(ctx.elem(0)) and not fmod:
-        # Floor mod on floats (allowed since Mod-28): x - y * floor(x / y).
-        return ge.sub(x, ge.mul(y, ge.floor(ge.div(x, y))))
+        # Floor mod on floats (numpy's %): fmod, plus y where the signs differ;
+        # a zero takes y's sign. (x - y * floor(x / y) gives NaN for y = inf.)
+        elem = ctx.elem(0)
+        r = ge.mod(x, y, fmod=True)
+        zero = ctx.constant(np.array(0.0), elem)
+        differ = ge.xor(ge.less(r, zero), ge.less(y, zero))
+        signed_zero = ge.where(ge.less(y, zero), ctx.constant(np.array(-0.0), elem), zero)
+        return ge.where(ge.equal(r, zero), signed_zero, ge.where(differ, ge.add(r, y), r))
     return ge.mod(x, y, fmod=fmod)
 
 

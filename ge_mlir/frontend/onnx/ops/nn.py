@@ -342,7 +342,10 @@ def lp_norm(ctx):
         norm = ge.reduce_sum(ge.abs(x), axes=[axis], keepdims=True)
     else:
         ctx.refuse(f"p={p} is not supported (ONNX allows only 1 and 2)")
-    return ge.div(x, norm)
+    # A zero vector stays zero (the ONNX reference gives 0, not 0 / 0 = NaN).
+    elem = x.type.element_type
+    zero, one = _scalar(0.0, elem, ctx), _scalar(1.0, elem, ctx)
+    return ge.div(x, ge.where(ge.equal(norm, zero), one, norm))
 
 
 @converter("MeanVarianceNormalization", since=9)
