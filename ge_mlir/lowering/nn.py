@@ -341,12 +341,11 @@ def _pad_nchw(x: ir.Value, pads: Sequence[int], value: float | int, extra_end: S
     n, c, h, w = t.shape
     shape = [n, c, h + top + bottom, w + left + right]
     elem = t.element_type
-    pad = tensor.PadOp(ir.RankedTensorType.get(shape, elem), x, [], [], [0, 0, top, left], [0, 0, bottom, right])
-    index = ir.IndexType.get()
-    block = pad.regions[0].blocks.append(*([index] * 4))
-    with ir.InsertionPoint(block):
-        tensor.YieldOp(const(elem, value))
-    return pad.result
+    # Destination-passing form (fill, then insert x) rather than tensor.pad:
+    # empty-tensor elimination then lets x's producer write straight into the
+    # padded buffer, saving a copy of every padded activation.
+    filled = _filled(shape, elem, value)
+    return tensor.insert_slice(x, filled, [], [], [], [0, 0, top, left], [n, c, h, w], [1, 1, 1, 1])
 
 
 def _conv_nchw(x: ir.Value, w: ir.Value, strides: Sequence[int], dilations: Sequence[int], groups: int,

@@ -141,15 +141,15 @@ func.func @gemm_trans_b(%a: tensor<3x4xf32>, %b: tensor<5x4xf32>, %c: tensor<5xf
 
 // -----
 
-// conv2d, groups = 1, pads and strides: tensor.pad with zeros, then
+// conv2d, groups = 1, pads and strides: the input inserted into a zero-filled
+// tensor (destination-passing, so its producer can write in place), then
 // linalg.conv_2d_nchw_fchw on the padded input.
 // CHECK-LABEL: func.func @conv2d_pads(
 // CHECK-SAME: %[[X:.*]]: tensor<1x3x8x8xf32>, %[[W:.*]]: tensor<4x3x3x3xf32>)
-// CHECK-NEXT: %[[P:.*]] = tensor.pad %[[X]] low[0, 0, 1, 1] high[0, 0, 1, 1] {
-// CHECK-NEXT: ^bb0(%{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index):
+// CHECK-NEXT: %[[PE:.*]] = tensor.empty() : tensor<1x3x10x10xf32>
 // CHECK-NEXT: %[[PV:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT: tensor.yield %[[PV]] : f32
-// CHECK-NEXT: } : tensor<1x3x8x8xf32> to tensor<1x3x10x10xf32>
+// CHECK-NEXT: %[[PF:.*]] = linalg.fill ins(%[[PV]] : f32) outs(%[[PE]] : tensor<1x3x10x10xf32>) -> tensor<1x3x10x10xf32>
+// CHECK-NEXT: %[[P:.*]] = tensor.insert_slice %[[X]] into %[[PF]][0, 0, 1, 1] [1, 3, 8, 8] [1, 1, 1, 1] : tensor<1x3x8x8xf32> into tensor<1x3x10x10xf32>
 // CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<1x4x4x4xf32>
 // CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: %[[I:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%[[E]] : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
@@ -301,11 +301,10 @@ func.func @conv_transpose2d_grouped(%x: tensor<1x4x3x3xf32>, %w: tensor<4x1x2x2x
 // bottom/right get one extra row/column of -inf padding; the init is -inf too.
 // CHECK-LABEL: func.func @max_pool2d_ceil(
 // CHECK-SAME: %[[X:.*]]: tensor<1x3x8x8xf32>)
-// CHECK-NEXT: %[[P:.*]] = tensor.pad %[[X]] low[0, 0, 0, 0] high[0, 0, 1, 1] {
-// CHECK-NEXT: ^bb0(%{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index):
+// CHECK-NEXT: %[[PE:.*]] = tensor.empty() : tensor<1x3x9x9xf32>
 // CHECK-NEXT: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
-// CHECK-NEXT: tensor.yield %[[NINF]] : f32
-// CHECK-NEXT: } : tensor<1x3x8x8xf32> to tensor<1x3x9x9xf32>
+// CHECK-NEXT: %[[PF:.*]] = linalg.fill ins(%[[NINF]] : f32) outs(%[[PE]] : tensor<1x3x9x9xf32>) -> tensor<1x3x9x9xf32>
+// CHECK-NEXT: %[[P:.*]] = tensor.insert_slice %[[X]] into %[[PF]][0, 0, 0, 0] [1, 3, 8, 8] [1, 1, 1, 1] : tensor<1x3x8x8xf32> into tensor<1x3x9x9xf32>
 // CHECK-NEXT: %[[K:.*]] = tensor.empty() : tensor<3x3xf32>
 // CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<1x3x4x4xf32>
 // CHECK-NEXT: %[[NINF2:.*]] = arith.constant 0xFF800000 : f32
@@ -327,11 +326,10 @@ func.func @max_pool2d_ceil(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32> {
 // CHECK: #[[HW:.*]] = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
 // CHECK-LABEL: func.func @avg_pool2d(
 // CHECK-SAME: %[[X:.*]]: tensor<1x3x6x6xf32>)
-// CHECK-NEXT: %[[P:.*]] = tensor.pad %[[X]] low[0, 0, 1, 1] high[0, 0, 1, 1] {
-// CHECK-NEXT: ^bb0(%{{.*}}: index, %{{.*}}: index, %{{.*}}: index, %{{.*}}: index):
+// CHECK-NEXT: %[[PE:.*]] = tensor.empty() : tensor<1x3x8x8xf32>
 // CHECK-NEXT: %[[PV:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT: tensor.yield %[[PV]] : f32
-// CHECK-NEXT: } : tensor<1x3x6x6xf32> to tensor<1x3x8x8xf32>
+// CHECK-NEXT: %[[PF:.*]] = linalg.fill ins(%[[PV]] : f32) outs(%[[PE]] : tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+// CHECK-NEXT: %[[P:.*]] = tensor.insert_slice %[[X]] into %[[PF]][0, 0, 1, 1] [1, 3, 6, 6] [1, 1, 1, 1] : tensor<1x3x6x6xf32> into tensor<1x3x8x8xf32>
 // CHECK-NEXT: %[[K:.*]] = tensor.empty() : tensor<3x3xf32>
 // CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<1x3x3x3xf32>
 // CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f32

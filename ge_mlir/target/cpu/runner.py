@@ -25,7 +25,7 @@ from ...errors import GeMlirError, PassFailedError, VerificationError
 #: Tensors to buffers (BUILD_NOTES, LLVM 22): results become caller-allocated
 #: out-parameters, so the JIT never hands out memory it owns.
 ONE_SHOT_PIPELINE = (
-    "one-shot-bufferize{bufferize-function-boundaries=1 function-boundary-type-conversion=identity-layout-map}, "
+    "eliminate-empty-tensors, one-shot-bufferize{bufferize-function-boundaries=1 function-boundary-type-conversion=identity-layout-map}, "
     "buffer-results-to-out-params{hoist-static-allocs=1 modify-public-functions=1}, canonicalize"
 )
 BUFFERIZE_PIPELINE = f"{ONE_SHOT_PIPELINE}, buffer-deallocation-pipeline"
