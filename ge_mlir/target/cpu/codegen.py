@@ -69,6 +69,77 @@ def _int_list(op: ir.Operation, name: str) -> list[int]:
     return [int(x) for x in ir.DenseIntElementsAttr(attr)]
 
 
+_SHIFTED_MIN_COLUMNS = 1500
+
+
+def _is_zero_fill(v: ir.Value) -> bool:
+    owner = v.owner
+    owner = owner.operation if isinstance(owner, ir.OpView) else owner
+    if not isinstance(owner, ir.Operation) or owner.name != "linalg.fill":
+        return False
+    scalar = owner.operands[0].owner
+    scalar = scalar.operation if isinstance(scalar, ir.OpView) else scalar
+    if not isinstance(scalar, ir.Operation) or scalar.name != "arith.constant":
+        return False
+    attr = scalar.attributes["value"]
+    return isinstance(attr, ir.FloatAttr) and ir.FloatAttr(attr).value == 0.0
+
+
+def conv_to_shifted_matmuls(op: ir.Operation) -> bool:
+    """A stride-1 ``conv_2d_nchw_fchw`` (batch 1) as one matmul per filter tap.
+
+    With the output computed over the padded width Wp (the last columns of
+    each row are discarded), tap (ky, kx) reads the flattened input at offset
+    ``ky*Wp + kx``: a plain [C, Ho*Wp] window, so
+    ``out[F, Ho*Wp] += W[:, :, ky, kx] @ window`` needs no im2col copy (9x the
+    input for 3x3). The input gets ``kw - 1`` trailing zeros so the last
+    window stays in bounds. False when it does not apply.
+    """
+    x, w, out = op.operands[0], op.operands[1], op.operands[2]
+    xt, wt, ot = _static(x.type), _static(w.type), _static(out.type)
+    if xt is None or wt is None or ot is None:
+        return False
+    if {str(t.element_type) for t in (xt, wt, ot)} not in ({"f32"}, {"f64"}):
+        return False
+    n, c, hp, wp = xt.shape
+    f, _, kh, kw = wt.shape
+    _, _, ho, wo = ot.shape
+    strides, dilations = _int_list(op, "strides"), _int_list(op, "dilations")
+    if n != 1 or strides != [1, 1] or kh * kw == 1 or not _is_zero_fill(out):
+        return False
+    # Small images: kh*kw passes over short rows lose to one im2col matmul
+    # (measured: 56x56 2.5 vs 3.8 ms, 28x28 2.8 vs 2.6, 7x7 20.8 vs 3.1).
+    if ho * wp < _SHIFTED_MIN_COLUMNS:
+        return False
+    elem = xt.element_type
+    extra = (kw - 1) * dilations[1]
+    length = ho * wp
+    with op.location, ir.InsertionPoint(op):
+        flat = _collapse(x, [[0, 1], [2, 3]])  # [C, Hp*Wp]
+        total = hp * wp + extra
+        base = tensor.EmptyOp([c, total], elem).result
+        from mlir.dialects import arith
+
+        zero = arith.constant(elem, 0.0)
+        base = linalg.fill(zero, outs=[base])
+        flat = tensor.insert_slice(flat, base, [], [], [], [0, 0], [c, hp * wp], [1, 1])
+        acc = linalg.fill(zero, outs=[tensor.EmptyOp([f, length], elem).result])
+        for ky in range(kh):
+            for kx in range(kw):
+                off = ky * dilations[0] * wp + kx * dilations[1]
+                window = tensor.extract_slice(ir.RankedTensorType.get([c, length], elem), flat, [], [], [],
+                                              [0, off], [c, length], [1, 1])
+                wtap = tensor.extract_slice(ir.RankedTensorType.get([f, c, 1, 1], elem), w, [], [], [],
+                                            [0, 0, ky, kx], [f, c, 1, 1], [1, 1, 1, 1])
+                acc = linalg.matmul(_collapse(wtap, [[0], [1, 2, 3]]), window, outs=[acc])
+        full = _expand(acc, [1, f, ho, wp], [[0, 1], [2, 3]])
+        y = tensor.extract_slice(ir.RankedTensorType.get([1, f, ho, wo], elem), full, [], [], [],
+                                 [0, 0, 0, 0], [1, f, ho, wo], [1, 1, 1, 1])
+    op.results[0].replace_all_uses_with(y)
+    op.erase()
+    return True
+
+
 def conv_to_img2col(op: ir.Operation) -> bool:
     """Rewrites one ``linalg.conv_2d_nchw_fchw``; False when it does not apply."""
     x, w, out = op.operands[0], op.operands[1], op.operands[2]
@@ -384,10 +455,13 @@ def apply_strategy(module: ir.Module) -> dict[str, int]:
     """Applies the strategy in place; returns counts (convolutions, contractions tiled)."""
     from mlir.dialects.transform import interpreter
 
-    stats = {"img2col": 0, "tiled": 0, "windows": 0}
+    stats = {"img2col": 0, "shifted": 0, "tiled": 0, "windows": 0}
     with module.context, ir.Location.unknown():
         for conv in _ops(module, ("linalg.conv_2d_nchw_fchw",)):
-            stats["img2col"] += conv_to_img2col(conv)
+            if conv_to_shifted_matmuls(conv):
+                stats["shifted"] += 1
+            else:
+                stats["img2col"] += conv_to_img2col(conv)
         for op in _ops(module, _WINDOW_OPS):
             stats["windows"] += window_to_taps(op)
         plans = []

@@ -92,6 +92,10 @@ CONVS = [
     ((1, 8, 7, 7), (8, 1, 3, 3), {"group": 8, "pads": [1, 1, 1, 1]}),
     ((1, 6, 7, 7), (4, 3, 3, 3), {"group": 2, "strides": [2, 2]}),
     ((1, 4, 6, 6), (8, 2, 1, 1), {"group": 2}),
+    # Large stride-1 images take the codegen's one-matmul-per-tap path.
+    ((1, 4, 40, 40), (8, 4, 3, 3), {"pads": [1, 1, 1, 1]}),
+    ((1, 3, 44, 44), (5, 3, 3, 3), {"dilations": [2, 2]}),
+    ((1, 2, 41, 45), (3, 2, 2, 3), {"pads": [0, 1, 1, 0]}),
 ]
 
 
@@ -191,3 +195,26 @@ func.func @f(%x: tensor<1x6x6x3xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>
                             np.float32, pads=[1, 1, 1, 1])
     _, want = run_both(model, feeds)
     np.testing.assert_allclose(got, np.maximum(want, 0).transpose(0, 2, 3, 1), rtol=1e-5, atol=1e-5)
+
+
+def test_codegen_paths_for_convolutions():
+    """Which CPU codegen path each convolution takes (the numerics are checked above)."""
+    from mlir import ir
+
+    from ge_mlir.target.cpu import codegen, runner
+
+    def stats(xs, ws, attrs=""):
+        ho, wo = xs[2] - ws[2] + 1, xs[3] - ws[3] + 1
+        xt = "x".join(map(str, xs))
+        wt = "x".join(map(str, ws))
+        rt = f"1x{ws[0]}x{ho}x{wo}"
+        text = (f"func.func @f(%x: tensor<{xt}xf32>, %w: tensor<{wt}xf32>) -> tensor<{rt}xf32> {{\n"
+                f"  %0 = ge.conv2d %x, %w {attrs} : (tensor<{xt}xf32>, tensor<{wt}xf32>) -> tensor<{rt}xf32>\n"
+                f"  return %0 : tensor<{rt}xf32>\n}}")
+        with ir.Context():
+            m = ge_mlir.parse_module(text)
+            runner.lower_stage(m, "linalg")
+            return codegen.apply_strategy(m)
+
+    assert stats((1, 4, 42, 42), (8, 4, 3, 3))["shifted"] == 1  # large stride-1 image: one matmul per tap
+    assert stats((1, 4, 10, 10), (8, 4, 3, 3))["img2col"] == 1  # small image: im2col
