@@ -6,7 +6,8 @@ each stage produced:
 
 ==============  ==============================================================
 ``ge``          the imported (or parsed) ge module, verified
-``optimized``   after the ge graph optimizations (``ge-canonicalize``)
+``optimized``   after the ge graph optimizations (the target's default pipeline
+                under ``CompileOptions.config``: ``ge_mlir.optimize.pipelines``)
 ``linalg``      after ``ge-lower-to-linalg`` (tensors; i1 stored as i8)
 ``bufferized``  after the CPU codegen strategy and one-shot bufferization
 ``llvm``        the LLVM dialect handed to the JIT
@@ -25,8 +26,10 @@ from typing import Any
 import numpy as np
 from mlir import ir
 
-from .api import parse_module, run_pipeline, verify
+from .api import parse_module, verify
+from .config import load_config, load_pass_modules
 from .errors import GeMlirError
+from .passes.report import PassReport, instrument
 from .target.cpu.runner import CPU_STAGES, CpuExecutable, ExecutionError, TensorSpec
 
 #: Every stage, in pipeline order.
@@ -50,6 +53,9 @@ class CompileOptions:
         func_name: the function to compile when a ge module has several.
         constant_inputs: ONNX graph inputs frozen to values (specialization:
             shape/axes/pads given as inputs); they are no longer inputs.
+        config: the ge-mlir configuration (a JSON file path, a dict or a
+            :class:`ge_mlir.config.Config`; schema in ``docs/config.md``) that
+            shapes the default optimization pipeline.
     """
 
     optimize: bool = True
@@ -57,6 +63,7 @@ class CompileOptions:
     input_shapes: Mapping[str, Sequence[int]] | None = None
     func_name: str | None = None
     constant_inputs: Mapping[str, Any] | None = None
+    config: Any = None
 
 
 @dataclass(frozen=True)
@@ -116,6 +123,7 @@ class CompiledModel:
     stage_times: dict[str, float] = field(default_factory=dict)
     _ir: dict[str, str] = field(default_factory=dict, repr=False)
     _exe: CpuExecutable | None = field(default=None, repr=False)
+    _pass_report: PassReport | None = field(default=None, repr=False)
 
     @property
     def input_names(self) -> list[str]:
@@ -129,6 +137,13 @@ class CompiledModel:
     def compile_time(self) -> float:
         """Seconds spent in all stages (and the JIT's code generation)."""
         return sum(self.stage_times.values())
+
+    @property
+    def pass_report(self) -> PassReport:
+        """What each pass of the ``optimized`` stage did: time, op counts
+        before/after, rewrites (``print(model.pass_report)`` for the table).
+        Empty when the stage did not run or ``optimize`` was off."""
+        return self._pass_report if self._pass_report is not None else PassReport()
 
     @property
     def stages(self) -> tuple[str, ...]:
@@ -273,6 +288,15 @@ def compile(  # the natural name, as in torch.compile
         options = CompileOptions(**options)
     if not isinstance(options.opt_level, int) or not 0 <= options.opt_level <= 3:
         raise CompileError(f"opt_level must be an integer from 0 to 3, got {options.opt_level!r}")
+    # Config errors (and user pass modules that fail to import) surface before any work.
+    config = load_config(options.config)
+    pipeline = None
+    if options.optimize and compile_to != "ge":
+        from .optimize.pipelines import default_pipeline
+
+        load_pass_modules(config)
+        pipeline = default_pipeline(target, config, load_modules=False)
+    report = PassReport()
 
     bar = _Progress(STAGES.index(compile_to) + 1, progress)
     texts: dict[str, str] = {}
@@ -296,8 +320,11 @@ def compile(  # the natural name, as in torch.compile
             fns = [op.operation for op in module.body.operations if op.operation.name == "func.func"]
             done("ge", module)
             if compile_to != "ge":
-                if options.optimize:
-                    run_pipeline(module, "builtin.module(ge-canonicalize)")
+                if pipeline is not None:
+                    from .optimize.pipelines import run_elements
+
+                    run_elements(module, instrument(pipeline.parse(), report),
+                                 f"default {target} pipeline {pipeline.text!r}")
                 done("optimized", module)
             exe = None
             if compile_to in CPU_STAGES:
@@ -318,6 +345,7 @@ def compile(  # the natural name, as in torch.compile
     return CompiledModel(
         target=target, compile_to=compile_to, inputs=in_specs, outputs=out_specs,
         stage_times=times, _ir=texts, _exe=exe if compile_to == "llvm" else None,
+        _pass_report=report,
     )
 
 

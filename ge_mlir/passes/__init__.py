@@ -18,14 +18,21 @@ from .registry import (
     register_pass,
 )
 from .pipeline import PipelineElement, build_pass_manager, parse_pipeline
+from .fusion import FusionPass, FusionPattern, fusion_pass
+from .report import PassReport, PassReportEntry
 
 __all__ = [
     "STAGES",
     "Option",
+    "FusionPass",
+    "FusionPattern",
     "Pass",
     "PassFailure",
+    "PassReport",
+    "PassReportEntry",
     "PipelineElement",
     "build_pass_manager",
+    "fusion_pass",
     "get_pass",
     "list_passes",
     "parse_pipeline",
@@ -37,6 +44,17 @@ def _load_builtin_passes() -> None:
     # Importing the modules registers their passes; one pass per file.
     from ..optimize import ge_canonicalize, ge_verify_graph  # noqa: F401
     from ..lowering import ge_lower_to_linalg  # noqa: F401
+
+    # Every ge_<pass>.py module of ge_mlir/optimize registers its pass, so a
+    # new pass file joins the registry (and the default pipelines) on its own.
+    import importlib
+    import pkgutil
+
+    from .. import optimize
+
+    for info in pkgutil.iter_modules(optimize.__path__):
+        if info.name.startswith("ge_"):
+            importlib.import_module(f"{optimize.__name__}.{info.name}")
 
 
 _load_builtin_passes()

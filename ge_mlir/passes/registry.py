@@ -82,8 +82,21 @@ class Pass:
     """Base class of ge passes.
 
     Subclasses set the class attributes and implement :meth:`run`. Options are
-    available as ``self.options[name]`` (already typed); counters put in
-    ``self.statistics`` are reported by ``ge-opt --mlir-pass-statistics``.
+    available as ``self.opt(name)`` (already typed).
+
+    Statistics convention: a pass counts what it did in ``self.stats`` (a
+    ``dict[str, int]``, empty when the pass is created; ``self.statistics`` is the same
+    dict and ``self.bump(counter, n)`` adds to it). Counters are reported by
+    ``ge-opt --mlir-pass-statistics`` and the pass report (``ge-opt
+    --ge-pass-report``, ``ge-compile --report``, ``CompiledModel.pass_report``):
+    a pass that rewrites IR keeps the total number of rewrites it applied in
+    ``stats["rewrites"]`` (the report's "Rewrites" column; "-" without it) and
+    may add detail counters under other names (listed next to it).
+
+    ``precision_sensitive = True`` declares that the pass may change numerical
+    results beyond float reassociation (e.g. fusing into lower-precision or
+    approximate forms); precision-safe configurations (``"precisionMode":
+    "FP32"``) leave such passes out of the default pipeline.
     """
 
     name: ClassVar[str]
@@ -93,6 +106,7 @@ class Pass:
     priority: ClassVar[int] = 100
     targets: ClassVar[tuple[str, ...]] = ("*",)
     options: ClassVar[tuple[Option, ...]] = ()
+    precision_sensitive: ClassVar[bool] = False
 
     def __init__(self, **options: Any) -> None:
         known = {o.name: o for o in self.options}
@@ -108,6 +122,15 @@ class Pass:
             values[key] = opt.parse(self.name, value) if isinstance(value, str) and opt.type is not str else value
         self.options_values = values
         self.statistics: dict[str, int] = {}
+
+    @property
+    def stats(self) -> dict[str, int]:
+        """Counters of this pass instance (alias of ``statistics``)."""
+        return self.statistics
+
+    @stats.setter
+    def stats(self, value: dict[str, int]) -> None:
+        self.statistics = value
 
     def opt(self, name: str) -> Any:
         return self.options_values[name]

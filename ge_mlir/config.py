@@ -1,0 +1,419 @@
+"""The ge-mlir JSON configuration (schema: ``docs/config.md``).
+
+One JSON object configures the graph optimizations of ``ge_mlir.compile``
+(``options={"config": path_or_dict}``), ``ge-compile --config`` and
+``ge-opt --config``::
+
+    {
+      "graphOptions": {"graphFusion": true},
+      "fusionSwitch": {"ge-fuse-conv-bn": "off"},
+      "passes": {"ge-canonicalize": {"enabled": true, "options": {"cse": false}}},
+      "constantFolding": {"enabled": true, "sizeLimit": 1048576, "aggressive": true},
+      "layout": {"inputFormat": "NCHW", "outputFormat": "NCHW",
+                 "forbidTransData": [["ge.conv2d", "ge.relu"]]},
+      "precisionMode": "allow_fp16",
+      "passModules": ["my_pkg.passes", "./local_passes.py"],
+      "verifyGraph": false
+    }
+
+Every key is optional. :func:`load_config` validates the structure and values
+and raises :class:`ConfigError` naming the bad key (as a dotted path) and the
+valid keys or expected values. Pass names (``fusionSwitch``, ``passes``) are
+checked against the registry when a pipeline is built from the config, after
+the ``passModules`` are imported (:func:`load_pass_modules`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import importlib
+import importlib.util
+import json
+import os
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import GeMlirError
+
+#: Environment variable naming user pass modules (comma-separated module names or .py paths).
+PASS_MODULES_ENV = "GE_MLIR_PASS_MODULES"
+
+#: ``precisionMode`` values. The precision-safe ones leave passes with
+#: ``precision_sensitive = True`` out of the default pipeline.
+PRECISION_MODES: tuple[str, ...] = ("FP32", "must_keep_origin_dtype", "allow_fp16", "allow_mix_precision", "force_fp16")
+PRECISION_SAFE_MODES: frozenset[str] = frozenset({"FP32", "must_keep_origin_dtype"})
+DEFAULT_PRECISION_MODE = "allow_fp16"
+
+#: ``layout.inputFormat`` / ``layout.outputFormat`` values (the ge ``DataFormat`` enum).
+DATA_FORMATS: tuple[str, ...] = ("ND", "NCHW", "NHWC", "NC1HWC0", "FRACTAL_NZ", "HWCN", "NCDHW", "NDHWC")
+
+#: Key of ``fusionSwitch`` that switches every fusion pass (as ATC's ``"ALL"``).
+FUSION_SWITCH_ALL = "ALL"
+
+TOP_LEVEL_KEYS: tuple[str, ...] = (
+    "graphOptions", "fusionSwitch", "passes", "constantFolding", "layout",
+    "precisionMode", "passModules", "verifyGraph",
+)
+_SECTION_KEYS: dict[str, tuple[str, ...]] = {
+    "graphOptions": ("graphFusion",),
+    "constantFolding": ("enabled", "sizeLimit", "aggressive"),
+    "layout": ("inputFormat", "outputFormat", "forbidTransData"),
+}
+_PASS_KEYS: tuple[str, ...] = ("enabled", "options")
+_SWITCH_VALUES = ('"on"', '"off"', "true", "false")
+
+
+class ConfigError(GeMlirError):
+    """An invalid configuration: ``key`` is the dotted path of the bad entry."""
+
+    def __init__(self, message: str, *, key: str | None = None, source: str | None = None) -> None:
+        self.key = key
+        self.source = source
+        prefix = f"config {source}: " if source else "config: "
+        super().__init__(prefix + message)
+
+
+@dataclass
+class PassConfig:
+    """``passes.<name>``: ``enabled`` (None: not set) and option values."""
+
+    enabled: bool | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ConstantFolding:
+    """``constantFolding``; None: ge-fold-constants' own default."""
+
+    enabled: bool = True
+    size_limit: int | None = None
+    aggressive: bool | None = None
+
+
+@dataclass
+class Layout:
+    input_format: str | None = None
+    output_format: str | None = None
+    forbid_trans_data: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class Config:
+    """A validated configuration (defaults: everything on, nothing extra)."""
+
+    graph_fusion: bool = True
+    fusion_switch: dict[str, bool] = field(default_factory=dict)
+    passes: dict[str, PassConfig] = field(default_factory=dict)
+    constant_folding: ConstantFolding = field(default_factory=ConstantFolding)
+    layout: Layout = field(default_factory=Layout)
+    precision_mode: str = DEFAULT_PRECISION_MODE
+    pass_modules: list[str] = field(default_factory=list)
+    verify_graph: bool = False
+    #: Where the config came from (a path, or None for a dict); relative
+    #: ``passModules`` paths are resolved against its directory.
+    source: str | None = None
+
+    @property
+    def precision_safe(self) -> bool:
+        return self.precision_mode in PRECISION_SAFE_MODES
+
+    @property
+    def base_dir(self) -> Path:
+        return Path(self.source).resolve().parent if self.source else Path.cwd()
+
+    @staticmethod
+    def from_dict(data: Mapping[str, Any], source: str | None = None) -> Config:
+        return _parse(data, source)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (``load_config(cfg.to_dict())`` round-trips)."""
+        out: dict[str, Any] = {
+            "graphOptions": {"graphFusion": self.graph_fusion},
+            "fusionSwitch": {k: "on" if v else "off" for k, v in self.fusion_switch.items()},
+            "passes": {},
+            "constantFolding": {"enabled": self.constant_folding.enabled},
+            "layout": {"forbidTransData": [list(p) for p in self.layout.forbid_trans_data]},
+            "precisionMode": self.precision_mode,
+            "passModules": list(self.pass_modules),
+            "verifyGraph": self.verify_graph,
+        }
+        for name, pc in self.passes.items():
+            entry: dict[str, Any] = {}
+            if pc.enabled is not None:
+                entry["enabled"] = pc.enabled
+            if pc.options:
+                entry["options"] = dict(pc.options)
+            out["passes"][name] = entry
+        if self.constant_folding.size_limit is not None:
+            out["constantFolding"]["sizeLimit"] = self.constant_folding.size_limit
+        if self.constant_folding.aggressive is not None:
+            out["constantFolding"]["aggressive"] = self.constant_folding.aggressive
+        if self.layout.input_format:
+            out["layout"]["inputFormat"] = self.layout.input_format
+        if self.layout.output_format:
+            out["layout"]["outputFormat"] = self.layout.output_format
+        return out
+
+
+def load_config(config: Config | Mapping[str, Any] | str | os.PathLike[str] | None) -> Config:
+    """A :class:`Config` from a path to a JSON file, a dict, a Config or None (defaults)."""
+    if config is None:
+        return Config()
+    if isinstance(config, Config):
+        return config
+    if isinstance(config, Mapping):
+        return _parse(config, None)
+    if isinstance(config, (str, os.PathLike)):
+        path = Path(config)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as e:
+            raise ConfigError(f"cannot read config file: {e.strerror or e}", source=str(path)) from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ConfigError(f"invalid JSON at line {e.lineno} column {e.colno}: {e.msg}", source=str(path)) from None
+        return _parse(data, str(path))
+    raise ConfigError(f"expected a JSON file path, a dict or a Config, got {type(config).__name__}")
+
+
+# --- validation -------------------------------------------------------------
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "an object"
+    return type(value).__name__
+
+
+class _Checker:
+    def __init__(self, source: str | None) -> None:
+        self.source = source
+
+    def fail(self, key: str, message: str) -> ConfigError:
+        return ConfigError(f"{key}: {message}" if key else message, key=key or None, source=self.source)
+
+    def obj(self, key: str, value: Any, valid: tuple[str, ...], what: str = "keys") -> Mapping[str, Any]:
+        if not isinstance(value, Mapping):
+            raise self.fail(key, f"expected an object with {what} {', '.join(valid)}; got {_kind(value)}")
+        for k in value:
+            if not isinstance(k, str) or k not in valid:
+                close = difflib.get_close_matches(str(k), valid, n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                where = f"in '{key}'" if key else "at the top level"
+                raise ConfigError(
+                    f"unknown key '{k}' {where}{hint}; valid {what}: {', '.join(valid)}",
+                    key=f"{key}.{k}" if key else str(k), source=self.source,
+                )
+        return value
+
+    def boolean(self, key: str, value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail(key, f"expected true or false, got {json.dumps(value) if _jsonable(value) else _kind(value)}")
+        return value
+
+    def switch(self, key: str, value: Any) -> bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in ("on", "off"):
+            return value.lower() == "on"
+        raise self.fail(key, f"expected one of {', '.join(_SWITCH_VALUES)}, got {json.dumps(value) if _jsonable(value) else _kind(value)}")
+
+    def choice(self, key: str, value: Any, valid: tuple[str, ...]) -> str:
+        if not isinstance(value, str) or value not in valid:
+            shown = json.dumps(value) if _jsonable(value) else _kind(value)
+            close = difflib.get_close_matches(value, valid, n=1) if isinstance(value, str) else []
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise self.fail(key, f"expected one of {', '.join(valid)}, got {shown}{hint}")
+        return value
+
+
+def _jsonable(value: Any) -> bool:
+    try:
+        json.dumps(value)
+        return True
+    except (TypeError, ValueError):
+        return False
+
+
+def _ge_op_names() -> tuple[str, ...]:
+    from .dialects import ge
+
+    return tuple(sorted(
+        c.OPERATION_NAME for c in vars(ge).values()
+        if isinstance(c, type) and isinstance(getattr(c, "OPERATION_NAME", None), str)
+        and c.OPERATION_NAME.startswith("ge.")
+    ))
+
+
+def _parse(data: Any, source: str | None) -> Config:
+    ck = _Checker(source)
+    top = ck.obj("", data, TOP_LEVEL_KEYS)
+    cfg = Config(source=source)
+
+    if "graphOptions" in top:
+        sec = ck.obj("graphOptions", top["graphOptions"], _SECTION_KEYS["graphOptions"])
+        if "graphFusion" in sec:
+            cfg.graph_fusion = ck.boolean("graphOptions.graphFusion", sec["graphFusion"])
+
+    if "fusionSwitch" in top:
+        sw = top["fusionSwitch"]
+        if not isinstance(sw, Mapping):
+            raise ck.fail("fusionSwitch", f'expected an object {{"<pass-name>" | "ALL": "on" | "off"}}, got {_kind(sw)}')
+        for name, value in sw.items():
+            cfg.fusion_switch[str(name)] = ck.switch(f"fusionSwitch.{name}", value)
+
+    if "passes" in top:
+        ps = top["passes"]
+        if not isinstance(ps, Mapping):
+            raise ck.fail("passes", f'expected an object {{"<pass-name>": {{"enabled": bool, "options": {{...}}}}}}, got {_kind(ps)}')
+        for name, entry in ps.items():
+            key = f"passes.{name}"
+            entry = ck.obj(key, entry, _PASS_KEYS)
+            pc = PassConfig()
+            if "enabled" in entry:
+                pc.enabled = ck.boolean(f"{key}.enabled", entry["enabled"])
+            if "options" in entry:
+                opts = entry["options"]
+                if not isinstance(opts, Mapping):
+                    raise ck.fail(f"{key}.options", f"expected an object of option values, got {_kind(opts)}")
+                for oname, ovalue in opts.items():
+                    if not isinstance(ovalue, (bool, int, float, str, list)) or (
+                        isinstance(ovalue, list) and not all(isinstance(x, (str, int, float)) for x in ovalue)
+                    ):
+                        raise ck.fail(f"{key}.options.{oname}",
+                                      f"expected a boolean, number, string or list of scalars, got {_kind(ovalue)}")
+                    pc.options[str(oname).replace("_", "-")] = ovalue
+            cfg.passes[str(name)] = pc
+
+    if "constantFolding" in top:
+        sec = ck.obj("constantFolding", top["constantFolding"], _SECTION_KEYS["constantFolding"])
+        cf = cfg.constant_folding
+        if "enabled" in sec:
+            cf.enabled = ck.boolean("constantFolding.enabled", sec["enabled"])
+        if "aggressive" in sec:
+            cf.aggressive = ck.boolean("constantFolding.aggressive", sec["aggressive"])
+        if "sizeLimit" in sec:
+            v = sec["sizeLimit"]
+            if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 0):
+                raise ck.fail("constantFolding.sizeLimit",
+                              f"expected a non-negative integer (elements of the largest folded constant) or null, "
+                              f"got {json.dumps(v) if _jsonable(v) else _kind(v)}")
+            cf.size_limit = v
+
+    if "layout" in top:
+        sec = ck.obj("layout", top["layout"], _SECTION_KEYS["layout"])
+        lay = cfg.layout
+        for jkey, attr in (("inputFormat", "input_format"), ("outputFormat", "output_format")):
+            if jkey in sec and sec[jkey] is not None:
+                setattr(lay, attr, ck.choice(f"layout.{jkey}", sec[jkey], DATA_FORMATS))
+        if "forbidTransData" in sec:
+            pairs = sec["forbidTransData"]
+            key = "layout.forbidTransData"
+            if not isinstance(pairs, list):
+                raise ck.fail(key, f'expected a list of [producer, consumer] ge op name pairs such as '
+                                   f'[["ge.conv2d", "ge.relu"]], got {_kind(pairs)}')
+            ops = None
+            for i, pair in enumerate(pairs):
+                if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)):
+                    raise ck.fail(f"{key}[{i}]", f'expected a pair of ge op names such as ["ge.conv2d", "ge.relu"], '
+                                                 f"got {json.dumps(pair) if _jsonable(pair) else _kind(pair)}")
+                ops = ops or _ge_op_names()
+                for j, name in enumerate(pair):
+                    if name not in ops:
+                        close = difflib.get_close_matches(name, ops, n=1)
+                        hint = f" (did you mean '{close[0]}'?)" if close else ""
+                        raise ck.fail(f"{key}[{i}][{j}]",
+                                      f"unknown ge op '{name}'{hint}; expected a ge op name such as ge.conv2d")
+                lay.forbid_trans_data.append((pair[0], pair[1]))
+
+    if "precisionMode" in top:
+        cfg.precision_mode = ck.choice("precisionMode", top["precisionMode"], PRECISION_MODES)
+
+    if "passModules" in top:
+        mods = top["passModules"]
+        if not isinstance(mods, list) or not all(isinstance(m, str) and m.strip() for m in mods):
+            raise ck.fail("passModules", 'expected a list of module names or .py paths such as '
+                                         f'["my_pkg.passes", "./my_passes.py"], got {json.dumps(mods) if _jsonable(mods) else _kind(mods)}')
+        cfg.pass_modules = [m.strip() for m in mods]
+
+    if "verifyGraph" in top:
+        cfg.verify_graph = ck.boolean("verifyGraph", top["verifyGraph"])
+    return cfg
+
+
+# --- user pass modules ------------------------------------------------------
+
+_LOADED_PATHS: dict[str, Any] = {}
+
+
+def _import_one(spec: str, base_dir: Path, origin: str, source: str | None) -> Any:
+    is_path = spec.endswith(".py") or os.sep in spec or "/" in spec
+    try:
+        if not is_path:
+            return importlib.import_module(spec)
+        path = Path(spec).expanduser()
+        if not path.is_absolute():
+            path = base_dir / path
+        path = path.resolve()
+        if str(path) in _LOADED_PATHS:
+            return _LOADED_PATHS[str(path)]
+        if not path.is_file():
+            raise ConfigError(f"{origin}: no such pass module file: {path}", key=origin, source=source)
+        digest = hashlib.sha1(str(path).encode()).hexdigest()[:8]
+        mod_name = f"ge_mlir_user_passes.{path.stem}_{digest}"
+        mspec = importlib.util.spec_from_file_location(mod_name, path)
+        assert mspec is not None and mspec.loader is not None
+        module = importlib.util.module_from_spec(mspec)
+        sys.modules[mod_name] = module
+        try:
+            mspec.loader.exec_module(module)
+        except BaseException:
+            sys.modules.pop(mod_name, None)
+            raise
+        _LOADED_PATHS[str(path)] = module
+        return module
+    except ConfigError:
+        raise
+    except Exception as e:  # noqa: BLE001 - any import failure becomes a ConfigError
+        raise ConfigError(f"{origin}: cannot import pass module '{spec}': {type(e).__name__}: {e}",
+                          key=origin, source=source) from None
+
+
+def pass_module_specs(config: Config | None = None, environ: Mapping[str, str] | None = None) -> list[tuple[str, str, Path]]:
+    """(spec, origin, base directory) of every user pass module, env var first."""
+    env = os.environ if environ is None else environ
+    specs: list[tuple[str, str, Path]] = []
+    for item in env.get(PASS_MODULES_ENV, "").split(","):
+        if item.strip():
+            specs.append((item.strip(), PASS_MODULES_ENV, Path.cwd()))
+    if config is not None:
+        for i, item in enumerate(config.pass_modules):
+            specs.append((item, f"passModules[{i}]", config.base_dir))
+    return specs
+
+
+def load_pass_modules(config: Config | None = None, environ: Mapping[str, str] | None = None) -> list[Any]:
+    """Imports the user pass modules named by ``$GE_MLIR_PASS_MODULES`` and
+    ``config.pass_modules`` (importing registers their passes). Modules are
+    imported once per process; a failing import raises :class:`ConfigError`
+    naming the module and where it was listed."""
+    mods = []
+    for spec, origin, base in pass_module_specs(config, environ):
+        source = config.source if config is not None and origin != PASS_MODULES_ENV else None
+        mods.append(_import_one(spec, base, origin, source))
+    return mods
