@@ -96,7 +96,7 @@ class PassReport:
         for e in self.entries:
             pct = 100.0 * e.seconds / total if total > 0 else 0.0
             rw = "-" if e.rewrites is None else str(e.rewrites)
-            detail = ", ".join(f"{k}={v}" for k, v in sorted(e.stats.items()))
+            detail = ", ".join(f"{k}={v}" for k, v in sorted(e.stats.items()) if v and k != "rewrites")
             lines.append(
                 f"   {e.seconds:7.4f} ({pct:5.1f}%)  {e.ops_before:10d}  {e.ops_after:10d}  {rw:>9}  {e.name}"
                 + (f"  ({detail})" if detail else "")

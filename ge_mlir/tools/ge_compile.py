@@ -3,6 +3,7 @@
     ge-compile model.onnx --target cpu                      # compile, print I/O and times
     ge-compile model.onnx --compile-to linalg -o model.mlir # stop at a stage, write its IR
     ge-compile model.onnx --run inputs.npz [--save out.npz] [--compare-onnxruntime]
+    ge-compile model.onnx --config ge.json --report          # configured passes, per-pass report
 
 ``--run`` takes a .npz whose keys are the input names (or ``arg0``, ...);
 missing inputs are filled with seeded random data when ``--random-inputs`` is
@@ -57,6 +58,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--input-shape", action="append", type=_parse_shape, default=[],
                    metavar="NAME:D0,D1,...", help="fix an ONNX input's shape (repeatable)")
     p.add_argument("--no-optimize", action="store_true", help="skip the ge graph optimizations")
+    p.add_argument("--config", metavar="FILE.json", default=None,
+                   help="ge-mlir JSON config shaping the optimization pipeline (docs/config.md)")
+    p.add_argument("--report", action="store_true",
+                   help="print the pass report: per pass time, op counts before/after, rewrites")
     p.add_argument("--opt-level", type=int, default=3, choices=range(4), help="LLVM optimization level")
     p.add_argument("--run", metavar="INPUTS.npz", help="run the model on these inputs")
     p.add_argument("--random-inputs", action="store_true", help="run on seeded random inputs")
@@ -72,7 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_args(argv)
     try:
         options = {"optimize": not args.no_optimize, "opt_level": args.opt_level,
-                   "input_shapes": dict(args.input_shape) or None}
+                   "input_shapes": dict(args.input_shape) or None, "config": args.config}
         model = compile(args.model, target=args.target, options=options, compile_to=args.compile_to,
                         progress=False if args.no_progress else None)
         if args.output:
@@ -90,6 +95,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"  input  {spec}", file=info)
         for spec in model.outputs:
             print(f"  output {spec}", file=info)
+        if args.report:
+            info.write(model.pass_report.format())
         if not (args.run or args.random_inputs):
             return 0
         feeds = _random_inputs(model, args.seed) if args.random_inputs else {}

@@ -3,6 +3,8 @@
     ge-opt input.mlir --pass-pipeline='builtin.module(ge-canonicalize, func.func(cse))'
     ge-opt input.mlir --ge-verify-graph --canonicalize -o out.mlir
     ge-opt --split-input-file --verify-diagnostics invalid.mlir
+    ge-opt --print-default-pipeline=cpu --config ge.json   # the default pipeline, as text
+    ge-opt input.mlir --pass-pipeline="$(ge-opt --print-default-pipeline)" --ge-pass-report
 
 Exit code 0 on success, 1 on any failure (bad IR, unknown pass, bad option,
 failed pass, unmet diagnostics expectations). Never an abort: input is parsed
@@ -24,7 +26,9 @@ import ge_mlir
 from ge_mlir.api import check_shape_literals
 from ge_mlir.errors import GeMlirError, ParseError, file_line_col
 from ge_mlir._dialect import set_print_op_on_diagnostic
+from ge_mlir.config import load_config, load_pass_modules
 from ge_mlir.passes import build_pass_manager, list_passes, parse_pipeline
+from ge_mlir.passes.report import PassReport, instrument
 from ge_mlir.passes.registry import STAGES
 from ge_mlir.tools import diagnostics as dv
 
@@ -65,6 +69,13 @@ def _make_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-verify-each", dest="verify_each", action="store_false",
                    help="do not verify the IR after each pass")
     p.add_argument("--list-passes", action="store_true", help="list the registered ge passes and exit")
+    p.add_argument("--print-default-pipeline", nargs="?", const="cpu", default=None, metavar="TARGET",
+                   help="print the default optimization pipeline of TARGET (default cpu) under --config "
+                        "as a textual pipeline and exit")
+    p.add_argument("--config", default=None, metavar="FILE.json",
+                   help="ge-mlir JSON config (docs/config.md): --print-default-pipeline, passModules")
+    p.add_argument("--ge-pass-report", action="store_true",
+                   help="report per pass: time, op counts before/after, rewrites (on stderr)")
     p.add_argument("--version", action="store_true", help="print versions and exit")
     return p
 
@@ -154,8 +165,12 @@ def _process_chunk(chunk: _Chunk, args: argparse.Namespace, pipeline: list[str],
                     line = int(d.location.rsplit(":", 2)[1])
                     produced.append(dv.Produced("error", line, d.message, int(d.location.rsplit(":", 1)[1])))
             if module is not None and pipeline:
+                report = PassReport()
+                planned = parse_pipeline(",".join(pipeline))
+                if args.ge_pass_report:
+                    planned = instrument(planned, report)
                 pm, elements = build_pass_manager(
-                    ",".join(pipeline),
+                    planned,
                     ctx,
                     print_ir_before_all=args.mlir_print_ir_before_all,
                     print_ir_after_all=args.mlir_print_ir_after_all,
@@ -174,6 +189,8 @@ def _process_chunk(chunk: _Chunk, args: argparse.Namespace, pipeline: list[str],
                 finally:
                     del pm
                     gc.collect()  # timing is reported when the PassManager dies
+                if args.ge_pass_report:
+                    err.write(report.format())
                 if args.mlir_pass_statistics:
                     for el in elements:
                         if el.ge_pass is not None and el.ge_pass.statistics:
@@ -209,6 +226,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.version:
             print(f"ge-opt {ge_mlir.__version__}, native {ge_mlir.native_version()}")
+            return 0
+        config = load_config(args.config)
+        load_pass_modules(config)  # $GE_MLIR_PASS_MODULES and the config's passModules
+        if args.print_default_pipeline is not None:
+            from ge_mlir.optimize.pipelines import default_pipeline
+
+            print(default_pipeline(args.print_default_pipeline, config, load_modules=False).text)
             return 0
         if args.list_passes:
             print(_format_list())
