@@ -25,11 +25,16 @@ Rewrites (each counted in the pass statistics):
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from mlir import ir
 from mlir.passmanager import PassManager
-from mlir.rewrite import GreedyRewriteConfig, PatternRewriter, RewritePatternSet, apply_patterns_and_fold_greedily
+from mlir.rewrite import (
+    GreedyRewriteConfig,
+    PatternRewriter,
+    RewritePatternSet,
+    apply_patterns_and_fold_greedily,
+)
 
 from ..passes.registry import Option, Pass, PassFailure, register_pass
 from .ge_canonicalize import (

@@ -40,22 +40,16 @@ from .patterns import count_ops, defining_op
 #: Cheap "shape-like" ops: folded even when ``aggressive=false``.
 DATA_MOVEMENT_OPS = frozenset(
     "ge." + n
-    for n in (
-        "reshape transpose concat split slice gather gather_elements squeeze unsqueeze flatten expand "
-        "tile pad shape range cast identity"
-    ).split()
+    for n in ["reshape", "transpose", "concat", "split", "slice", "gather", "gather_elements", "squeeze", "unsqueeze", "flatten", "expand", "tile", "pad", "shape", "range", "cast", "identity"]
 )
 #: Integer/bool arithmetic (shape computations); cheap when no float is involved.
 INTEGER_ARITH_OPS = frozenset(
     "ge." + n
-    for n in (
-        "add sub mul div mod max min neg abs sign equal less less_equal greater greater_equal where "
-        "not and or xor reduce_sum reduce_prod reduce_max reduce_min"
-    ).split()
+    for n in ["add", "sub", "mul", "div", "mod", "max", "min", "neg", "abs", "sign", "equal", "less", "less_equal", "greater", "greater_equal", "where", "not", "and", "or", "xor", "reduce_sum", "reduce_prod", "reduce_max", "reduce_min"]
 )
 
 _SUPPORTED_ELEMS = frozenset(
-    "f16 bf16 f32 f64 i1 i8 i16 i32 i64 si8 si16 si32 si64 ui8 ui16 ui32 ui64".split()
+    ["f16", "bf16", "f32", "f64", "i1", "i8", "i16", "i32", "i64", "si8", "si16", "si32", "si64", "ui8", "ui16", "ui32", "ui64"]
 )
 
 
@@ -81,7 +75,13 @@ def _constant_source(op: ir.Operation) -> bool:
     if op.name != "ge.constant" or _static_tensor(op.results[0].type) is None:
         return False
     attr = op.attributes["value"]
-    return isinstance(attr, (ir.DenseElementsAttr, ir.DenseResourceElementsAttr))
+    if isinstance(attr, ir.DenseElementsAttr):
+        return True
+    try:  # not always downcast automatically
+        ir.DenseResourceElementsAttr(attr)
+        return True
+    except (ValueError, TypeError):
+        return False
 
 
 def _elements_attr(array: np.ndarray, t: ir.RankedTensorType, resource_threshold: int) -> ir.Attribute:
@@ -265,7 +265,7 @@ class GeFoldConstantsPass(Pass):
             try:
                 exe = CpuExecutable(scratch, "ge_fold", opt_level=0)
                 return exe()
-            except Exception:  # any lowering/JIT failure means "do not fold"
+            except Exception:  # noqa: BLE001 - any lowering/JIT failure means "do not fold"
                 self.bump("evaluation-failures")
                 return None
 
