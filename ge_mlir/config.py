@@ -236,7 +236,9 @@ class _Checker:
     def choice(self, key: str, value: Any, valid: tuple[str, ...]) -> str:
         if not isinstance(value, str) or value not in valid:
             shown = json.dumps(value) if _jsonable(value) else _kind(value)
-            close = difflib.get_close_matches(value, valid, n=1) if isinstance(value, str) else []
+            close = []
+            if isinstance(value, str):
+                close = [v for v in valid if v.lower() == value.lower()] or difflib.get_close_matches(value, valid, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
             raise self.fail(key, f"expected one of {', '.join(valid)}, got {shown}{hint}")
         return value
