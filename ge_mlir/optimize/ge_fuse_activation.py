@@ -1,0 +1,129 @@
+"""ge-fuse-activation: fuse an elementwise activation into conv2d/matmul/gemm.
+
+``act(producer(...))`` -> ``producer(...) {activation = #ge.act<act>}`` when
+the producer has no activation yet and the activation op is its only user.
+The fused semantics are those the CPU lowering gives each ``#ge.act``
+(``ge_mlir/lowering/nn.py::_activation``); only exact matches fuse:
+
+=====================  ====================================================
+``ge.relu``            relu (also on integers)
+``ge.clip`` [0, 6]     relu6 (floats); ``ge.clip`` [0, +inf) -> relu
+``ge.leaky_relu``      leaky_relu, ``activation_alpha = alpha``
+``ge.sigmoid``         sigmoid
+``ge.tanh``            tanh
+``ge.gelu``            gelu, erf form only (``tanh_approx`` is refused: the
+                       fused gelu is the erf form)
+``ge.silu``            silu
+``ge.hard_sigmoid``    hard_sigmoid, ``activation_alpha = alpha``, only with
+                       ``beta == 0.5`` (the fused form fixes beta)
+``ge.hard_swish``      hard_swish
+=====================  ====================================================
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.rewrite import PatternRewriter, RewritePatternSet
+
+from ..passes.registry import Option, Pass, register_pass
+from .fusion_common import activation_of, apply_patterns, recreate, single_use
+from .patterns import defining_op, pattern
+
+ACTIVATIONS = ("relu", "relu6", "leaky_relu", "sigmoid", "tanh", "gelu", "silu", "hard_sigmoid", "hard_swish")
+_PRODUCERS = ("ge.conv2d", "ge.matmul", "ge.gemm")
+_ROOTS = ("ge.relu", "ge.clip", "ge.leaky_relu", "ge.sigmoid", "ge.tanh", "ge.gelu", "ge.silu",
+          "ge.hard_sigmoid", "ge.hard_swish")
+
+
+def _float_attr(op: ir.Operation, name: str, default: float | None) -> float | None:
+    return ir.FloatAttr(op.attributes[name]).value if name in op.attributes else default
+
+
+def _is_float(v: ir.Value) -> bool:
+    return str(ir.RankedTensorType(v.type).element_type) in ("f16", "bf16", "f32", "f64")
+
+
+def classify(op: ir.Operation) -> tuple[str, float | None] | None:
+    """The (#ge.act name, activation_alpha) that ``op`` computes exactly, or None."""
+    kind = op.name[len("ge."):]
+    floating = _is_float(op.results[0])
+    if kind in ("sigmoid", "tanh", "silu", "hard_swish"):
+        return (kind, None) if floating else None
+    if kind == "relu":
+        return ("relu", None)
+    if kind == "leaky_relu":
+        return ("leaky_relu", _float_attr(op, "alpha", 0.01))
+    if kind == "gelu":
+        tanh_approx = "tanh_approx" in op.attributes and ir.BoolAttr(op.attributes["tanh_approx"]).value
+        return None if tanh_approx else ("gelu", None)
+    if kind == "hard_sigmoid":
+        if _float_attr(op, "beta", 0.5) != 0.5:
+            return None
+        return ("hard_sigmoid", _float_attr(op, "alpha", 0.2))
+    if kind == "clip":
+        lo, hi = _float_attr(op, "min", None), _float_attr(op, "max", None)
+        if lo == 0.0 and hi == 6.0 and floating:
+            return ("relu6", None)
+        if lo == 0.0 and hi is None:
+            return ("relu", None)
+    return None
+
+
+def make_activation_pattern(owner: GeFuseActivationPass):
+    allowed = set(owner.opt("activations"))
+    producers = {"ge." + p for p in owner.opt("producers")}
+
+    @pattern
+    def fuse_activation(op: ir.OpView, rewriter: PatternRewriter) -> bool:
+        act_op = op.operation
+        prod = defining_op(act_op.operands[0])
+        if prod is None or prod.name not in producers or not single_use(prod.results[0]):
+            return False
+        if activation_of(prod) != "none" or act_op.results[0].type != prod.results[0].type:
+            return False
+        got = classify(act_op)
+        if got is None or got[0] not in allowed:
+            return False
+        act, alpha = got
+        with rewriter.ip, act_op.location:
+            attrs = {"activation": ir.Attribute.parse(f"#ge.act<{act}>")}
+            if alpha is not None:
+                attrs["activation_alpha"] = ir.FloatAttr.get(ir.F32Type.get(), alpha)
+            fused = recreate(prod, list(prod.operands), attrs, drop=("activation_alpha",))
+        rewriter.replace_op(act_op, fused)
+        owner.bump(f"{act}-fused")
+        owner.bump("rewrites")
+        return True
+
+    return fuse_activation
+
+
+@register_pass
+class GeFuseActivationPass(Pass):
+    name = "ge-fuse-activation"
+    summary = "Fuse relu/relu6/leaky_relu/sigmoid/tanh/gelu/silu/hard_sigmoid/hard_swish into conv2d/matmul/gemm"
+    description = __doc__
+    stage = "after-builtin-fusion"
+    priority = 40
+    options = (
+        Option("enable", bool, True, "run the fusion (false: the pass does nothing)"),
+        Option("activations", list, list(ACTIVATIONS), "activations that may be fused"),
+        Option("producers", list, ["conv2d", "matmul", "gemm"], "ops the activation is fused into"),
+        Option("max-iterations", int, 10, "greedy driver iteration limit (-1: until fixpoint)"),
+    )
+
+    def run(self, module: ir.Operation) -> None:
+        self.statistics.setdefault("rewrites", 0)
+        if not self.opt("enable"):
+            return
+        unknown = set(self.opt("activations")) - set(ACTIVATIONS)
+        if unknown:
+            from ..passes.registry import PassFailure
+
+            raise PassFailure(f"unknown activation(s) {', '.join(sorted(unknown))} "
+                              f"(known: {', '.join(ACTIVATIONS)})", at=module)
+        patterns = RewritePatternSet()
+        fn = make_activation_pattern(self)
+        for root in _ROOTS:
+            patterns.add(root, fn)
+        apply_patterns(self, patterns, module)
