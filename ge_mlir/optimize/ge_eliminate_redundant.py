@@ -157,7 +157,7 @@ class GeEliminateRedundantPass(Pass):
         "ops are erased; optionally the ge C++ folders, then upstream cse."
     )
     stage = "after-import"
-    priority = 15
+    priority = 12
     options = (
         Option("cse", bool, True, "run upstream cse afterwards"),
         Option("folders", bool, True, "also apply the ge dialect's C++ folders"),

@@ -124,7 +124,7 @@ class GeFoldConstantsPass(Pass):
         "to a fixpoint."
     )
     stage = "after-import"
-    priority = 5
+    priority = 11
     options = (
         Option("size-limit", int, 1 << 20, "maximum number of elements of a folded result"),
         Option("aggressive", bool, True, "fold every op; false: only shape-like ops and integer arithmetic"),
@@ -135,7 +135,7 @@ class GeFoldConstantsPass(Pass):
     )
 
     def run(self, module: ir.Operation) -> None:
-        for key in ("ops-folded", "constants-created", "subgraphs-evaluated", "evaluation-failures",
+        for key in ("ops-folded", "canonicalize-removed", "constants-created", "subgraphs-evaluated", "evaluation-failures",
                     "skipped-size-limit", "skipped-not-cheap"):
             self.statistics.setdefault(key, 0)
         self.bump("ge-ops-before", count_ops(module))
@@ -144,7 +144,7 @@ class GeFoldConstantsPass(Pass):
             pm = PassManager.parse("builtin.module(canonicalize)", context=module.context)
         for _ in range(max(1, self.opt("max-iterations"))):
             if pm is not None:
-                pm.run(module)
+                self._canonicalize(pm, module)
             folded = 0
             for fn in module.regions[0].blocks[0].operations:
                 if fn.operation.name == "func.func" and fn.regions[0].blocks:
@@ -153,8 +153,14 @@ class GeFoldConstantsPass(Pass):
             if not folded:
                 break
         if pm is not None:
-            pm.run(module)
+            self._canonicalize(pm, module)
         self.bump("ge-ops-after", count_ops(module))
+
+    def _canonicalize(self, pm: PassManager, module: ir.Operation) -> None:
+        """Upstream canonicalize (ge folders, static ge.shape, DCE), counting removed ge ops."""
+        before = count_ops(module)
+        pm.run(module)
+        self.bump("canonicalize-removed", before - count_ops(module))
 
     # -- analysis -------------------------------------------------------------
 
