@@ -1,0 +1,320 @@
+"""ge-fuse-layer-norm: recognize decomposed layer norm (and erf GELU) subgraphs.
+
+Layer norm, over trailing axes ``A = [axis, rank)``::
+
+    m  = reduce_mean(x, A, keepdims)      d  = sub(x, m)
+    v  = reduce_mean(mul(d, d) | pow(d, 2), A, keepdims)
+    n  = div(d, sqrt(add(v, eps)))  |  mul(d, rsqrt(add(v, eps)))
+    y  = n [* scale] [+ bias]
+
+becomes ``ge.layer_norm(x, scale, bias) {axis, epsilon}`` in three steps (so
+partial forms fuse too): the normalization alone becomes
+``layer_norm(x, ones)``; a following ``mul`` by a value broadcasting over
+the normalized axes only becomes its scale; a following ``add`` becomes its
+bias. ``eps`` must be a splat constant; every intermediate value must have no
+other user; the axes must be the trailing ones.
+
+GELU (option ``gelu``): ``x * 0.5 * (1 + erf(x / sqrt(2)))`` in any
+association of the three factors (``x / sqrt 2`` or ``x * (1/sqrt 2)``)
+becomes ``ge.gelu(x)`` (erf form).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from mlir import ir
+from mlir.rewrite import PatternRewriter, RewritePatternSet
+
+from ..passes.registry import Option, Pass, register_pass
+from .fusion_common import (
+    apply_patterns,
+    constant_array,
+    make_constant,
+    single_use,
+    tensor_type,
+)
+from .patterns import defining_op, int_array, pattern
+
+
+def _op(v: ir.Value, name: str) -> ir.Operation | None:
+    op = defining_op(v)
+    return op if op is not None and op.name == name else None
+
+
+def _splat(v: ir.Value) -> float | None:
+    arr = constant_array(v)
+    if arr is None or arr.size == 0:
+        return None
+    flat = arr.reshape(-1)
+    return float(flat[0]) if np.all(flat == flat[0]) else None
+
+
+def _uses(v: ir.Value) -> int:
+    return sum(1 for _ in v.uses)
+
+
+def _other(op: ir.Operation, v: ir.Value) -> ir.Value | None:
+    a, b = op.operands
+    return b if a == v else a if b == v else None
+
+
+def _trailing_axes(red: ir.Operation, rank: int) -> int | None:
+    """First axis when ``red`` is a keepdims reduce over [axis, rank)."""
+    if "keepdims" in red.attributes and not ir.BoolAttr(red.attributes["keepdims"]).value:
+        return None
+    axes = sorted(a % rank for a in (int_array(red, "axes") or range(rank)))
+    if not axes or axes != list(range(axes[0], rank)):
+        return None
+    return axes[0]
+
+
+def _match_norm(op: ir.Operation):
+    """(x, axis, eps) when ``op`` is the normalization ``d / sqrt(v + eps)``."""
+    if op.name == "ge.div":
+        d, den = op.operands
+        s = _op(den, "ge.sqrt")
+        if s is None or not single_use(s.results[0]):
+            return None
+    elif op.name == "ge.mul":
+        for d, den in ((op.operands[0], op.operands[1]), (op.operands[1], op.operands[0])):
+            s = _op(den, "ge.rsqrt")
+            if s is not None and single_use(s.results[0]):
+                break
+        else:
+            return None
+    else:
+        return None
+    sub = _op(d, "ge.sub")
+    add = _op(s.operands[0], "ge.add")
+    if sub is None or add is None or not single_use(add.results[0]):
+        return None
+    x, mean = sub.operands
+    m = _op(mean, "ge.reduce_mean")
+    if m is None or m.operands[0] != x or not single_use(m.results[0]):
+        return None
+    x_t = tensor_type(x)
+    if x_t is None or str(x_t.element_type) not in ("f16", "bf16", "f32", "f64") or d.type != x.type:
+        return None
+    axis = _trailing_axes(m, x_t.rank)
+    if axis is None:
+        return None
+    for var_v in add.operands:
+        var = _op(var_v, "ge.reduce_mean")
+        if var is None or not single_use(var.results[0]) or _trailing_axes(var, x_t.rank) != axis:
+            continue
+        eps = _splat(_other(add, var_v))
+        if eps is None or not eps > 0:
+            return None
+        sq = defining_op(var.operands[0])
+        if sq is None or not single_use(sq.results[0]):
+            return None
+        if sq.name == "ge.mul" and sq.operands[0] == d and sq.operands[1] == d:
+            d_uses = 3
+        elif sq.name == "ge.pow" and sq.operands[0] == d and _splat(sq.operands[1]) == 2.0:
+            d_uses = 2
+        else:
+            return None
+        if _uses(d) != d_uses:
+            return None
+        return x, axis, eps
+    return None
+
+
+def _ln_parts(ln: ir.Operation):
+    """(x, scale, bias, axis, eps) of a layer_norm."""
+    x, scale = ln.operands[0], ln.operands[1]
+    bias = ln.operands[2] if len(ln.operands) == 3 else None
+    rank = ir.RankedTensorType(x.type).rank
+    axis = ir.IntegerAttr(ln.attributes["axis"]).value if "axis" in ln.attributes else -1
+    return x, scale, bias, axis % rank, ir.FloatAttr(ln.attributes["epsilon"]).value
+
+
+def _param(v: ir.Value, x_t: ir.RankedTensorType, axis: int, rewriter: PatternRewriter) -> ir.Value | None:
+    """``v`` reshaped to the normalized shape when it broadcasts over the trailing axes only."""
+    t = tensor_type(v)
+    if t is None or t.element_type != x_t.element_type or t.rank > x_t.rank:
+        return None
+    full = [1] * (x_t.rank - t.rank) + list(t.shape)
+    if any(d != 1 for d in full[:axis]):
+        return None
+    norm = list(x_t.shape[axis:])
+    if any(a not in (1, b) for a, b in zip(full[axis:], norm)):
+        return None
+    want = full[axis:]
+    if list(t.shape) == want or t.rank <= len(norm):
+        return v
+    from ..dialects import ge
+
+    with rewriter.ip:
+        return ge.ReshapeOp(ir.RankedTensorType.get(want, t.element_type), v).result
+
+
+def make_layer_norm_patterns(owner: GeFuseLayerNormPass):
+    from ..dialects import ge
+
+    def build(x, scale, bias, axis, eps):
+        # Negative axis (-1 is the default and prints as nothing).
+        axis -= ir.RankedTensorType(x.type).rank
+        attrs = {"axis": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), axis),
+                 "epsilon": ir.FloatAttr.get(ir.F32Type.get(), eps)}
+        return ge.LayerNormOp(x, scale, bias=bias, axis=attrs["axis"], epsilon=attrs["epsilon"])
+
+    @pattern
+    def fuse_norm(op: ir.OpView, rewriter: PatternRewriter) -> bool:
+        root = op.operation
+        got = _match_norm(root)
+        if got is None:
+            return False
+        x, axis, eps = got
+        x_t = ir.RankedTensorType(x.type)
+        with rewriter.ip, root.location:
+            ones = make_constant(np.ones(x_t.shape[axis:]), x_t.element_type, "ln_scale", root.location)
+            ln = build(x, ones, None, axis, eps)
+        rewriter.replace_op(root, ln.operation)
+        owner.bump("layer-norm-fused")
+        owner.bump("rewrites")
+        return True
+
+    @pattern
+    def fuse_scale(op: ir.OpView, rewriter: PatternRewriter) -> bool:
+        mul = op.operation
+        for i in (0, 1):
+            ln = _op(mul.operands[i], "ge.layer_norm")
+            if ln is None or not single_use(ln.results[0]) or mul.results[0].type != ln.results[0].type:
+                continue
+            x, scale, bias, axis, eps = _ln_parts(ln)
+            if bias is not None or _splat(scale) != 1.0:
+                continue
+            with mul.location:
+                s = _param(mul.operands[1 - i], ir.RankedTensorType(x.type), axis, rewriter)
+                if s is None:
+                    continue
+                with rewriter.ip:
+                    new = build(x, s, None, axis, eps)
+            rewriter.replace_op(mul, new.operation)
+            owner.bump("layer-norm-scale-fused")
+            owner.bump("rewrites")
+            return True
+        return False
+
+    @pattern
+    def fuse_bias(op: ir.OpView, rewriter: PatternRewriter) -> bool:
+        add = op.operation
+        for i in (0, 1):
+            ln = _op(add.operands[i], "ge.layer_norm")
+            if ln is None or not single_use(ln.results[0]) or add.results[0].type != ln.results[0].type:
+                continue
+            x, scale, bias, axis, eps = _ln_parts(ln)
+            if bias is not None:
+                continue
+            with add.location:
+                b = _param(add.operands[1 - i], ir.RankedTensorType(x.type), axis, rewriter)
+                if b is None:
+                    continue
+                with rewriter.ip:
+                    new = build(x, scale, b, axis, eps)
+            rewriter.replace_op(add, new.operation)
+            owner.bump("layer-norm-bias-fused")
+            owner.bump("rewrites")
+            return True
+        return False
+
+    return fuse_norm, fuse_scale, fuse_bias
+
+
+# --------------------------------------------------------------------------
+# GELU
+# --------------------------------------------------------------------------
+
+
+def _mul_leaves(v: ir.Value, depth: int, top: bool) -> list[tuple[ir.Value, ir.Operation | None]]:
+    """Factors of a product tree of single-use ge.mul ops."""
+    op = defining_op(v)
+    if depth > 0 and op is not None and op.name == "ge.mul" and (top or single_use(v)):
+        return _mul_leaves(op.operands[0], depth - 1, False) + _mul_leaves(op.operands[1], depth - 1, False)
+    return [(v, op)]
+
+
+def _erf_arg(one_plus: ir.Value) -> ir.Value | None:
+    """x when ``one_plus`` is ``1 + erf(x / sqrt 2)`` (single-use chain)."""
+    add = _op(one_plus, "ge.add")
+    if add is None or not single_use(one_plus):
+        return None
+    for erf_v in add.operands:
+        erf = _op(erf_v, "ge.erf")
+        if erf is None or not single_use(erf_v) or _splat(_other(add, erf_v)) != 1.0:
+            continue
+        scaled = defining_op(erf.operands[0])
+        if scaled is None or not single_use(erf.operands[0]):
+            return None
+        a, b = scaled.operands
+        if scaled.name == "ge.div":
+            c = _splat(b)
+            return a if c is not None and math.isclose(c, math.sqrt(2.0), rel_tol=1e-6) else None
+        if scaled.name == "ge.mul":
+            for x, k in ((a, b), (b, a)):
+                c = _splat(k)
+                if c is not None and math.isclose(c, 1.0 / math.sqrt(2.0), rel_tol=1e-6):
+                    return x
+        return None
+    return None
+
+
+def make_gelu_pattern(owner: GeFuseLayerNormPass):
+    from ..dialects import ge
+
+    @pattern
+    def fuse_gelu(op: ir.OpView, rewriter: PatternRewriter) -> bool:
+        root = op.operation
+        leaves = _mul_leaves(root.results[0], 2, True)
+        if len(leaves) != 3:
+            return False
+        for k, (half, _) in enumerate(leaves):
+            if _splat(half) != 0.5:
+                continue
+            rest = [lv for j, lv in enumerate(leaves) if j != k]
+            for (x, _), (p, _) in (rest, rest[::-1]):
+                arg = _erf_arg(p)
+                if arg is None or arg != x or x.type != root.results[0].type:
+                    continue
+                with rewriter.ip, root.location:
+                    g = ge.GeluOp(x)
+                rewriter.replace_op(root, g.operation)
+                owner.bump("gelu-fused")
+                owner.bump("rewrites")
+                return True
+        return False
+
+    return fuse_gelu
+
+
+@register_pass
+class GeFuseLayerNormPass(Pass):
+    name = "ge-fuse-layer-norm"
+    summary = "Recognize decomposed layer norm (and erf GELU) subgraphs as ge.layer_norm / ge.gelu"
+    description = __doc__
+    stage = "after-builtin-fusion"
+    priority = 5
+    options = (
+        Option("enable", bool, True, "run the fusion (false: the pass does nothing)"),
+        Option("layer-norm", bool, True, "fuse decomposed layer norms"),
+        Option("gelu", bool, True, "fuse x * 0.5 * (1 + erf(x / sqrt 2)) into ge.gelu"),
+        Option("max-iterations", int, 10, "greedy driver iteration limit (-1: until fixpoint)"),
+    )
+
+    def run(self, module: ir.Operation) -> None:
+        self.statistics.setdefault("rewrites", 0)
+        if not self.opt("enable"):
+            return
+        patterns = RewritePatternSet()
+        if self.opt("layer-norm"):
+            norm, scale, bias = make_layer_norm_patterns(self)
+            patterns.add("ge.div", norm)
+            patterns.add("ge.mul", norm, benefit=2)
+            patterns.add("ge.mul", scale)
+            patterns.add("ge.add", bias)
+        if self.opt("gelu"):
+            patterns.add("ge.mul", make_gelu_pattern(self))
+        apply_patterns(self, patterns, module)
