@@ -36,7 +36,7 @@ from ..config import (
     load_config,
     load_pass_modules,
 )
-from ..errors import Diagnostic, PassFailedError
+from ..errors import Diagnostic, GeMlirError, PassFailedError
 from ..passes.pipeline import PipelineElement, build_pass_manager, parse_pipeline
 from ..passes.registry import STAGES, Option, Pass, list_passes
 
@@ -194,11 +194,12 @@ def default_pipeline(
     ``passModules``) are imported first unless ``load_modules`` is false.
 
     Raises:
-        ConfigError: invalid config, unknown target, unknown pass or option name.
+        ConfigError: invalid config, unknown pass or option name.
+        GeMlirError: unknown target.
     """
     cfg = load_config(config)
     if target not in PIPELINE_TARGETS:
-        raise ConfigError(f"unknown target '{target}' (targets: {', '.join(PIPELINE_TARGETS)})")
+        raise GeMlirError(f"unknown target '{target}' (targets: {', '.join(PIPELINE_TARGETS)})")
     if load_modules:
         load_pass_modules(cfg)
     registered = {cls.name: cls for cls in list_passes()}

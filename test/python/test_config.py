@@ -233,7 +233,7 @@ def test_verify_graph_runs_first_when_configured():
 
 
 def test_unknown_target():
-    with pytest.raises(ConfigError, match="unknown target 'gpu'"):
+    with pytest.raises(GeMlirError, match="unknown target 'gpu'"):
         default_pipeline("gpu")
 
 
@@ -452,3 +452,12 @@ def test_ir_unchanged_by_default_pipeline_semantics(ctx):
     module = ge_mlir.parse_module(NEG_NEG)
     ge_mlir.run_pipeline(module, default_pipeline("cpu").text)
     assert isinstance(module, ir.Module) and "ge.relu" in str(module)
+
+
+def test_printed_default_pipeline_is_accepted_by_ge_opt(tmp_path, capsys):
+    src = tmp_path / "g.mlir"
+    src.write_text(NEG_NEG)
+    assert ge_opt.main(["--print-default-pipeline=cpu"]) == 0
+    text = capsys.readouterr().out.strip()
+    assert ge_opt.main([str(src), "--pass-pipeline", text]) == 0
+    assert "ge.neg" not in capsys.readouterr().out
