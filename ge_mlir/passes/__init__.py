@@ -8,6 +8,8 @@ MLIR passes by name::
     ge_mlir.run_pipeline(module, "builtin.module(ge-verify-graph, ge-canonicalize{cse=false}, func.func(cse))")
 """
 
+from .fusion import FusionPass, FusionPattern, fusion_pass
+from .pipeline import PipelineElement, build_pass_manager, parse_pipeline
 from .registry import (
     STAGES,
     Option,
@@ -17,15 +19,13 @@ from .registry import (
     list_passes,
     register_pass,
 )
-from .pipeline import PipelineElement, build_pass_manager, parse_pipeline
-from .fusion import FusionPass, FusionPattern, fusion_pass
 from .report import PassReport, PassReportEntry
 
 __all__ = [
     "STAGES",
-    "Option",
     "FusionPass",
     "FusionPattern",
+    "Option",
     "Pass",
     "PassFailure",
     "PassReport",
@@ -42,15 +42,14 @@ __all__ = [
 
 def _load_builtin_passes() -> None:
     # Importing the modules registers their passes; one pass per file.
-    from ..optimize import ge_canonicalize, ge_verify_graph  # noqa: F401
-    from ..lowering import ge_lower_to_linalg  # noqa: F401
-
     # Every ge_<pass>.py module of ge_mlir/optimize registers its pass, so a
     # new pass file joins the registry (and the default pipelines) on its own.
     import importlib
     import pkgutil
 
     from .. import optimize
+    from ..lowering import ge_lower_to_linalg  # noqa: F401
+    from ..optimize import ge_canonicalize, ge_verify_graph  # noqa: F401
 
     for info in pkgutil.iter_modules(optimize.__path__):
         if info.name.startswith("ge_"):
