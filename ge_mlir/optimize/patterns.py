@@ -3,21 +3,121 @@
 ``mlir.rewrite`` calls a pattern with (op, rewriter) and treats a falsy
 return value as "matched and rewritten". Our patterns return True when they
 changed the IR, which reads naturally; :func:`pattern` adapts them.
+
+Rewrite budget (used by ``ge-bisect``): inside ``with rewrite_budget(n) as
+budget:`` the Python patterns (:func:`pattern` functions and
+:class:`~ge_mlir.passes.FusionPattern` classes) apply at most ``n`` rewrites
+in total; beyond that they report "no match". Every applied rewrite is
+recorded in ``budget.records`` (pattern, op name, location) in application
+order. ``rewrite_budget(None)`` only records. The greedy driver is
+deterministic, so the first ``n`` rewrites under a budget are the first ``n``
+of the unlimited run. C++ folders and upstream patterns are not counted.
 """
 
 from __future__ import annotations
 
-from typing import Callable
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 
 from mlir import ir
 from mlir.rewrite import PatternRewriter
 
 PatternFn = Callable[[ir.OpView, PatternRewriter], bool]
 
+_FUSED_NAME = re.compile(r'\[\s*"((?:[^"\\]|\\.)*)"')
+_NAME_LOC = re.compile(r'loc\(\s*"((?:[^"\\]|\\.)*)"')
+_FUSED_META = re.compile(r'fused<\s*"((?:[^"\\]|\\.)*)"\s*>')
+
+
+@dataclass(frozen=True)
+class RewriteRecord:
+    """One applied rewrite: its 1-based index, pattern, root op and location."""
+
+    index: int
+    pattern: str
+    op_name: str
+    location: str
+
+    @property
+    def node_name(self) -> str | None:
+        """The (ONNX node) name in the location: ``loc(fused<"Add">["add1"])`` -> ``add1``."""
+        m = _FUSED_NAME.search(self.location) or _NAME_LOC.search(self.location)
+        return m.group(1) if m else None
+
+    @property
+    def node_type(self) -> str | None:
+        """The ONNX op type the importer put in the fused location metadata."""
+        m = _FUSED_META.search(self.location)
+        return m.group(1) if m else None
+
+    def __str__(self) -> str:
+        node = f" '{self.node_name}'" if self.node_name is not None else ""
+        return f"#{self.index} at {self.location}{node} (op {self.op_name}, pattern {self.pattern})"
+
+
+@dataclass
+class RewriteBudget:
+    """The active rewrite budget: ``limit`` rewrites (None: unlimited) and the log."""
+
+    limit: int | None = None
+    records: list[RewriteRecord] = field(default_factory=list)
+
+    @property
+    def used(self) -> int:
+        return len(self.records)
+
+    @property
+    def exhausted(self) -> bool:
+        return self.limit is not None and self.used >= self.limit
+
+    def record(self, pattern_name: str, op_name: str, location: str) -> RewriteRecord:
+        rec = RewriteRecord(self.used + 1, pattern_name, op_name, location)
+        self.records.append(rec)
+        return rec
+
+
+_ACTIVE_BUDGET: RewriteBudget | None = None
+
+
+@contextmanager
+def rewrite_budget(limit: int | None = None) -> Iterator[RewriteBudget]:
+    """Limits (``limit`` rewrites; None: no limit) and records the Python pattern
+    rewrites applied inside the ``with`` block (not reentrant)."""
+    global _ACTIVE_BUDGET
+    if limit is not None and limit < 0:
+        raise ValueError(f"rewrite budget must be >= 0, got {limit}")
+    saved, _ACTIVE_BUDGET = _ACTIVE_BUDGET, RewriteBudget(limit)
+    try:
+        yield _ACTIVE_BUDGET
+    finally:
+        _ACTIVE_BUDGET = saved
+
+
+def active_budget() -> RewriteBudget | None:
+    """The budget of the enclosing :func:`rewrite_budget` block, if any."""
+    return _ACTIVE_BUDGET
+
+
+def op_identity(op: ir.OpView | ir.Operation) -> tuple[str, str]:
+    """(op name, printed location) of ``op``; taken before a rewrite erases it."""
+    operation = op.operation if isinstance(op, ir.OpView) else op
+    return operation.name, str(operation.location)
+
 
 def pattern(fn: PatternFn) -> Callable[[ir.OpView, PatternRewriter], bool]:
     def adapted(op: ir.OpView, rewriter: PatternRewriter) -> bool:
-        return not fn(op, rewriter)
+        budget = _ACTIVE_BUDGET
+        if budget is None:
+            return not fn(op, rewriter)
+        if budget.exhausted:
+            return True  # "no match"
+        ident = op_identity(op)
+        changed = fn(op, rewriter)
+        if changed:
+            budget.record(fn.__name__, *ident)
+        return not changed
 
     adapted.__name__ = fn.__name__
     return adapted

@@ -36,6 +36,7 @@ from mlir.rewrite import (
 )
 
 from ..errors import GeMlirError
+from ..optimize.patterns import active_budget, op_identity
 from .registry import Option, Pass, PassFailure, register_pass
 
 
@@ -130,6 +131,11 @@ class FusionPass(Pass):
                 data = inst.match(op)
                 if data is None or data is False:
                     return True
+                budget = active_budget()  # ge-bisect's rewrite limit
+                if budget is not None:
+                    if budget.exhausted:
+                        return True
+                    budget.record(type(inst).__name__, *op_identity(op))
                 inst.apply(op, rewriter, data)
             except Exception as e:  # surfaced by run() as a located error
                 self._pattern_error = e

@@ -193,6 +193,11 @@ def register_pass(cls: type[Pass]) -> type[Pass]:
     return cls
 
 
+def unregister_pass(name: str) -> type[Pass] | None:
+    """Removes the pass registered as ``name`` (tests, temporary passes); returns it, or None."""
+    return _REGISTRY.pop(name, None)
+
+
 def get_pass(name: str) -> type[Pass]:
     """Looks up a registered pass; UnknownPassError suggests close names."""
     try:
