@@ -32,11 +32,13 @@ from ._dialect import library_path, load_dialect, register_dialect, native_versi
 from .api import parse_module, run_pipeline, verify, Context
 from .target.cpu.runner import ExecutionError
 from .compiler import STAGES, CompiledModel, CompileError, CompileOptions, IOSpec, compile
+from .config import ConfigError
 
 __all__ = [
     "__version__",
     "STAGES",
     "CompileError",
+    "ConfigError",
     "CompileOptions",
     "CompiledModel",
     "Context",
