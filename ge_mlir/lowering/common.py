@@ -13,6 +13,7 @@ family module, so the registry is complete once the pass is registered.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 from mlir import ir
@@ -231,3 +232,80 @@ def attr_enum(op: ir.OpView, name: str, default: str) -> str:
         return default
     text = str(attrs[name])
     return text[text.index("<") + 1 : text.rindex(">")]
+
+
+# --------------------------------------------------------------------------
+# Reshape and transpose (shared by the data-movement and nn lowerings)
+# --------------------------------------------------------------------------
+
+
+def _reassociation(long: Sequence[int], short: Sequence[int]) -> list[list[int]] | None:
+    """Groups of ``long``'s dims whose products are ``short``'s dims, or None."""
+    if not short:
+        return [] if all(d == 1 for d in long) else None
+    groups: list[list[int]] = []
+    i = 0
+    for d in short:
+        group: list[int] = []
+        p = 1
+        while i < len(long):
+            group.append(i)
+            p *= long[i]
+            i += 1
+            if p >= d:
+                break
+        if p != d or not group:
+            return None
+        groups.append(group)
+    while i < len(long):
+        if long[i] != 1:
+            return None
+        groups[-1].append(i)
+        i += 1
+    return groups
+
+
+def collapse(x: ir.Value, rt: ir.RankedTensorType, groups: list[list[int]]) -> ir.Value:
+    return tensor.CollapseShapeOp(rt, x, groups).result
+
+
+def expand(x: ir.Value, rt: ir.RankedTensorType, groups: list[list[int]]) -> ir.Value:
+    return tensor.ExpandShapeOp(rt, x, groups, [], list(rt.shape)).result
+
+
+def reshape_to(x: ir.Value, rt: ir.RankedTensorType) -> ir.Value:
+    """``x`` with ``rt``'s static shape (same element count): one collapse_shape
+    or expand_shape when a reassociation exists, else through a rank-1 tensor."""
+    st = ir.RankedTensorType(x.type)
+    src, dst = list(st.shape), list(rt.shape)
+    if src == dst:
+        return x
+    if 0 not in src and 0 not in dst:
+        if len(src) > len(dst):
+            groups = _reassociation(src, dst)
+            if groups is not None:
+                return collapse(x, rt, groups)
+        elif len(src) < len(dst):
+            groups = _reassociation(dst, src)
+            if groups is not None:
+                return expand(x, rt, groups)
+    flat_t = ir.RankedTensorType.get([math.prod(src)], st.element_type)
+    flat = x if len(src) == 1 else collapse(x, flat_t, [list(range(len(src)))])
+    if len(dst) == 1:
+        return flat
+    return expand(flat, rt, [list(range(len(dst)))])
+
+
+def reshape(x: ir.Value, shape: Sequence[int]) -> ir.Value:
+    """:func:`reshape_to` with the element type kept."""
+    return reshape_to(x, ir.RankedTensorType.get(list(shape), ir.RankedTensorType(x.type).element_type))
+
+
+def transpose(x: ir.Value, perm: Sequence[int]) -> ir.Value:
+    """linalg.transpose (result dim i is input dim perm[i]); identity perms are free."""
+    st = ir.RankedTensorType(x.type)
+    if list(perm) == list(range(st.rank)):
+        return x
+    rt = ir.RankedTensorType.get([st.shape[p] for p in perm], st.element_type)
+    init = tensor.EmptyOp(list(rt.shape), rt.element_type).result
+    return linalg.transpose(x, outs=[init], permutation=list(perm)).results[0]

@@ -45,11 +45,15 @@ from .common import (
     attr_float,
     attr_int,
     attr_ints,
+    collapse,
     convert_float,
+    expand,
     kind,
     lowering,
+    reshape_to,
     signless,
     static_tensor,
+    transpose,
 )
 
 # --------------------------------------------------------------------------
@@ -183,14 +187,6 @@ def _extract_slice(src: ir.Value, rt: ir.RankedTensorType, offsets, sizes, strid
     ).result
 
 
-def _transpose(x: ir.Value, perm: Sequence[int]) -> ir.Value:
-    st = ir.RankedTensorType(x.type)
-    if list(perm) == list(range(st.rank)):
-        return x
-    rt = ir.RankedTensorType.get([st.shape[p] for p in perm], st.element_type)
-    return _value(linalg.transpose(x, outs=[_empty(rt)], permutation=list(perm)))
-
-
 # Copies go through linalg.copy into (a slice of) a fresh tensor rather than
 # tensor.pad / tensor.concat / a returned extract_slice: those bufferize to
 # memref.copy between strided memrefs, which LLVM lowering turns into a call
@@ -243,61 +239,6 @@ def _pad_zero(x: ir.Value, high: Sequence[int]) -> ir.Value:
 # --------------------------------------------------------------------------
 
 
-def _reassociation(long: Sequence[int], short: Sequence[int]) -> list[list[int]] | None:
-    """Groups of ``long``'s dims whose products are ``short``'s dims, or None."""
-    if not short:
-        return [] if all(d == 1 for d in long) else None
-    groups: list[list[int]] = []
-    i = 0
-    for d in short:
-        group: list[int] = []
-        p = 1
-        while i < len(long):
-            group.append(i)
-            p *= long[i]
-            i += 1
-            if p >= d:
-                break
-        if p != d or not group:
-            return None
-        groups.append(group)
-    while i < len(long):
-        if long[i] != 1:
-            return None
-        groups[-1].append(i)
-        i += 1
-    return groups
-
-
-def _collapse(x: ir.Value, rt: ir.RankedTensorType, groups: list[list[int]]) -> ir.Value:
-    return tensor.CollapseShapeOp(rt, x, groups).result
-
-
-def _expand(x: ir.Value, rt: ir.RankedTensorType, groups: list[list[int]]) -> ir.Value:
-    return tensor.ExpandShapeOp(rt, x, groups, [], list(rt.shape)).result
-
-
-def reshape_to(x: ir.Value, rt: ir.RankedTensorType) -> ir.Value:
-    st = ir.RankedTensorType(x.type)
-    src, dst = list(st.shape), list(rt.shape)
-    if src == dst:
-        return x
-    if 0 not in src and 0 not in dst:
-        if len(src) > len(dst):
-            groups = _reassociation(src, dst)
-            if groups is not None:
-                return _collapse(x, rt, groups)
-        elif len(src) < len(dst):
-            groups = _reassociation(dst, src)
-            if groups is not None:
-                return _expand(x, rt, groups)
-    flat_t = ir.RankedTensorType.get([math.prod(src)], st.element_type)
-    flat = x if len(src) == 1 else _collapse(x, flat_t, [list(range(len(src)))])
-    if len(dst) == 1:
-        return flat
-    return _expand(flat, rt, [list(range(len(dst)))])
-
-
 @lowering("reshape", "flatten", "squeeze", "unsqueeze")
 def _lower_reshape(op: ir.OpView) -> ir.Value:
     x = _operand(op, 0)
@@ -317,7 +258,7 @@ def _lower_transpose(op: ir.OpView) -> ir.Value:
     x = _operand(op, 0)
     _static(x)
     _result(op)
-    return _transpose(x, attr_ints(op, "perm", []))
+    return transpose(x, attr_ints(op, "perm", []))
 
 
 @lowering("concat")
@@ -440,7 +381,7 @@ def _lower_tile(op: ir.OpView) -> ir.Value:
     wide = [v for r, d in zip(reps, st.shape) for v in (r, d)]
     wt = ir.RankedTensorType.get(wide, st.element_type)
     y = _generic(wt, [(x, _dims_map(2 * st.rank, range(1, 2 * st.rank, 2)))], lambda a, _: a[0])
-    return _collapse(y, rt, [[2 * i, 2 * i + 1] for i in range(st.rank)])
+    return collapse(y, rt, [[2 * i, 2 * i + 1] for i in range(st.rank)])
 
 
 # --------------------------------------------------------------------------
@@ -735,22 +676,22 @@ def _lower_trans_data(op: ir.OpView) -> ir.Value:
             raise Unsupported("same format with a different shape")
         return x
     if src in _PLAIN and dst in _PLAIN:
-        return _transpose(x, [src.index(ch) for ch in dst])
+        return transpose(x, [src.index(ch) for ch in dst])
     if src in _PLAIN and dst == "NC1HWC0":
         n, c, h, w = (shape[src.index(ch)] for ch in "NCHW")
         c1 = -(-c // c0)
-        y = _transpose(x, [src.index(ch) for ch in "NCHW"])
+        y = transpose(x, [src.index(ch) for ch in "NCHW"])
         y = _pad_zero(y, [0, c1 * c0 - c, 0, 0])
-        y = _expand(y, ir.RankedTensorType.get([n, c1, c0, h, w], et), [[0], [1, 2], [3], [4]])
-        return _transpose(y, [0, 1, 3, 4, 2])
+        y = expand(y, ir.RankedTensorType.get([n, c1, c0, h, w], et), [[0], [1, 2], [3], [4]])
+        return transpose(y, [0, 1, 3, 4, 2])
     if src == "NC1HWC0" and dst in _PLAIN:
         n, c1, h, w, _ = shape
         c = rt.shape[dst.index("C")]
-        y = _transpose(x, [0, 1, 4, 2, 3])
-        y = _collapse(y, ir.RankedTensorType.get([n, c1 * c0, h, w], et), [[0], [1, 2], [3], [4]])
+        y = transpose(x, [0, 1, 4, 2, 3])
+        y = collapse(y, ir.RankedTensorType.get([n, c1 * c0, h, w], et), [[0], [1, 2], [3], [4]])
         if c != c1 * c0:
             y = _materialize(_extract_slice(y, ir.RankedTensorType.get([n, c, h, w], et), [0] * 4, [n, c, h, w], [1] * 4))
-        return _transpose(y, ["NCHW".index(ch) for ch in dst])
+        return transpose(y, ["NCHW".index(ch) for ch in dst])
     if src == "ND" and dst == "FRACTAL_NZ":
         b = shape[:-2]
         m, nn = shape[-2:]
@@ -758,16 +699,16 @@ def _lower_trans_data(op: ir.OpView) -> ir.Value:
         k = len(b)
         y = _pad_zero(x, [0] * k + [m1 * 16 - m, n1 * c0 - nn])
         groups = [[i] for i in range(k)] + [[k, k + 1], [k + 2, k + 3]]
-        y = _expand(y, ir.RankedTensorType.get([*b, m1, 16, n1, c0], et), groups)
-        return _transpose(y, [*range(k), k + 2, k, k + 1, k + 3])
+        y = expand(y, ir.RankedTensorType.get([*b, m1, 16, n1, c0], et), groups)
+        return transpose(y, [*range(k), k + 2, k, k + 1, k + 3])
     if src == "FRACTAL_NZ" and dst == "ND":
         k = st.rank - 4
         b = shape[:k]
         n1, m1 = shape[k], shape[k + 1]
         m, nn = rt.shape[-2:]
-        y = _transpose(x, [*range(k), k + 1, k + 2, k, k + 3])
+        y = transpose(x, [*range(k), k + 1, k + 2, k, k + 3])
         groups = [[i] for i in range(k)] + [[k, k + 1], [k + 2, k + 3]]
-        y = _collapse(y, ir.RankedTensorType.get([*b, m1 * 16, n1 * c0], et), groups)
+        y = collapse(y, ir.RankedTensorType.get([*b, m1 * 16, n1 * c0], et), groups)
         if (m, nn) != (m1 * 16, n1 * c0):
             y = _materialize(_extract_slice(y, rt, [0] * (k + 2), rt.shape, [1] * (k + 2)))
         return y

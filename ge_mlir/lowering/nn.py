@@ -41,7 +41,9 @@ from .common import (
     elementwise,
     kind,
     lowering,
+    reshape,
     static_tensor,
+    transpose,
 )
 from .elementwise import _hard_sigmoid_of, _sigmoid
 
@@ -71,69 +73,9 @@ def _zeros(shape: Sequence[int], elem: ir.Type) -> ir.Value:
     return linalg.fill(const(elem, 0), outs=[init])
 
 
-def _filled(shape: Sequence[int], elem: ir.Type, value: float | int) -> ir.Value:
+def _filled(shape: Sequence[int], elem: ir.Type, value: float) -> ir.Value:
     init = tensor.EmptyOp(list(shape), elem).result
     return linalg.fill(const(elem, value), outs=[init])
-
-
-def _reassociation(src: Sequence[int], dst: Sequence[int]) -> list[list[int]] | None:
-    """Groups of ``src`` dims whose products are the ``dst`` dims (collapsing), or None."""
-    groups: list[list[int]] = []
-    i = 0
-    for d in dst:
-        group: list[int] = []
-        size = 1
-        while i < len(src):
-            group.append(i)
-            size *= src[i]
-            i += 1
-            if size == d:
-                break
-            if size > d:
-                return None
-        if size != d or not group:
-            return None
-        groups.append(group)
-    while i < len(src):  # trailing size-1 dims join the last group
-        if src[i] != 1 or not groups:
-            return None
-        groups[-1].append(i)
-        i += 1
-    return groups
-
-
-def reshape(v: ir.Value, shape: Sequence[int]) -> ir.Value:
-    """``v`` with a new static shape (same element count): collapse and/or expand."""
-    t = _tensor(v)
-    shape = list(shape)
-    if list(t.shape) == shape:
-        return v
-    elem = t.element_type
-    if len(shape) < t.rank:
-        groups = _reassociation(t.shape, shape)
-        if groups is not None:
-            return tensor.collapse_shape(ir.RankedTensorType.get(shape, elem), v, _assoc(groups))
-    elif len(shape) > t.rank:
-        groups = _reassociation(shape, t.shape)
-        if groups is not None and t.rank > 0:
-            return tensor.expand_shape(ir.RankedTensorType.get(shape, elem), v, _assoc(groups), [], shape)
-    # General case: through a rank-1 tensor.
-    n = int(np.prod(t.shape, dtype=np.int64))
-    flat = v
-    if t.rank != 1:
-        flat = tensor.collapse_shape(ir.RankedTensorType.get([n], elem), v,
-                                     _assoc([list(range(t.rank))] if t.rank else []))
-    if len(shape) == 1:
-        return flat
-    if not shape:
-        return tensor.collapse_shape(ir.RankedTensorType.get([], elem), flat, _assoc([]))
-    return tensor.expand_shape(ir.RankedTensorType.get(shape, elem), flat,
-                               _assoc([list(range(len(shape)))]), [], shape)
-
-
-def _assoc(groups: list[list[int]]) -> ir.ArrayAttr:
-    i64 = ir.IntegerType.get_signless(64)
-    return ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, d) for d in g]) for g in groups])
 
 
 def _broadcast_to(v: ir.Value, shape: Sequence[int]) -> ir.Value:
@@ -142,13 +84,6 @@ def _broadcast_to(v: ir.Value, shape: Sequence[int]) -> ir.Value:
         return v
     return elementwise([v], ir.RankedTensorType.get(list(shape), t.element_type),
                        lambda xs, ts: xs[0], upcast=False)
-
-
-def _transpose(v: ir.Value, perm: Sequence[int]) -> ir.Value:
-    t = _tensor(v)
-    shape = [t.shape[p] for p in perm]
-    init = tensor.EmptyOp(shape, t.element_type).result
-    return linalg.transpose(v, outs=[init], permutation=list(perm)).results[0]
 
 
 def _activation(op: ir.OpView) -> Callable[[ir.Value], ir.Value] | None:
@@ -311,7 +246,7 @@ def lower_gemm(op: ir.OpView) -> ir.Value:
     if kind(acc) != "f" and (alpha != int(alpha) or beta != int(beta)):
         raise Unsupported("fractional alpha/beta on integers")
     if attr_bool(op, "trans_a", False):
-        a = _transpose(a, [1, 0])
+        a = transpose(a, [1, 0])
     m, n = rt.shape
     d = ir.AffineDimExpr.get
     if attr_bool(op, "trans_b", False):
@@ -330,7 +265,7 @@ def lower_gemm(op: ir.OpView) -> ir.Value:
 # --------------------------------------------------------------------------
 
 
-def _pad_nchw(x: ir.Value, pads: Sequence[int], value: float | int, extra_end: Sequence[int] = (0, 0)) -> ir.Value:
+def _pad_nchw(x: ir.Value, pads: Sequence[int], value: float, extra_end: Sequence[int] = (0, 0)) -> ir.Value:
     """Pads H and W of an NCHW tensor by [top, left, bottom, right] (+ extra_end)."""
     top, left, bottom, right = pads
     bottom += extra_end[0]
@@ -373,7 +308,7 @@ def _to_nchw(op: ir.OpView, x: ir.Value) -> tuple[ir.Value, bool]:
     if fmt == "NCHW":
         return x, False
     if fmt == "NHWC":
-        return _transpose(x, [0, 3, 1, 2]), True
+        return transpose(x, [0, 3, 1, 2]), True
     raise Unsupported(f"data_format {fmt}")
 
 
@@ -405,7 +340,7 @@ def lower_conv2d(op: ir.OpView) -> ir.Value:
     out_t = _nchw_type(rt, nhwc)
     y = _conv_nchw(_pad_nchw(x, pads, 0.0), w, strides, dilations, groups, out_t.shape, acc)
     y = _epilogue(y, out_t, op, bias, _channel_bias_map(4) if bias is not None else None)
-    return _transpose(y, [0, 2, 3, 1]) if nhwc else y
+    return transpose(y, [0, 2, 3, 1]) if nhwc else y
 
 
 @lowering("conv_transpose2d")
@@ -470,7 +405,7 @@ def lower_conv_transpose2d(op: ir.OpView) -> ir.Value:
         y = tensor.extract_slice(ir.RankedTensorType.get([n, f, ho, wo], acc), y, [], [], [],
                                  [0, 0, top, left], [n, f, ho, wo], [1, 1, 1, 1])
     y = _epilogue(y, out_t, op, bias, _channel_bias_map(4) if bias is not None else None)
-    return _transpose(y, [0, 2, 3, 1]) if nhwc else y
+    return transpose(y, [0, 2, 3, 1]) if nhwc else y
 
 
 # --------------------------------------------------------------------------
@@ -514,7 +449,7 @@ def lower_max_pool2d(op: ir.OpView) -> ir.Value:
     window = tensor.EmptyOp(list(k), elem).result
     y = linalg.pooling_nchw_max(xp, window, outs=[_filled(out_t.shape, elem, lowest)],
                                 strides=list(s), dilations=list(d))
-    return _transpose(y, [0, 2, 3, 1]) if nhwc else y
+    return transpose(y, [0, 2, 3, 1]) if nhwc else y
 
 
 def _window_counts(n_out: int, n_in: int, k: int, s: int, d: int, pb: int, pe: int, include_pad: bool) -> np.ndarray:
@@ -569,4 +504,4 @@ def lower_avg_pool2d(op: ir.OpView) -> ir.Value:
             y = arith.truncf(elem, y)
         linalg.YieldOp([y])
     y = gen.result
-    return _transpose(y, [0, 2, 3, 1]) if nhwc else y
+    return transpose(y, [0, 2, 3, 1]) if nhwc else y
