@@ -1,10 +1,9 @@
 """Host CPU target: lower ge IR to the LLVM dialect and run it with the MLIR JIT."""
 
 from .runner import (
-    BUFFERIZE_PIPELINE,
-    CPU_PIPELINE,
     CPU_STAGES,
     LLVM_PIPELINE,
+    ONE_SHOT_PIPELINE,
     CpuExecutable,
     ExecutionError,
     TensorSpec,
@@ -13,6 +12,6 @@ from .runner import (
 )
 
 __all__ = [
-    "BUFFERIZE_PIPELINE", "CPU_PIPELINE", "CPU_STAGES", "LLVM_PIPELINE", "CpuExecutable",
+    "CPU_STAGES", "LLVM_PIPELINE", "ONE_SHOT_PIPELINE", "CpuExecutable",
     "ExecutionError", "TensorSpec", "lower_stage", "lower_to_llvm",
 ]

@@ -85,6 +85,17 @@ def _is_zero_fill(v: ir.Value) -> bool:
     return isinstance(attr, ir.FloatAttr) and ir.FloatAttr(attr).value == 0.0
 
 
+def _float_conv_operands(op: ir.Operation):
+    """(x, w, out and their static types) of an f32/f64 convolution, or None."""
+    x, w, out = op.operands[0], op.operands[1], op.operands[2]
+    xt, wt, ot = _static(x.type), _static(w.type), _static(out.type)
+    if xt is None or wt is None or ot is None:
+        return None
+    if {str(t.element_type) for t in (xt, wt, ot)} not in ({"f32"}, {"f64"}):
+        return None
+    return x, w, out, xt, wt, ot
+
+
 def conv_to_shifted_matmuls(op: ir.Operation) -> bool:
     """A stride-1 ``conv_2d_nchw_fchw`` (batch 1) as one matmul per filter tap.
 
@@ -95,12 +106,10 @@ def conv_to_shifted_matmuls(op: ir.Operation) -> bool:
     input for 3x3). The input gets ``kw - 1`` trailing zeros so the last
     window stays in bounds. False when it does not apply.
     """
-    x, w, out = op.operands[0], op.operands[1], op.operands[2]
-    xt, wt, ot = _static(x.type), _static(w.type), _static(out.type)
-    if xt is None or wt is None or ot is None:
+    operands = _float_conv_operands(op)
+    if operands is None:
         return False
-    if {str(t.element_type) for t in (xt, wt, ot)} not in ({"f32"}, {"f64"}):
-        return False
+    x, w, out, xt, wt, ot = operands
     n, c, hp, wp = xt.shape
     f, _, kh, kw = wt.shape
     _, _, ho, wo = ot.shape
@@ -142,12 +151,10 @@ def conv_to_shifted_matmuls(op: ir.Operation) -> bool:
 
 def conv_to_img2col(op: ir.Operation) -> bool:
     """Rewrites one ``linalg.conv_2d_nchw_fchw``; False when it does not apply."""
-    x, w, out = op.operands[0], op.operands[1], op.operands[2]
-    xt, wt, ot = _static(x.type), _static(w.type), _static(out.type)
-    if xt is None or wt is None or ot is None:
+    operands = _float_conv_operands(op)
+    if operands is None:
         return False
-    if {str(t.element_type) for t in (xt, wt, ot)} not in ({"f32"}, {"f64"}):
-        return False
+    x, w, out, xt, wt, ot = operands
     n, c, _, _ = xt.shape
     f, _, kh, kw = wt.shape
     _, _, ho, wo = ot.shape
@@ -408,33 +415,6 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }"""
-
-
-def mark_arguments_noalias(module: ir.Module) -> None:
-    """Every memref argument of a public function gets ``llvm.noalias``.
-
-    True by construction: the caller passes private copies of the inputs and
-    fresh output arrays. It lets LLVM keep values (the matmul accumulator
-    tile) in registers across loops instead of reloading them after every
-    store through another argument.
-    """
-    with module.context:
-        for op in module.body.operations:
-            if op.operation.name != "func.func" or not op.operation.regions[0].blocks:
-                continue
-            fn = op.operation
-            ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
-            old = list(ir.ArrayAttr(fn.attributes["arg_attrs"])) if "arg_attrs" in fn.attributes else []
-            new = []
-            for i, t in enumerate(ftype.inputs):
-                entries = {}
-                if i < len(old):
-                    d = ir.DictAttr(old[i])
-                    entries = {d[j].name: d[j].attr for j in range(len(d))}
-                if isinstance(t, ir.MemRefType):
-                    entries["llvm.noalias"] = ir.UnitAttr.get()
-                new.append(ir.DictAttr.get(entries))
-            fn.attributes["arg_attrs"] = ir.ArrayAttr.get(new)
 
 
 def hoist_vector_transfers(module: ir.Module) -> None:

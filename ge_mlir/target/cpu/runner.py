@@ -11,8 +11,8 @@ caller allocates, so the JIT never hands out memory it owns.
 from __future__ import annotations
 
 import ctypes
-from dataclasses import dataclass
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -28,7 +28,6 @@ ONE_SHOT_PIPELINE = (
     "eliminate-empty-tensors, one-shot-bufferize{bufferize-function-boundaries=1 function-boundary-type-conversion=identity-layout-map}, "
     "buffer-results-to-out-params{hoist-static-allocs=1 modify-public-functions=1}, canonicalize"
 )
-BUFFERIZE_PIPELINE = f"{ONE_SHOT_PIPELINE}, buffer-deallocation-pipeline"
 #: Buffers to the LLVM dialect, plus ``convert-math-to-funcs`` (integer powers)
 #: and ``convert-math-to-libm`` (tanh, erf, log1p, ... without an LLVM
 #: intrinsic) before the func lowering.
@@ -39,7 +38,6 @@ LLVM_PIPELINE = (
     "convert-scf-to-cf, convert-arith-to-llvm, convert-index-to-llvm, convert-cf-to-llvm, "
     "convert-func-to-llvm, convert-ub-to-llvm, reconcile-unrealized-casts"
 )
-CPU_PIPELINE = f"{BUFFERIZE_PIPELINE}, {LLVM_PIPELINE}"
 
 #: The CPU pipeline's stages after the ge level, in order (``compile_to`` names).
 CPU_STAGES = ("linalg", "bufferized", "llvm")
@@ -90,9 +88,9 @@ def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspac
                 _allocs_to_workspace(module)
         _run(module, "buffer-deallocation-pipeline", "insert buffer deallocations")
         if codegen:
-            from .codegen import hoist_vector_transfers, mark_arguments_noalias
+            from .codegen import hoist_vector_transfers
 
-            mark_arguments_noalias(module)
+            _noalias_arguments(module)
             try:
                 hoist_vector_transfers(module)
             except (ValueError, ir.MLIRError) as e:
@@ -231,26 +229,42 @@ def _workspace_arrays(module: ir.Module, func_name: str) -> list[np.ndarray]:
     return []
 
 
+def _annotate_arguments(module: ir.Module, arg_type: type, name: str, value: ir.Attribute) -> None:
+    """Sets argument attribute ``name`` on every ``arg_type`` argument of every defined function."""
+    for fn in _functions(module):
+        if not fn.regions[0].blocks:
+            continue
+        ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
+        old = list(ir.ArrayAttr(fn.attributes["arg_attrs"])) if "arg_attrs" in fn.attributes else []
+        new = []
+        for i, t in enumerate(ftype.inputs):
+            entries = {}
+            if i < len(old):
+                d = ir.DictAttr(old[i])
+                entries = {d[j].name: d[j].attr for j in range(len(d))}
+            if isinstance(t, arg_type):
+                entries[name] = value
+            new.append(ir.DictAttr.get(entries))
+        fn.attributes["arg_attrs"] = ir.ArrayAttr.get(new)
+
+
 def _read_only_arguments(module: ir.Module) -> None:
     """Tensor arguments bufferize as read-only (``bufferization.writable = false``):
     the caller's arrays are passed without a defensive copy."""
     with module.context:
-        false = ir.BoolAttr.get(False)
-        for fn in _functions(module):
-            if not fn.regions[0].blocks:
-                continue
-            ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
-            old = list(ir.ArrayAttr(fn.attributes["arg_attrs"])) if "arg_attrs" in fn.attributes else []
-            new = []
-            for i, t in enumerate(ftype.inputs):
-                entries = {}
-                if i < len(old):
-                    d = ir.DictAttr(old[i])
-                    entries = {d[j].name: d[j].attr for j in range(len(d))}
-                if isinstance(t, ir.RankedTensorType):
-                    entries["bufferization.writable"] = false
-                new.append(ir.DictAttr.get(entries))
-            fn.attributes["arg_attrs"] = ir.ArrayAttr.get(new)
+        _annotate_arguments(module, ir.RankedTensorType, "bufferization.writable", ir.BoolAttr.get(False))
+
+
+def _noalias_arguments(module: ir.Module) -> None:
+    """Every memref argument gets ``llvm.noalias``.
+
+    True by construction: the caller passes private (read-only) inputs, fresh
+    output arrays and the executable's own workspace. It lets LLVM keep values
+    (the matmul accumulator tile) in registers across loops instead of
+    reloading them after every store through another argument.
+    """
+    with module.context:
+        _annotate_arguments(module, ir.MemRefType, "llvm.noalias", ir.UnitAttr.get())
 
 
 def _copies_to_linalg(module: ir.Module) -> None:
@@ -453,7 +467,7 @@ def _descriptor_class(rank: int) -> type:
     return cls
 
 
-def _fast_descriptor(array: np.ndarray) -> Any:
+def _descriptor(array: np.ndarray) -> Any:
     """The ranked memref descriptor of a C-contiguous array (classes cached per rank;
     mlir.runtime builds a new ctypes class on every call)."""
     d = _descriptor_class(array.ndim)()
@@ -465,13 +479,6 @@ def _fast_descriptor(array: np.ndarray) -> Any:
         d.shape[:] = array.shape
         d.strides[:] = [s // array.itemsize for s in array.strides] if array.size else [0] * array.ndim
     return d
-
-
-def _descriptor(array: np.ndarray) -> Any:
-    from mlir.runtime import get_ranked_memref_descriptor
-
-    # Viewed as an unsigned int of the same size (bool and f16 have no usable ctype).
-    return get_ranked_memref_descriptor(array.view(_CARRIER[array.dtype.itemsize]))
 
 
 class CpuExecutable:
@@ -591,7 +598,7 @@ class CpuExecutable:
         arrays = self._check(args)
         outs = [np.empty(spec.shape, spec.dtype) for spec in self.outputs]
         all_arrays = [*arrays, *outs, *self._workspace]
-        descs = [_fast_descriptor(a) for a in all_arrays]
+        descs = [_descriptor(a) for a in all_arrays]
         packed = (ctypes.c_void_p * len(descs))()
         holders = [ctypes.pointer(d) for d in descs]
         for i, h in enumerate(holders):
