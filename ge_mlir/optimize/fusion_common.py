@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from mlir import _mlir_libs, ir
 
-from .patterns import defining_op
+from .patterns import apply_without_folding, defining_op
 
 #: Largest dense_resource blob read element by element through the C API.
 MAX_RESOURCE_ELEMENTS = 1 << 22
@@ -135,15 +135,4 @@ def recreate(op: ir.Operation, operands: list[ir.Value], attributes: dict[str, i
 
 def apply_patterns(pass_: Any, patterns: Any, at: ir.Operation) -> None:
     """Greedy driver without folding or constant CSE: a fusion pass does only its rewrites."""
-    from mlir.rewrite import GreedyRewriteConfig, apply_patterns_and_fold_greedily
-
-    from ..passes.registry import PassFailure
-
-    config = GreedyRewriteConfig()
-    config.max_iterations = pass_.opt("max-iterations")
-    config.enable_folding = False
-    config.enable_constant_cse = False
-    try:
-        apply_patterns_and_fold_greedily(at, patterns.freeze(), config)
-    except Exception as e:  # non-convergence is reported, not fatal
-        raise PassFailure(f"greedy rewriting did not converge: {e}", at=at) from e
+    apply_without_folding(pass_, patterns, at)

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from mlir import ir
 from mlir.passmanager import PassManager
-from mlir.rewrite import GreedyRewriteConfig, PatternRewriter, RewritePatternSet, apply_patterns_and_fold_greedily
+from mlir.rewrite import (
+    GreedyRewriteConfig,
+    PatternRewriter,
+    RewritePatternSet,
+    apply_patterns_and_fold_greedily,
+)
 
 from ..passes.registry import Option, Pass, PassFailure, register_pass
 from .patterns import count_ops, defining_op, int_array, pattern

@@ -45,7 +45,7 @@ from .ge_canonicalize import (
     fold_single_concat,
     fold_single_split,
 )
-from .patterns import count_ops, defining_op, int_array, pattern
+from .patterns import apply_without_folding, count_ops, defining_op, int_array, pattern
 
 RESHAPE_LIKE = ("ge.reshape", "ge.flatten", "ge.squeeze", "ge.unsqueeze")
 
@@ -202,14 +202,7 @@ class GeEliminateRedundantPass(Pass):
             for name in names:
                 # Reshape chains before the same-type check: benefit 2.
                 patterns.add(name, self._counted(counter, fn), 2 if fn is fold_reshape_chain else 1)
-        config = GreedyRewriteConfig()
-        config.max_iterations = self.opt("max-iterations")
-        config.enable_folding = False
-        config.enable_constant_cse = False
-        try:
-            apply_patterns_and_fold_greedily(module, patterns.freeze(), config)
-        except Exception as e:
-            raise PassFailure(f"greedy rewriting did not converge: {e}", at=module) from e
+        apply_without_folding(self, patterns, module)
         self.bump("dead-ops", _erase_dead_ge_ops(module))
 
         if self.opt("folders"):

@@ -147,3 +147,30 @@ def count_ops(module: ir.Operation, dialect: str = "ge") -> int:
             for block in region.blocks:
                 n += sum(1 for op in block.operations if op.operation.name.startswith(dialect + "."))
     return n
+
+
+def apply_without_folding(pass_: object, patterns: object, at: ir.Operation,
+                          pattern_error: Callable[[], BaseException | None] | None = None) -> None:
+    """Greedy driver without folding or constant CSE, so a counted pass does only
+    (and counts all of) its own rewrites; ``pass_.opt("max-iterations")`` bounds it.
+
+    Non-convergence fails the pass (``PassFailure``); a ``PassFailure`` raised
+    inside a pattern, or the error ``pattern_error()`` returns, propagates as is.
+    """
+    from mlir.rewrite import GreedyRewriteConfig, apply_patterns_and_fold_greedily
+
+    from ..passes.registry import PassFailure
+
+    config = GreedyRewriteConfig()
+    config.max_iterations = pass_.opt("max-iterations")  # type: ignore[attr-defined]
+    config.enable_folding = False
+    config.enable_constant_cse = False
+    try:
+        apply_patterns_and_fold_greedily(at, patterns.freeze(), config)  # type: ignore[attr-defined]
+    except PassFailure:
+        raise
+    except Exception as e:  # the bindings raise a plain RuntimeError on non-convergence
+        inner = pattern_error() if pattern_error is not None else None
+        if inner is not None:
+            raise inner from None
+        raise PassFailure(f"greedy rewriting did not converge: {e}", at=at) from e

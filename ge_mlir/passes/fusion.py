@@ -29,15 +29,13 @@ from typing import Any, ClassVar
 
 from mlir import ir
 from mlir.rewrite import (
-    GreedyRewriteConfig,
     PatternRewriter,
     RewritePatternSet,
-    apply_patterns_and_fold_greedily,
 )
 
 from ..errors import GeMlirError
-from ..optimize.patterns import active_budget, op_identity
-from .registry import Option, Pass, PassFailure, register_pass
+from ..optimize.patterns import active_budget, apply_without_folding, op_identity
+from .registry import Option, Pass, register_pass
 
 
 class FusionPattern:
@@ -111,18 +109,7 @@ class FusionPass(Pass):
             fn = self._adapt(inst, cls.counter_name())
             for root in roots:
                 patterns.add(root, fn, benefit=cls.benefit)
-        config = GreedyRewriteConfig()
-        config.max_iterations = self.opt("max-iterations")
-        config.enable_folding = False
-        config.enable_constant_cse = False
-        try:
-            apply_patterns_and_fold_greedily(module, patterns.freeze(), config)
-        except PassFailure:
-            raise
-        except Exception as e:
-            if getattr(self, "_pattern_error", None) is not None:
-                raise self._pattern_error from None
-            raise PassFailure(f"greedy rewriting did not converge: {e}", at=module) from e
+        apply_without_folding(self, patterns, module, lambda: getattr(self, "_pattern_error", None))
 
     def _adapt(self, inst: FusionPattern, counter: str) -> Callable[[ir.OpView, PatternRewriter], bool]:
         def fn(op: ir.OpView, rewriter: PatternRewriter) -> bool:
