@@ -1,0 +1,474 @@
+// Runtime state of the shim: SoC capacities, GM allocation registry, per-block on-chip arenas,
+// the pipe/event model behind the sync checker, and the block scheduler.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "ge_shim/base.h"
+
+namespace AscendC {
+namespace shim {
+
+constexpr int kHw = static_cast<int>(Hardware::MAX);
+constexpr int kPipes = 7;  // PIPE_S .. PIPE_FIX; PIPE_ALL is not a pipe of its own
+constexpr uint32_t kGranule = 32;  // sync-check granularity: one DataBlock
+
+// ---------------------------------------------------------------- configuration
+
+enum class Soc : uint8_t { Ascend910B, Ascend310P };
+
+struct Config {
+  Soc soc = Soc::Ascend910B;
+  std::array<uint32_t, kHw> capacity{};
+  bool syncCheck = true;
+};
+
+inline void ApplySocPreset(Config& c, Soc soc) {
+  c.soc = soc;
+  c.capacity.fill(0);
+  if (soc == Soc::Ascend910B) {  // ASCENDC_API.md §1.4 (AtlasA2)
+    c.capacity[static_cast<int>(Hardware::UB)] = 192 * 1024;
+    c.capacity[static_cast<int>(Hardware::L1)] = 512 * 1024;
+    c.capacity[static_cast<int>(Hardware::L0A)] = 64 * 1024;
+    c.capacity[static_cast<int>(Hardware::L0B)] = 64 * 1024;
+    c.capacity[static_cast<int>(Hardware::L0C)] = 128 * 1024;
+    c.capacity[static_cast<int>(Hardware::BIAS)] = 1024;
+    c.capacity[static_cast<int>(Hardware::FIXBUF)] = 7 * 1024;
+  } else {
+    // Not in ASCENDC_API.md: 310P-class figures from memory, unverified. Override with SetCapacity().
+    c.capacity[static_cast<int>(Hardware::UB)] = 256 * 1024;
+    c.capacity[static_cast<int>(Hardware::L1)] = 1024 * 1024;
+    c.capacity[static_cast<int>(Hardware::L0A)] = 64 * 1024;
+    c.capacity[static_cast<int>(Hardware::L0B)] = 64 * 1024;
+    c.capacity[static_cast<int>(Hardware::L0C)] = 256 * 1024;
+    c.capacity[static_cast<int>(Hardware::BIAS)] = 1024;
+    c.capacity[static_cast<int>(Hardware::FIXBUF)] = 7 * 1024;
+  }
+}
+
+inline Config& Cfg() {
+  static Config cfg = [] {
+    Config c;
+#if defined(GE_ASCENDC_SHIM_SOC_ASCEND310P)
+    Soc soc = Soc::Ascend310P;
+#else
+    Soc soc = Soc::Ascend910B;
+#endif
+    if (const char* s = std::getenv("GE_ASCENDC_SHIM_SOC")) {
+      if (std::strncmp(s, "Ascend310P", 10) == 0) {
+        soc = Soc::Ascend310P;
+      } else if (std::strncmp(s, "Ascend910B", 10) == 0) {
+        soc = Soc::Ascend910B;
+      } else {
+        Fail("GE_ASCENDC_SHIM_SOC", "unknown SoC '", s, "' (expected Ascend910B* or Ascend310P*)");
+      }
+    }
+    ApplySocPreset(c, soc);
+    if (const char* s = std::getenv("GE_ASCENDC_SHIM_SYNC_CHECK")) {
+      c.syncCheck = !(s[0] == '0' && s[1] == '\0');
+    }
+    return c;
+  }();
+  return cfg;
+}
+
+// Host-side knobs (call before ICPU_RUN_KF).
+inline void SetSoc(Soc soc) { ApplySocPreset(Cfg(), soc); }
+inline void SetCapacity(Hardware hw, uint32_t bytes) { Cfg().capacity[static_cast<int>(hw)] = bytes; }
+inline void SetSyncCheck(bool on) { Cfg().syncCheck = on; }
+
+// Address alignment of each physical buffer (§1.4); InitBuffer rounds every buffer up to it.
+inline uint32_t HwAlign(Hardware hw) {
+  switch (hw) {
+    case Hardware::L0A:
+    case Hardware::L0B: return 512;
+    case Hardware::L0C:
+    case Hardware::BIAS:
+    case Hardware::FIXBUF: return 64;
+    default: return 32;
+  }
+}
+
+// §1.4 TPosition -> physical mapping (A2/A3). CO2 is GM there, so it has no on-chip arena.
+inline Hardware HwOf(TPosition p) {
+  switch (p) {
+    case TPosition::VECIN:
+    case TPosition::VECOUT:
+    case TPosition::VECCALC: return Hardware::UB;
+    case TPosition::A1:
+    case TPosition::B1:
+    case TPosition::C1: return Hardware::L1;
+    case TPosition::A2: return Hardware::L0A;
+    case TPosition::B2: return Hardware::L0B;
+    case TPosition::CO1: return Hardware::L0C;
+    case TPosition::C2: return Hardware::BIAS;
+    default: return Hardware::GM;
+  }
+}
+
+inline bool IsUbPos(TPosition p) {
+  return p == TPosition::VECIN || p == TPosition::VECOUT || p == TPosition::VECCALC;
+}
+
+// ---------------------------------------------------------------- GM registry (host helpers)
+
+struct GmRegistry {
+  std::mutex mu;
+  std::map<uintptr_t, size_t> blocks;
+};
+inline GmRegistry& Gm() {
+  static GmRegistry r;
+  return r;
+}
+
+// Bounds-checks a GM access when the address lies in a GmAlloc block. Pointers from elsewhere
+// (host malloc, stack) cannot be checked and pass.
+inline void CheckGm(const char* api, const void* p, uint64_t bytes) {
+  if (p == nullptr) Fail(api, "GM address is null");
+  if (bytes == 0) return;
+  auto a = reinterpret_cast<uintptr_t>(p);
+  GmRegistry& r = Gm();
+  std::lock_guard<std::mutex> lk(r.mu);
+  auto it = r.blocks.upper_bound(a);
+  if (it == r.blocks.begin()) return;
+  --it;
+  if (a >= it->first + it->second) return;
+  if (a + bytes > it->first + it->second) {
+    Fail(api, "GM access of ", bytes, " bytes at offset ", a - it->first, " runs past the end of its GmAlloc block (",
+         it->second, " bytes)");
+  }
+}
+
+// ---------------------------------------------------------------- per-block state
+
+using Snap = std::array<uint32_t, kPipes>;
+
+enum class BufState : uint8_t { Free, Allocated, Enqueued, Dequeued, Static };
+
+struct BufRec {
+  Hardware hw = Hardware::UB;
+  TPosition pos = TPosition::VECCALC;
+  uint32_t start = 0;
+  uint32_t len = 0;
+  int que = -1;  // owning queue, -1 for TBuf / raw tensors
+  uint32_t gen = 0;
+  BufState state = BufState::Static;
+  bool hasFreeSnap = false;
+  Snap freeSnap{};
+  Snap enqSnap{};
+};
+
+struct QueRec {
+  TPosition src = TPosition::VECIN;
+  TPosition dst = TPosition::VECIN;
+  int32_t depth = 1;
+  pipe_t producer = PIPE_V;
+  pipe_t consumer = PIPE_V;
+  std::vector<int> bufs;
+  std::deque<int> fifo;
+  size_t next = 0;
+};
+
+struct Granule {
+  uint32_t wTs = 0;
+  uint8_t wPipe = 0;
+  const char* wApi = nullptr;
+  std::array<uint32_t, kPipes> rTs{};
+  std::array<const char*, kPipes> rApi{};
+};
+
+inline uint64_t NextEpoch() {
+  static uint64_t e = 0;  // only touched by the thread holding the scheduler baton
+  return ++e;
+}
+
+// Which pipe produces into / consumes from a queue position; EnQue/DeQue and Free/Alloc stand for
+// SetFlag/WaitFlag between them (§1 "Queues hide synchronisation").
+inline pipe_t ProducerOf(TPosition p) {
+  switch (p) {
+    case TPosition::VECIN:
+    case TPosition::A1:
+    case TPosition::B1:
+    case TPosition::C1: return PIPE_MTE2;
+    case TPosition::A2:
+    case TPosition::B2:
+    case TPosition::C2: return PIPE_MTE1;
+    case TPosition::CO1: return PIPE_M;
+    case TPosition::CO2: return PIPE_FIX;
+    default: return PIPE_V;
+  }
+}
+inline pipe_t ConsumerOf(TPosition p) {
+  switch (p) {
+    case TPosition::VECOUT:
+    case TPosition::CO2: return PIPE_MTE3;
+    case TPosition::A1:
+    case TPosition::B1:
+    case TPosition::C1: return PIPE_MTE1;
+    case TPosition::A2:
+    case TPosition::B2:
+    case TPosition::C2: return PIPE_M;
+    case TPosition::CO1: return PIPE_FIX;
+    default: return PIPE_V;
+  }
+}
+
+struct EventPipes {
+  pipe_t src, dst;
+};
+inline EventPipes PipesOf(HardEvent e) {
+  switch (e) {
+    case HardEvent::MTE2_MTE1: return {PIPE_MTE2, PIPE_MTE1};
+    case HardEvent::MTE1_MTE2: return {PIPE_MTE1, PIPE_MTE2};
+    case HardEvent::MTE1_M: return {PIPE_MTE1, PIPE_M};
+    case HardEvent::M_MTE1: return {PIPE_M, PIPE_MTE1};
+    case HardEvent::MTE2_V: return {PIPE_MTE2, PIPE_V};
+    case HardEvent::V_MTE2: return {PIPE_V, PIPE_MTE2};
+    case HardEvent::MTE3_V: return {PIPE_MTE3, PIPE_V};
+    case HardEvent::V_MTE3: return {PIPE_V, PIPE_MTE3};
+    case HardEvent::M_V: return {PIPE_M, PIPE_V};
+    case HardEvent::V_M: return {PIPE_V, PIPE_M};
+    case HardEvent::V_V: return {PIPE_V, PIPE_V};
+    case HardEvent::MTE3_MTE1: return {PIPE_MTE3, PIPE_MTE1};
+    case HardEvent::MTE1_MTE3: return {PIPE_MTE1, PIPE_MTE3};
+    case HardEvent::MTE1_V: return {PIPE_MTE1, PIPE_V};
+    case HardEvent::MTE2_M: return {PIPE_MTE2, PIPE_M};
+    case HardEvent::M_MTE2: return {PIPE_M, PIPE_MTE2};
+    case HardEvent::V_MTE1: return {PIPE_V, PIPE_MTE1};
+    case HardEvent::M_FIX: return {PIPE_M, PIPE_FIX};
+    case HardEvent::FIX_M: return {PIPE_FIX, PIPE_M};
+    case HardEvent::MTE3_MTE2: return {PIPE_MTE3, PIPE_MTE2};
+    case HardEvent::MTE2_MTE3: return {PIPE_MTE2, PIPE_MTE3};
+    case HardEvent::S_V: return {PIPE_S, PIPE_V};
+    case HardEvent::V_S: return {PIPE_V, PIPE_S};
+    case HardEvent::S_MTE2: return {PIPE_S, PIPE_MTE2};
+    case HardEvent::MTE2_S: return {PIPE_MTE2, PIPE_S};
+    case HardEvent::S_MTE3: return {PIPE_S, PIPE_MTE3};
+    case HardEvent::MTE3_S: return {PIPE_MTE3, PIPE_S};
+    case HardEvent::MTE2_FIX: return {PIPE_MTE2, PIPE_FIX};
+    case HardEvent::FIX_MTE2: return {PIPE_FIX, PIPE_MTE2};
+    case HardEvent::FIX_S: return {PIPE_FIX, PIPE_S};
+    case HardEvent::M_S: return {PIPE_M, PIPE_S};
+    case HardEvent::FIX_MTE3: return {PIPE_FIX, PIPE_MTE3};
+    case HardEvent::MTE1_FIX: return {PIPE_MTE1, PIPE_FIX};
+    case HardEvent::FIX_MTE1: return {PIPE_FIX, PIPE_MTE1};
+    case HardEvent::FIX_FIX: return {PIPE_FIX, PIPE_FIX};
+    default: Fail("HardEvent", "invalid event value ", static_cast<int>(e));
+  }
+}
+
+inline std::string EventHint(pipe_t src, pipe_t dst) {
+  for (int e = 0; e < static_cast<int>(HardEvent::MAX); ++e) {
+    EventPipes p = PipesOf(static_cast<HardEvent>(e));
+    if (p.src == src && p.dst == dst) {
+      return std::string("SetFlag/WaitFlag<HardEvent::") + Name(static_cast<HardEvent>(e)) + ">";
+    }
+  }
+  return "a PipeBarrier<PIPE_ALL>() (no HardEvent connects these pipes)";
+}
+
+class BlockRt {
+ public:
+  BlockRt(int64_t idx, int64_t num) : idx_(idx), num_(num), epoch_(NextEpoch()), check_(Cfg().syncCheck) {
+    for (auto& row : vc_) row.fill(0);
+  }
+
+  int64_t Idx() const { return idx_; }
+  int64_t Num() const { return num_; }
+  uint64_t Epoch() const { return epoch_; }
+  bool SyncCheck() const { return check_; }
+
+  uint8_t* Mem(Hardware hw) {
+    auto& m = mem_[static_cast<int>(hw)];
+    if (!m) {
+      uint32_t cap = Cfg().capacity[static_cast<int>(hw)];
+      m.reset(new uint8_t[cap ? cap : 1]);
+      // Poison: 0xFF bytes are NaN in fp16/fp32, so reading memory nothing wrote shows up in results.
+      std::memset(m.get(), 0xFF, cap);
+    }
+    return m.get();
+  }
+
+  std::vector<BufRec>& Recs() { return recs_; }
+  std::vector<QueRec>& Ques() { return ques_; }
+
+  int AddRec(const BufRec& r) {
+    recs_.push_back(r);
+    return static_cast<int>(recs_.size() - 1);
+  }
+
+  // ---- pipe model: vector clocks per pipe; vc_[p][p] counts the ops issued on pipe p.
+  uint32_t BeginOp(pipe_t p) { return ++vc_[p][p]; }
+  Snap SnapOf(pipe_t p) const { return vc_[p]; }
+  void Join(pipe_t p, const Snap& s) {
+    for (int q = 0; q < kPipes; ++q) vc_[p][q] = std::max(vc_[p][q], s[q]);
+  }
+  void BarrierAll() {
+    Snap all{};
+    for (int p = 0; p < kPipes; ++p)
+      for (int q = 0; q < kPipes; ++q) all[q] = std::max(all[q], vc_[p][q]);
+    for (int p = 0; p < kPipes; ++p) vc_[p] = all;
+  }
+
+  void SetFlag(HardEvent e, int32_t id) {
+    EventPipes ps = PipesOf(e);
+    events_[{static_cast<int>(e), id}].push_back(vc_[ps.src]);
+  }
+  void WaitFlag(HardEvent e, int32_t id) {
+    auto it = events_.find({static_cast<int>(e), id});
+    if (it == events_.end() || it->second.empty()) {
+      Fail("WaitFlag", "WaitFlag<HardEvent::", e, ">(", id,
+           ") has no preceding SetFlag with the same event and id: the pipe would wait forever");
+    }
+    Join(PipesOf(e).dst, it->second.front());
+    it->second.pop_front();
+  }
+
+  // Records an access of [addr, addr+bytes) of a physical buffer by an op on pipe p with time stamp ts.
+  // A cross-pipe access is legal only when the accessing pipe's clock already covers the conflicting one.
+  void Touch(const char* api, const char* role, Hardware hw, uint32_t addr, uint64_t bytes, bool write, pipe_t p,
+             uint32_t ts) {
+    if (!check_ || bytes == 0) return;
+    auto& sh = shadow_[static_cast<int>(hw)];
+    if (sh.empty()) sh.resize(Cfg().capacity[static_cast<int>(hw)] / kGranule + 1);
+    uint64_t first = addr / kGranule, last = (addr + bytes - 1) / kGranule;
+    for (uint64_t g = first; g <= last; ++g) {
+      Granule& G = sh[g];
+      if (G.wTs != 0 && G.wPipe != p && vc_[p][G.wPipe] < G.wTs) {
+        auto w = static_cast<pipe_t>(G.wPipe);
+        Fail(api, write ? "WAW hazard: write of " : "RAW hazard: read of ", role, " ", hw, "[", addr, ", ",
+             addr + bytes, ") on ", p, " races with the earlier write by ", G.wApi, " on ", w, " at ", hw, "[",
+             g * kGranule, ", ", (g + 1) * kGranule, "): missing ", EventHint(w, p),
+             " (or a TQue EnQue/DeQue, or PipeBarrier<PIPE_ALL>)");
+      }
+      if (write) {
+        for (int q = 0; q < kPipes; ++q) {
+          if (q != p && G.rTs[q] > vc_[p][q]) {
+            auto r = static_cast<pipe_t>(q);
+            Fail(api, "WAR hazard: write of ", role, " ", hw, "[", addr, ", ", addr + bytes, ") on ", p,
+                 " races with the earlier read by ", G.rApi[q], " on ", r, " at ", hw, "[", g * kGranule, ", ",
+                 (g + 1) * kGranule, "): missing ", EventHint(r, p),
+                 " (or a TQue FreeTensor/AllocTensor, or PipeBarrier<PIPE_ALL>)");
+          }
+        }
+        G.wTs = ts;
+        G.wPipe = static_cast<uint8_t>(p);
+        G.wApi = api;
+        G.rTs.fill(0);
+      } else {
+        G.rTs[p] = ts;
+        G.rApi[p] = api;
+      }
+    }
+  }
+
+  // Queue protocol at kernel end: every allocated buffer must have been freed, every EnQue matched by a DeQue.
+  void EndChecks() {
+    for (size_t q = 0; q < ques_.size(); ++q) {
+      const QueRec& Q = ques_[q];
+      if (!Q.fifo.empty()) {
+        Fail("TQue", "unbalanced EnQue/DeQue at kernel end: queue #", q, " (", Q.src, ") still holds ",
+             Q.fifo.size(), " enqueued tensor(s) that were never dequeued");
+      }
+      for (int b : Q.bufs) {
+        if (recs_[b].state != BufState::Free) {
+          Fail("TQue", "buffer leak at kernel end: queue #", q, " (", Q.src, ") buffer at ", recs_[b].hw, " offset ",
+               recs_[b].start, " was allocated by AllocTensor but never released by FreeTensor");
+        }
+      }
+    }
+  }
+
+ private:
+  int64_t idx_, num_;
+  uint64_t epoch_;
+  bool check_;
+  std::array<std::unique_ptr<uint8_t[]>, kHw> mem_;
+  std::array<std::vector<Granule>, kHw> shadow_;
+  std::vector<BufRec> recs_;
+  std::vector<QueRec> ques_;
+  std::array<Snap, kPipes> vc_{};
+  std::map<std::pair<int, int32_t>, std::deque<Snap>> events_;
+};
+
+inline thread_local BlockRt* tlsRt = nullptr;
+
+inline BlockRt& Rt(const char* api) {
+  if (tlsRt == nullptr) Fail(api, "called outside a kernel launched with ICPU_RUN_KF");
+  return *tlsRt;
+}
+
+// ---------------------------------------------------------------- block scheduler
+// One thread per block, but only the baton holder runs: execution is sequential and deterministic
+// (block 0 first), and SyncAll() can still be honoured by parking a block until every block arrives.
+
+class Baton {
+ public:
+  explicit Baton(int64_t n) : st_(static_cast<size_t>(n), kRunnable) {}
+
+  void Start() {
+    std::unique_lock<std::mutex> lk(mu_);
+    PassLocked();
+  }
+  void Acquire(int64_t b) {
+    std::unique_lock<std::mutex> lk(mu_);
+    cv_.wait(lk, [&] { return cur_ == b; });
+  }
+  void Done(int64_t b) {
+    std::unique_lock<std::mutex> lk(mu_);
+    st_[static_cast<size_t>(b)] = kDone;
+    PassLocked();
+  }
+  void Barrier(int64_t b) {
+    std::unique_lock<std::mutex> lk(mu_);
+    st_[static_cast<size_t>(b)] = kAtBarrier;
+    PassLocked();
+    cv_.wait(lk, [&] { return cur_ == b; });
+  }
+
+ private:
+  enum : uint8_t { kRunnable, kAtBarrier, kDone };
+
+  void PassLocked() {
+    for (size_t i = 0; i < st_.size(); ++i) {
+      if (st_[i] == kRunnable) {
+        cur_ = static_cast<int64_t>(i);
+        cv_.notify_all();
+        return;
+      }
+    }
+    bool anyBarrier = false;
+    int64_t doneBlock = -1;
+    for (size_t i = 0; i < st_.size(); ++i) {
+      if (st_[i] == kAtBarrier) anyBarrier = true;
+      if (st_[i] == kDone && doneBlock < 0) doneBlock = static_cast<int64_t>(i);
+    }
+    if (!anyBarrier) {
+      cur_ = -2;  // all blocks finished
+      cv_.notify_all();
+      return;
+    }
+    if (doneBlock >= 0) {
+      Fail("SyncAll", "block ", doneBlock,
+           " returned without reaching SyncAll() while other blocks wait in it: the barrier would never release");
+    }
+    for (auto& s : st_) s = kRunnable;
+    cur_ = 0;
+    cv_.notify_all();
+  }
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int64_t cur_ = -1;
+  std::vector<uint8_t> st_;
+};
+
+inline Baton* gBaton = nullptr;
+
+}  // namespace shim
+}  // namespace AscendC
