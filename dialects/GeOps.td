@@ -364,15 +364,26 @@ def GE_GemmOp : GE_InferOp<"gemm"> {
   let results = (outs GE_NumericTensor:$output);
 }
 
-def GE_Conv2DOp : GE_InferOp<"conv2d"> {
-  let summary = "2-D convolution with fused bias and activation";
+def GE_Conv2DOp : GE_InferOp<"conv2d", [AttrSizedOperandSegments]> {
+  let summary = "2-D convolution with fused bias, residual add and activation";
   let description = [{
     Input is `data_format` (NCHW or NHWC); the filter is always OIHW
     (`[C_out, C_in / groups, kH, kW]`). `pads` is `[top, left, bottom, right]`
     (ONNX order).
+
+    `output = activation(conv(input, filter) + bias + residual)`: the
+    optional `residual` has the result's type and is added before the
+    activation (the residual connection of ResNet-style blocks, fused as
+    onnxruntime's FusedConv does with its `Z` input).
+
+    ```mlir
+    %y = ge.conv2d %x, %w, %b residual(%skip) {activation = #ge.act<relu>}
+        : (tensor<1x8x4x4xf32>, tensor<8x8x3x3xf32>, tensor<8xf32>, tensor<1x8x2x2xf32>) -> tensor<1x8x2x2xf32>
+    ```
   }];
   let arguments = (ins GE_FloatTensor:$input, GE_FloatTensor:$filter,
                        Optional<GE_FloatTensor>:$bias,
+                       Optional<GE_FloatTensor>:$residual,
                        DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
                        DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$pads,
                        DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
@@ -381,6 +392,11 @@ def GE_Conv2DOp : GE_InferOp<"conv2d"> {
                        DefaultValuedAttr<GE_ActivationAttr, "::mlir::ge::Activation::none">:$activation,
                        OptionalAttr<F32Attr>:$activation_alpha);
   let results = (outs GE_FloatTensor:$output);
+  // `operands` cannot tell a bias from a residual, so the residual is keyed.
+  let assemblyFormat = [{
+    $input `,` $filter (`,` $bias^)? (`residual` `(` $residual^ `)`)? attr-dict
+    `:` functional-type(operands, results)
+  }];
 }
 
 def GE_ConvTranspose2DOp : GE_InferOp<"conv_transpose2d"> {

@@ -130,16 +130,20 @@ def _epilogue(
     bias_map: ir.AffineMap | None = None,
     scale: float | None = None,
     bias_scale: float | None = None,
+    residual: ir.Value | None = None,
 ) -> ir.Value:
-    """``act(scale * acc + bias_scale * bias)`` rounded to the result type, one generic."""
+    """``act(scale * acc + bias_scale * bias + residual)`` rounded to the result type, one generic."""
     act = _activation(op)
     acc_t = _tensor(acc)
-    if bias is None and act is None and scale in (None, 1.0) and acc_t.element_type == result_type.element_type:
+    if (bias is None and residual is None and act is None and scale in (None, 1.0)
+            and acc_t.element_type == result_type.element_type):
         return acc
-    operands = [acc] + ([bias] if bias is not None else [])
+    operands = [acc] + [v for v in (bias, residual) if v is not None]
     maps = [ir.AffineMap.get_identity(result_type.rank)]
     if bias is not None:
         maps.append(bias_map or broadcast_map(_tensor(bias), result_type))
+    if residual is not None:
+        maps.append(ir.AffineMap.get_identity(result_type.rank))
     maps.append(ir.AffineMap.get_identity(result_type.rank))
     init = tensor.EmptyOp(result_type.shape, result_type.element_type).result
     parallel = ir.Attribute.parse("#linalg.iterator_type<parallel>")
@@ -165,6 +169,11 @@ def _epilogue(
                 b = arith.mulf(b, const(acc_elem, bias_scale)) if is_float else arith.muli(
                     b, const(acc_elem, int(bias_scale)))
             y = arith.addf(y, b) if is_float else arith.addi(y, b)
+        if residual is not None:
+            r = block.arguments[len(operands) - 1]
+            if r.type != acc_elem:
+                r = arith.extf(acc_elem, r) if is_float else arith.extsi(acc_elem, r)
+            y = arith.addf(y, r) if is_float else arith.addi(y, r)
         if act is not None:
             y = act(y)
         if y.type != out_elem:
@@ -323,8 +332,10 @@ def _channel_bias_map(rank: int) -> ir.AffineMap:
 
 @lowering("conv2d")
 def lower_conv2d(op: ir.OpView) -> ir.Value:
+    sizes = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
     x, w = op.operands[0], op.operands[1]
-    bias = op.operands[2] if len(op.operands) > 2 else None
+    bias = op.operands[2] if sizes[2] else None
+    residual = op.operands[2 + sizes[2]] if sizes[3] else None
     xt, wt, rt = _tensor(x), _tensor(w), _tensor(op.results[0])
     if xt.rank != 4 or wt.rank != 4:
         raise Unsupported("conv2d rank")
@@ -339,7 +350,9 @@ def lower_conv2d(op: ir.OpView) -> ir.Value:
     x, nhwc = _to_nchw(op, x)
     out_t = _nchw_type(rt, nhwc)
     y = _conv_nchw(_pad_nchw(x, pads, 0.0), w, strides, dilations, groups, out_t.shape, acc)
-    y = _epilogue(y, out_t, op, bias, _channel_bias_map(4) if bias is not None else None)
+    if residual is not None and nhwc:
+        residual = transpose(residual, [0, 3, 1, 2])
+    y = _epilogue(y, out_t, op, bias, _channel_bias_map(4) if bias is not None else None, residual=residual)
     return transpose(y, [0, 2, 3, 1]) if nhwc else y
 
 

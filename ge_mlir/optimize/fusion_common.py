@@ -133,6 +133,24 @@ def recreate(op: ir.Operation, operands: list[ir.Value], attributes: dict[str, i
                                attributes=attrs, loc=op.location)
 
 
+def conv_parts(op: ir.Operation) -> tuple[ir.Value, ir.Value, ir.Value | None, ir.Value | None]:
+    """``(input, filter, bias, residual)`` of a ``ge.conv2d`` (absent operands are None)."""
+    sizes = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
+    ops = list(op.operands)
+    bias = ops[2] if sizes[2] else None
+    residual = ops[2 + sizes[2]] if sizes[3] else None
+    return ops[0], ops[1], bias, residual
+
+
+def recreate_conv(op: ir.Operation, x: ir.Value, w: ir.Value, bias: ir.Value | None, residual: ir.Value | None,
+                  attributes: dict[str, ir.Attribute] | None = None) -> ir.Operation:
+    """A copy of ``ge.conv2d`` ``op`` with new operands (the segment sizes follow the optional ones)."""
+    attrs = dict(attributes or {})
+    attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([1, 1, int(bias is not None), int(residual is not None)])
+    operands = [x, w] + [v for v in (bias, residual) if v is not None]
+    return recreate(op, operands, attrs)
+
+
 def apply_patterns(pass_: Any, patterns: Any, at: ir.Operation) -> None:
     """Greedy driver without folding or constant CSE: a fusion pass does only its rewrites."""
     apply_without_folding(pass_, patterns, at)

@@ -28,8 +28,10 @@ from .fusion_common import (
     apply_patterns,
     constant_array,
     constant_op,
+    conv_parts,
     make_constant,
     recreate,
+    recreate_conv,
     single_use,
     tensor_type,
 )
@@ -100,17 +102,18 @@ def _conv(conv: ir.Operation, cval: ir.Value, rank: int, shape: list[int], out_t
     if new_b is None:
         return None
     elem = out_t.element_type
-    if len(conv.operands) == 3:
-        old = constant_array(conv.operands[2])
+    x, w, old_bias, residual = conv_parts(conv)
+    if old_bias is not None:
+        old = constant_array(old_bias)
         if old is not None:
             bias = make_constant(old.reshape(c) + new_b, elem, "bias_fused", conv.location)
         else:
             from ..dialects import ge
 
-            bias = ge.AddOp(conv.operands[2], make_constant(new_b, elem, "bias_add", conv.location)).result
+            bias = ge.AddOp(old_bias, make_constant(new_b, elem, "bias_add", conv.location)).result
     else:
         bias = make_constant(new_b, elem, "bias_add", conv.location)
-    return recreate(conv, [conv.operands[0], conv.operands[1], bias])
+    return recreate_conv(conv, x, w, bias, residual)
 
 
 def _per_column(rank: int, shape: list[int]) -> bool:

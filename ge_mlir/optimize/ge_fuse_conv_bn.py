@@ -31,8 +31,9 @@ from .fusion_common import (
     apply_patterns,
     constant_array,
     constant_op,
+    conv_parts,
     make_constant,
-    recreate,
+    recreate_conv,
     single_use,
     tensor_type,
 )
@@ -77,8 +78,12 @@ def make_conv_bn_pattern(owner: GeFuseConvBnPass):
         stats = [constant_array(bn.operands[i]) for i in range(1, 5)]
         if any(s is None or s.size != c for s in stats):
             return False
-        has_bias = len(conv.operands) == 3
-        bias = constant_array(conv.operands[2]) if has_bias else None
+        x, w_val, bias_val, residual = conv_parts(conv)
+        if residual is not None:
+            # batch_norm(conv + residual) scales the residual too: not a conv-only fold.
+            return False
+        has_bias = bias_val is not None
+        bias = constant_array(bias_val) if has_bias else None
         if has_bias and (bias is None or bias.size != c):
             return False
         dt = np.float64 if str(elem) == "f64" else np.float32
@@ -87,7 +92,6 @@ def make_conv_bn_pattern(owner: GeFuseConvBnPass):
         f = scale / np.sqrt(var + eps)
         b = bias.reshape(c).astype(dt) if bias is not None else np.zeros(c, dt)
         new_b = (b - mean) * f + beta
-        w_val = conv.operands[1]
         w = constant_array(w_val) if owner.opt("fold-weights") else None
         loc = conv.location
         with rewriter.ip, loc:
@@ -100,8 +104,8 @@ def make_conv_bn_pattern(owner: GeFuseConvBnPass):
                 fc = make_constant(f.reshape(c, 1, 1, 1), elem, "bn_factor", loc)
                 new_w = ge.MulOp(w_val, fc, loc=loc).result
                 owner.bump("weights-folded-as-ops")
-            new_bias = make_constant(new_b, elem, _name_hint(conv.operands[2], "_bnfold") if has_bias else "bn_bias", loc)
-            fused = recreate(conv, [conv.operands[0], new_w, new_bias])
+            new_bias = make_constant(new_b, elem, _name_hint(bias_val, "_bnfold") if has_bias else "bn_bias", loc)
+            fused = recreate_conv(conv, x, new_w, new_bias, None)
         rewriter.replace_op(bn, fused)
         owner.bump("conv-bn-fused")
         owner.bump("rewrites")

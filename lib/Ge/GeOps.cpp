@@ -837,6 +837,18 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *ctx, std::optional<Locatio
                  fmtShape(input.getShape()));
     shape[sp[i]] = o;
   }
+  if (adaptor.getResidual()) {
+    auto residual = asRanked(adaptor.getResidual().getType());
+    if (failed(checkSameElementType(err, "input", input, "residual", residual)))
+      return failure();
+    bool same = residual && residual.getRank() == 4;
+    for (int64_t i = 0; same && i < 4; ++i)
+      same = residual.isDynamicDim(i) || ShapedType::isDynamic(shape[i]) ||
+             residual.getDimSize(i) == shape[i];
+    if (!same)
+      return err("operand 'residual' must have the result shape ",
+                 fmtShape(shape), ", got ", fmtShape(residual.getShape()));
+  }
   return pushTensor(err, shape, input.getElementType(), out);
 }
 

@@ -163,6 +163,28 @@ func.func @conv2d_pads(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tens
 
 // -----
 
+// conv2d with bias, residual and relu: one epilogue generic adds the
+// per-channel bias, then the residual (identity map), then applies the relu.
+// CHECK-LABEL: func.func @conv2d_bias_residual(
+// CHECK-SAME: %[[X:.*]]: tensor<1x2x3x3xf32>, %[[W:.*]]: tensor<2x2x1x1xf32>, %[[B:.*]]: tensor<2xf32>, %[[R:.*]]: tensor<1x2x3x3xf32>)
+// CHECK: %[[Y:.*]] = linalg.conv_2d_nchw_fchw
+// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<1x2x3x3xf32>
+// CHECK-NEXT: %[[G:.*]] = linalg.generic {{.*}} ins(%[[Y]], %[[B]], %[[R]] : tensor<1x2x3x3xf32>, tensor<2xf32>, tensor<1x2x3x3xf32>) outs(%[[E]] : tensor<1x2x3x3xf32>)
+// CHECK-NEXT: ^bb0(%[[A:.*]]: f32, %[[BB:.*]]: f32, %[[RR:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[S1:.*]] = arith.addf %[[A]], %[[BB]] : f32
+// CHECK-NEXT: %[[S2:.*]] = arith.addf %[[S1]], %[[RR]] : f32
+// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[M:.*]] = arith.maximumf %[[S2]], %[[Z]] : f32
+// CHECK-NEXT: linalg.yield %[[M]] : f32
+// CHECK: return %[[G]]
+func.func @conv2d_bias_residual(%x: tensor<1x2x3x3xf32>, %w: tensor<2x2x1x1xf32>, %b: tensor<2xf32>, %r: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
+  %0 = ge.conv2d %x, %w, %b residual(%r) {activation = #ge.act<relu>}
+      : (tensor<1x2x3x3xf32>, tensor<2x2x1x1xf32>, tensor<2xf32>, tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  return %0 : tensor<1x2x3x3xf32>
+}
+
+// -----
+
 // Depthwise (groups = C, one filter per channel): the [C, 1, kh, kw] filter
 // collapses to [C, kh, kw] for linalg.depthwise_conv_2d_nchw_chw.
 // CHECK-LABEL: func.func @conv2d_depthwise(

@@ -198,6 +198,24 @@ func.func @conv_bias_rank(%x: tensor<1x8x16x16xf32>, %w: tensor<16x8x3x3xf32>, %
 
 // -----
 
+func.func @conv_residual_shape(%x: tensor<1x8x16x16xf32>, %w: tensor<16x8x3x3xf32>, %r: tensor<1x16x16x16xf32>) -> tensor<1x16x14x14xf32> {
+  // expected-error @+2 {{'ge.conv2d' op operand 'residual' must have the result shape [1, 16, 14, 14], got [1, 16, 16, 16]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ge.conv2d %x, %w residual(%r) : (tensor<1x8x16x16xf32>, tensor<16x8x3x3xf32>, tensor<1x16x16x16xf32>) -> tensor<1x16x14x14xf32>
+  return %0 : tensor<1x16x14x14xf32>
+}
+
+// -----
+
+func.func @conv_residual_type(%x: tensor<1x8x16x16xf32>, %w: tensor<16x8x3x3xf32>, %r: tensor<1x16x14x14xf16>) -> tensor<1x16x14x14xf32> {
+  // expected-error @+2 {{'ge.conv2d' op operand 'residual' element type 'f16' does not match operand 'input' element type 'f32'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = ge.conv2d %x, %w residual(%r) : (tensor<1x8x16x16xf32>, tensor<16x8x3x3xf32>, tensor<1x16x14x14xf16>) -> tensor<1x16x14x14xf32>
+  return %0 : tensor<1x16x14x14xf32>
+}
+
+// -----
+
 func.func @conv_alpha(%x: tensor<1x8x16x16xf32>, %w: tensor<16x8x3x3xf32>) -> tensor<1x16x14x14xf32> {
   // expected-error @+2 {{'ge.conv2d' op attribute 'activation_alpha' is only valid with leaky_relu or hard_sigmoid activations, not relu}}
   // expected-error @+1 {{failed to infer returned types}}

@@ -1,5 +1,5 @@
 """Differential tests of the fusion passes (ge-fuse-conv-bn, ge-fuse-bias-add,
-ge-fuse-activation, ge-fuse-layer-norm).
+ge-fuse-conv-residual, ge-fuse-activation, ge-fuse-layer-norm).
 
 Each graph (ONNX built with ``onnx.helper``, or ge IR text) is compiled twice
 with ``ge_mlir.compile(..., options={"optimize": False})``: as imported
@@ -22,7 +22,8 @@ from ge_mlir.api import parse_module
 from ge_mlir.passes import build_pass_manager
 
 RTOL, ATOL = 1e-5, 1e-5
-FUSE_ALL = "builtin.module(ge-fuse-layer-norm, ge-fuse-conv-bn, ge-fuse-bias-add, ge-fuse-activation)"
+FUSE_ALL = ("builtin.module(ge-fuse-layer-norm, ge-fuse-conv-bn, ge-fuse-bias-add, ge-fuse-conv-residual, "
+            "ge-fuse-activation)")
 
 
 def _count(text: str, op: str) -> int:
@@ -101,6 +102,72 @@ def test_conv_bn_relu_onnx():
     assert stats["ge-fuse-bias-add"]["conv2d-bias-fused"] == 1
     assert stats["ge-fuse-activation"]["rewrites"] == 2
     _compare(ref, fused, [rng.standard_normal((1, c_in, 6, 6)).astype(np.float32)])
+
+
+@pytest.mark.parametrize("downsample", [False, True])
+def test_residual_block_onnx(downsample):
+    """A ResNet basic block: relu(bn(conv(relu(bn(conv(x))))) + skip), skip = x or bn(conv1x1/2(x)).
+
+    After fusion it is two (three) convs: the block's add and relu live in
+    the last conv (residual operand, relu activation).
+    """
+    rng = np.random.default_rng(1)
+    c_in, c = (4, 8) if downsample else (8, 8)
+    stride = 2 if downsample else 1
+
+    def bn(prefix):
+        return {f"{prefix}s": rng.uniform(0.5, 2.0, c), f"{prefix}b": rng.standard_normal(c),
+                f"{prefix}m": rng.standard_normal(c), f"{prefix}v": rng.uniform(0.5, 2.0, c)}
+
+    inits = {"W1": rng.standard_normal((c, c_in, 3, 3)) * 0.3, "W2": rng.standard_normal((c, c, 3, 3)) * 0.3,
+             **bn("n1"), **bn("n2")}
+    nodes = [
+        helper.make_node("Conv", ["x", "W1"], ["c1"], pads=[1, 1, 1, 1], strides=[stride, stride]),
+        helper.make_node("BatchNormalization", ["c1", "n1s", "n1b", "n1m", "n1v"], ["b1"]),
+        helper.make_node("Relu", ["b1"], ["r1"]),
+        helper.make_node("Conv", ["r1", "W2"], ["c2"], pads=[1, 1, 1, 1]),
+        helper.make_node("BatchNormalization", ["c2", "n2s", "n2b", "n2m", "n2v"], ["b2"]),
+    ]
+    skip = "x"
+    if downsample:
+        inits.update({"Wd": rng.standard_normal((c, c_in, 1, 1)), **bn("nd")})
+        nodes += [helper.make_node("Conv", ["x", "Wd"], ["cd"], strides=[2, 2]),
+                  helper.make_node("BatchNormalization", ["cd", "nds", "ndb", "ndm", "ndv"], ["skip"])]
+        skip = "skip"
+    nodes += [helper.make_node("Add", ["b2", skip], ["s"]), helper.make_node("Relu", ["s"], ["y"])]
+    hw = 8
+    model = _model(nodes, [("x", [1, c_in, hw, hw])], [("y", [1, c, hw // stride, hw // stride])], inits)
+    ref, fused, stats = _fuse(model)
+    n_conv = 3 if downsample else 2
+    assert _count(ref, "add") == 1 and _count(ref, "relu") == 2
+    assert _count(fused, "conv2d") == n_conv
+    for op in ("batch_norm", "add", "relu"):
+        assert _count(fused, op) == 0, op
+    assert fused.count(" residual(") == 1
+    assert stats["ge-fuse-conv-residual"]["residual-fused"] == 1
+    assert stats["ge-fuse-activation"]["relu-fused"] == 2
+    _compare(ref, fused, [rng.standard_normal((1, c_in, hw, hw)).astype(np.float32)])
+
+
+def test_residual_not_fused_into_conv_bn():
+    """A conv that already has a residual keeps its batch_norm (BN would scale the residual too)."""
+    text = """
+    func.func @f(%x: tensor<1x2x4x4xf32>, %r: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+      %w = ge.constant dense<0.5> : tensor<2x2x1x1xf32>
+      %s = ge.constant dense<[1.5, 2.0]> : tensor<2xf32>
+      %b = ge.constant dense<[0.1, -0.2]> : tensor<2xf32>
+      %m = ge.constant dense<[0.3, 0.4]> : tensor<2xf32>
+      %v = ge.constant dense<[1.0, 2.0]> : tensor<2xf32>
+      %c = ge.conv2d %x, %w residual(%r) : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+      %y = ge.batch_norm %c, %s, %b, %m, %v : (tensor<1x2x4x4xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+      return %y : tensor<1x2x4x4xf32>
+    }
+    """
+    ref, fused, stats = _fuse(text)
+    assert _count(fused, "batch_norm") == 1
+    assert stats["ge-fuse-conv-bn"]["rewrites"] == 0
+    rng = np.random.default_rng(2)
+    _compare(ref, fused, [rng.standard_normal((1, 2, 4, 4)).astype(np.float32) for _ in range(2)])
 
 
 def test_conv_bn_weights_as_ops():

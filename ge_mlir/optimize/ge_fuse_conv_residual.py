@@ -1,0 +1,78 @@
+"""ge-fuse-conv-residual: fold a residual ``add`` into the conv2d that feeds it.
+
+``add(conv2d(x, W, b?), r)`` -> ``conv2d(x, W, b?) residual(r)`` when the
+conv has no activation and no residual yet, the add is the conv's only user,
+and ``r`` has the add's result type (no broadcasting: a broadcast operand is
+a bias, which ``ge-fuse-bias-add`` handles when it is constant). The fused op
+computes ``act(conv + bias + residual)``, so a following ``relu`` (the ResNet
+block's) is then fused by ``ge-fuse-activation``, which runs later.
+
+The fused conv is created at the add, where both the conv's operands and
+``r`` are available, so the rewrite never needs to move ``r``'s producer.
+When both add operands are eligible convs (a ResNet downsample block), the
+right-hand one takes the other as its residual: either choice gives the same
+numbers (one f32 add either way).
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.rewrite import PatternRewriter, RewritePatternSet
+
+from ..passes.registry import Option, Pass, register_pass
+from .fusion_common import activation_of, apply_patterns, conv_parts, recreate_conv, single_use
+from .patterns import defining_op, pattern
+
+
+def _eligible(conv: ir.Operation | None, add: ir.Operation) -> bool:
+    if conv is None or conv.name != "ge.conv2d" or not single_use(conv.results[0]):
+        return False
+    if activation_of(conv) != "none" or conv_parts(conv)[3] is not None:
+        return False
+    return conv.results[0].type == add.results[0].type
+
+
+def make_residual_pattern(owner: GeFuseConvResidualPass):
+    @pattern
+    def fuse_conv_residual(op: ir.OpView, rewriter: PatternRewriter) -> bool:
+        add = op.operation
+        lhs, rhs = add.operands[0], add.operands[1]
+        if lhs.type != add.results[0].type or rhs.type != add.results[0].type:
+            return False
+        for conv_val, residual in ((rhs, lhs), (lhs, rhs)):
+            conv = defining_op(conv_val)
+            if not _eligible(conv, add):
+                continue
+            x, w, bias, _ = conv_parts(conv)
+            with rewriter.ip, add.location:
+                fused = recreate_conv(conv, x, w, bias, residual)
+            rewriter.replace_op(add, fused)
+            owner.bump("residual-fused")
+            owner.bump("rewrites")
+            return True
+        return False
+
+    return fuse_conv_residual
+
+
+@register_pass
+class GeFuseConvResidualPass(Pass):
+    name = "ge-fuse-conv-residual"
+    summary = "Fold add(conv2d, same-shape tensor) into the conv2d's residual operand"
+    description = __doc__
+    stage = "after-builtin-fusion"
+    # After bias folding (20), so a constant add becomes a bias rather than a
+    # residual; before activation fusion (40), which then takes the block's relu.
+    priority = 30
+    options = (
+        Option("enable", bool, True, "run the fusion (false: the pass does nothing)"),
+        Option("max-iterations", int, 10, "greedy driver iteration limit (-1: until fixpoint)"),
+    )
+
+    def run(self, module: ir.Operation) -> None:
+        self.statistics.setdefault("rewrites", 0)
+        if not self.opt("enable"):
+            return
+        patterns = RewritePatternSet()
+        patterns.add("ge.add", make_residual_pattern(self))
+        apply_patterns(self, patterns, module)
