@@ -20,7 +20,13 @@ from mlir import ir
 from mlir.rewrite import PatternRewriter, RewritePatternSet
 
 from ..passes.registry import Option, Pass, register_pass
-from .fusion_common import activation_of, apply_patterns, conv_parts, recreate_conv, single_use
+from .fusion_common import (
+    activation_of,
+    apply_patterns,
+    conv_parts,
+    recreate_conv,
+    single_use,
+)
 from .patterns import defining_op, pattern
 
 

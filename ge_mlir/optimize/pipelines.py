@@ -16,6 +16,10 @@ Switch precedence, per pass: ``passes.<name>.enabled``, then
 ``graphOptions.graphFusion`` for fusion passes, ``constantFolding.enabled``
 for ``ge-fold-constants``, ``precisionMode`` for precision-sensitive passes).
 
+Options, per pass: the pass's ``target_options[target]`` (e.g.
+``ge-transform-layout{format=NHWC}`` on ``ascendc``), then the config's group
+keys (``constantFolding.*``, ``layout.*``), then ``passes.<name>.options``.
+
     default_pipeline("cpu").text
     'builtin.module(ge-fold-constants, ge-canonicalize, ...)'
 """
@@ -45,6 +49,7 @@ OPTIMIZATION_STAGES: tuple[str, ...] = tuple(s for s in STAGES if s != "lowering
 #: Targets default pipelines can be printed for (compile supports ``cpu``).
 PIPELINE_TARGETS: tuple[str, ...] = ("cpu", "ascendc")
 CONSTANT_FOLDING_PASS = "ge-fold-constants"
+LAYOUT_PASS = "ge-transform-layout"
 
 
 def is_fusion_pass(cls: type[Pass]) -> bool:
@@ -215,14 +220,24 @@ def default_pipeline(
         if reason is not None:
             disabled[cls.name] = reason
             continue
-        options: dict[str, Any] = {}
         declared = {o.name for o in cls.options}
+        # A pass's per-target defaults (class attribute ``target_options``),
+        # then the config's group keys, then passes.<name>.options.
+        options: dict[str, Any] = dict(cls.target_options.get(target, {}))
         if cls.name == CONSTANT_FOLDING_PASS:
             cf = cfg.constant_folding
             if cf.size_limit is not None and "size-limit" in declared:
                 options["size-limit"] = cf.size_limit
             if cf.aggressive is not None and "aggressive" in declared:
                 options["aggressive"] = cf.aggressive
+        if cls.name == LAYOUT_PASS:
+            lay = cfg.layout
+            if lay.input_format and "input-format" in declared:
+                options["input-format"] = lay.input_format
+            if lay.output_format and "output-format" in declared:
+                options["output-format"] = lay.output_format
+            if lay.forbid_trans_data and "forbid-trans-data" in declared:
+                options["forbid-trans-data"] = [f"{a}:{b}" for a, b in lay.forbid_trans_data]
         pc = cfg.passes.get(cls.name)
         if pc is not None:
             options.update(pc.options)

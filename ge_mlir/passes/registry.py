@@ -106,6 +106,8 @@ class Pass:
     priority: ClassVar[int] = 100
     targets: ClassVar[tuple[str, ...]] = ("*",)
     options: ClassVar[tuple[Option, ...]] = ()
+    #: Option values the default pipeline of a target sets (target -> {option: value}).
+    target_options: ClassVar[dict[str, dict[str, Any]]] = {}
     precision_sensitive: ClassVar[bool] = False
 
     def __init__(self, **options: Any) -> None:
