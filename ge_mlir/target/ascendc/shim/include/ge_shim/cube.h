@@ -28,7 +28,7 @@ struct LoadData2DParams {
   uint8_t sid = 0;
   uint8_t addrMode = 0;
   LoadData2DParams() = default;
-  LoadData2DParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn, const uint16_t srcStrideIn,
+  constexpr LoadData2DParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn, const uint16_t srcStrideIn,
                    const uint8_t sidIn, const uint16_t dstGapIn, const bool ifTransposeIn, const uint8_t addrModeIn)
       : startIndex(startIndexIn),
         dstGap(dstGapIn),
@@ -53,11 +53,11 @@ struct MmadParams {
   bool cmatrixSource = false;
   bool cmatrixInitVal = true;
   MmadParams() = default;
-  MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const bool isBiasIn, const int32_t fmOffsetIn,
+  constexpr MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const bool isBiasIn, const int32_t fmOffsetIn,
              const bool enSsparseIn, const bool enWinogradAIn, const bool enWinogradBIn)
       : m(mIn), n(nIn), k(kIn), isBias(isBiasIn), fmOffset(fmOffsetIn), enSsparse(enSsparseIn),
         enWinogradA(enWinogradAIn), enWinogradB(enWinogradBIn) {}
-  MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const uint8_t unitFlagIn,
+  constexpr MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const uint8_t unitFlagIn,
              const bool cmatrixSourceIn, const bool cmatrixInitValIn)
       : m(mIn), n(nIn), k(kIn), unitFlag(unitFlagIn), cmatrixSource(cmatrixSourceIn),
         cmatrixInitVal(cmatrixInitValIn) {}

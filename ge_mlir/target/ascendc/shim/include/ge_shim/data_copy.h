@@ -19,8 +19,8 @@ struct DataCopyParams {
     uint16_t dstGap = 0;
     uint16_t dstStride;
   };
-  DataCopyParams() = default;
-  DataCopyParams(const uint16_t count, const uint16_t len, const uint16_t srcStrideIn, const uint16_t dstStrideIn)
+  constexpr DataCopyParams() = default;
+  constexpr DataCopyParams(const uint16_t count, const uint16_t len, const uint16_t srcStrideIn, const uint16_t dstStrideIn)
       : blockCount(count), blockLen(len), srcGap(srcStrideIn), dstGap(dstStrideIn) {}
 };
 
@@ -33,7 +33,7 @@ struct DataCopyExtParams {
   uint32_t dstStride = 0;
   uint32_t rsv = 0;
   DataCopyExtParams() = default;
-  DataCopyExtParams(const uint16_t count, const uint32_t len, const uint32_t srcStrideIn, const uint32_t dstStrideIn,
+  constexpr DataCopyExtParams(const uint16_t count, const uint32_t len, const uint32_t srcStrideIn, const uint32_t dstStrideIn,
                     const uint32_t rsvIn = 0)
       : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn), rsv(rsvIn) {}
 };
@@ -46,7 +46,7 @@ struct DataCopyPadExtParams {
   uint8_t rightPadding = 0;
   T paddingValue = T(0);
   DataCopyPadExtParams() = default;
-  DataCopyPadExtParams(const bool isPadIn, const uint8_t leftPad, const uint8_t rightPad, T padValue)
+  constexpr DataCopyPadExtParams(const bool isPadIn, const uint8_t leftPad, const uint8_t rightPad, T padValue)
       : isPad(isPadIn), leftPadding(leftPad), rightPadding(rightPad), paddingValue(padValue) {}
 };
 

@@ -1,0 +1,191 @@
+// Kernels that break one documented rule each; the shim must stop them with exit code 86 and a message.
+// Usage: negative <case>; `negative list` prints the case names.
+#include <cstdio>
+#include <cstring>
+
+#include "kernel_operator.h"
+
+using namespace AscendC;
+
+// DataCopy of 12 floats = 48 bytes: the hardware would silently move 32.
+extern "C" __global__ __aicore__ void misaligned(GM_ADDR x, GM_ADDR y) {
+  (void)y;
+  GlobalTensor<float> g;
+  g.SetGlobalBuffer((__gm__ float*)x, 64);
+  TPipe pipe;
+  TQue<TPosition::VECIN, 1> q;
+  pipe.InitBuffer(q, 1, 64 * sizeof(float));
+  LocalTensor<float> t = q.AllocTensor<float>();
+  DataCopy(t, g, 12);
+  q.EnQue(t);
+  t = q.DeQue<float>();
+  q.FreeTensor(t);
+}
+
+// 2 x 98 KiB + nothing else = 200704 bytes > 192 KiB of UB on Ascend910B (fits the 310P preset).
+extern "C" __global__ __aicore__ void ub_overflow(GM_ADDR x, GM_ADDR y) {
+  (void)x;
+  (void)y;
+  TPipe pipe;
+  TQue<TPosition::VECIN, 2> q;
+  pipe.InitBuffer(q, 2, 98 * 1024);
+}
+
+extern "C" __global__ __aicore__ void double_free(GM_ADDR x, GM_ADDR y) {
+  (void)x;
+  (void)y;
+  TPipe pipe;
+  TQue<TPosition::VECOUT, 1> q;
+  pipe.InitBuffer(q, 1, 256);
+  LocalTensor<float> t = q.AllocTensor<float>();
+  q.FreeTensor(t);
+  q.FreeTensor(t);
+}
+
+extern "C" __global__ __aicore__ void alloc_beyond_depth(GM_ADDR x, GM_ADDR y) {
+  (void)x;
+  (void)y;
+  TPipe pipe;
+  TQue<TPosition::VECIN, 2> q;
+  pipe.InitBuffer(q, 2, 256);
+  LocalTensor<float> a = q.AllocTensor<float>();
+  LocalTensor<float> b = q.AllocTensor<float>();
+  LocalTensor<float> c = q.AllocTensor<float>();
+  (void)a;
+  (void)b;
+  (void)c;
+}
+
+extern "C" __global__ __aicore__ void deque_empty(GM_ADDR x, GM_ADDR y) {
+  (void)x;
+  (void)y;
+  TPipe pipe;
+  TQue<TPosition::VECIN, 1> q;
+  pipe.InitBuffer(q, 1, 256);
+  LocalTensor<float> t = q.DeQue<float>();
+  (void)t;
+}
+
+extern "C" __global__ __aicore__ void unbalanced(GM_ADDR x, GM_ADDR y) {
+  (void)y;
+  GlobalTensor<float> g;
+  g.SetGlobalBuffer((__gm__ float*)x, 64);
+  TPipe pipe;
+  TQue<TPosition::VECIN, 1> q;
+  pipe.InitBuffer(q, 1, 256);
+  LocalTensor<float> t = q.AllocTensor<float>();
+  DataCopy(t, g, 64);
+  q.EnQue(t);  // never dequeued
+}
+
+extern "C" __global__ __aicore__ void use_after_free(GM_ADDR x, GM_ADDR y) {
+  (void)x;
+  (void)y;
+  TPipe pipe;
+  TQue<TPosition::VECCALC, 1> q;
+  pipe.InitBuffer(q, 1, 256);
+  LocalTensor<float> t = q.AllocTensor<float>();
+  q.FreeTensor(t);
+  Duplicate(t, 1.0f, 64);
+}
+
+// GM -> UB on MTE2 then Add on V with neither a flag nor a queue in between.
+extern "C" __global__ __aicore__ void missing_sync(GM_ADDR x, GM_ADDR y) {
+  GlobalTensor<float> gx, gy;
+  gx.SetGlobalBuffer((__gm__ float*)x, 64);
+  gy.SetGlobalBuffer((__gm__ float*)y, 64);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 256);
+  LocalTensor<float> t = buf.Get<float>();
+  DataCopy(t, gx, 64);
+  Add(t, t, t, 64);
+  PipeBarrier<PIPE_ALL>();
+  DataCopy(gy, t, 64);
+}
+
+// UB -> GM on MTE3 reads z; V overwrites z without waiting for MTE3.
+extern "C" __global__ __aicore__ void war_hazard(GM_ADDR x, GM_ADDR y) {
+  (void)x;
+  GlobalTensor<float> gy;
+  gy.SetGlobalBuffer((__gm__ float*)y, 64);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 256);
+  LocalTensor<float> z = buf.Get<float>();
+  Duplicate(z, 1.0f, 64);
+  SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+  WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+  DataCopy(gy, z, 64);
+  Duplicate(z, 2.0f, 64);
+}
+
+extern "C" __global__ __aicore__ void vector_on_l1(GM_ADDR x, GM_ADDR y) {
+  (void)x;
+  (void)y;
+  TPipe pipe;
+  TBuf<TPosition::A1> buf;
+  pipe.InitBuffer(buf, 256);
+  LocalTensor<float> t = buf.Get<float>();
+  Add(t, t, t, 64);
+}
+
+extern "C" __global__ __aicore__ void out_of_bounds(GM_ADDR x, GM_ADDR y) {
+  (void)x;
+  (void)y;
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 256);
+  LocalTensor<float> t = buf.Get<float>();
+  Duplicate(t, 0.0f, 128);
+}
+
+extern "C" __global__ __aicore__ void wait_without_set(GM_ADDR x, GM_ADDR y) {
+  (void)x;
+  (void)y;
+  WaitFlag<HardEvent::MTE2_V>(EVENT_ID3);
+}
+
+// Block 1 returns early while block 0 waits in SyncAll.
+extern "C" __global__ __aicore__ void syncall_mismatch(GM_ADDR x, GM_ADDR y) {
+  (void)x;
+  (void)y;
+  if (GetBlockIdx() == 1) return;
+  SyncAll();
+}
+
+struct Case {
+  const char* name;
+  void (*fn)(GM_ADDR, GM_ADDR);
+  int64_t blocks;
+};
+
+static const Case kCases[] = {
+    {"misaligned", misaligned, 1},         {"ub_overflow", ub_overflow, 1},
+    {"double_free", double_free, 1},       {"alloc_beyond_depth", alloc_beyond_depth, 1},
+    {"deque_empty", deque_empty, 1},       {"unbalanced", unbalanced, 1},
+    {"use_after_free", use_after_free, 1}, {"missing_sync", missing_sync, 1},
+    {"war_hazard", war_hazard, 1},         {"vector_on_l1", vector_on_l1, 1},
+    {"out_of_bounds", out_of_bounds, 1},   {"wait_without_set", wait_without_set, 1},
+    {"syncall_mismatch", syncall_mismatch, 2},
+};
+
+int main(int argc, char** argv) {
+  if (argc != 2) return 2;
+  if (std::strcmp(argv[1], "list") == 0) {
+    for (const Case& c : kCases) std::printf("%s\n", c.name);
+    return 0;
+  }
+  for (const Case& c : kCases) {
+    if (std::strcmp(argv[1], c.name) != 0) continue;
+    uint8_t* x = static_cast<uint8_t*>(GmAlloc(1024));
+    uint8_t* y = static_cast<uint8_t*>(GmAlloc(1024));
+    std::memset(x, 0, 1024);
+    ICPU_RUN_KF(c.fn, c.blocks, x, y);
+    GmFree(x);
+    GmFree(y);
+    std::printf("completed %s\n", c.name);
+    return 0;
+  }
+  return 2;
+}
