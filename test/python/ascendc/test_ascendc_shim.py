@@ -74,8 +74,8 @@ def test_double_buffered_vector_kernel(binaries, tmp_path, dtype):
         np.testing.assert_allclose(z.astype(np.float64), exact, rtol=4e-3)
 
 
-def test_cube_matmul_nd2nz_loaddata_mmad_fixpipe(binaries, tmp_path):
-    out = _ok(_run(binaries["matmul"], tmp_path))
+def test_cube_matmul_fp16_explicit_flags(binaries, tmp_path):
+    out = _ok(_run(binaries["matmul"], "f16", tmp_path))
     assert "30x20x40 x2" in out
     a = np.fromfile(tmp_path / "a.bin", dtype=np.float16).reshape(2, 30, 40).astype(np.float64)
     b = np.fromfile(tmp_path / "b.bin", dtype=np.float16).reshape(40, 20).astype(np.float64)
@@ -83,6 +83,15 @@ def test_cube_matmul_nd2nz_loaddata_mmad_fixpipe(binaries, tmp_path):
     assert np.isfinite(c).all()
     np.testing.assert_allclose(c, a @ b, rtol=1e-6, atol=1e-6)
     assert not np.allclose(c[0], c[1])  # the blocks really used their own A
+
+
+def test_cube_matmul_fp32_queues(binaries, tmp_path):
+    out = _ok(_run(binaries["matmul"], "f32", tmp_path))
+    assert "f32 30x20x40" in out
+    a = np.fromfile(tmp_path / "a.bin", dtype=np.float32).reshape(30, 40).astype(np.float64)
+    bt = np.fromfile(tmp_path / "bt.bin", dtype=np.float32).reshape(20, 40).astype(np.float64)
+    c = np.fromfile(tmp_path / "c.bin", dtype=np.float32).reshape(30, 20)
+    np.testing.assert_allclose(c, a @ bt.T, rtol=1e-5, atol=1e-5)
 
 
 def _lines(out):

@@ -1,6 +1,10 @@
 // Cube matmul through the documented low-level path (§2.2): Nd2Nz GM->L1, LoadData L1->L0A/L0B,
-// Mmad -> L0C, Fixpipe L0C->GM, with explicit flags between the pipes. fp16 in, fp32 out, M, N, K not
-// multiples of 16. Each block multiplies its own batch entry of A by the shared B. Usage: matmul <outdir>; writes a.bin (B x M x K f16), b.bin (K x N f16), c.bin (B x M x N f32).
+// Mmad -> L0C, Fixpipe L0C->GM; M, N, K not multiples of 16.
+//   f16: fp16 in, fp32 out, TBuf + explicit flags between the pipes; each block multiplies its own batch
+//        entry of A by the shared B. `matmul f16 <outdir>` writes a.bin (B x M x K f16), b.bin (K x N f16),
+//        c.bin (B x M x N f32).
+//   f32: fp32 in and out, a TQue on every cube position. `matmul f32 <outdir>` writes a.bin (M x K),
+//        bt.bin (N x K = B^T), c.bin (M x N).
 #include <cstdio>
 #include <string>
 
@@ -66,9 +70,89 @@ extern "C" __global__ __aicore__ void matmul_f16_f32(GM_ADDR a, GM_ADDR b, GM_AD
   Fixpipe(cGm, c1, fp);
 }
 
+// fp32 x fp32 -> fp32: C0 = 8, so a fractal is 16 x 8. The shim's L0B fractal is 16 n-rows x C0 k (see
+// cube.h), which is exactly an L1 Nz fractal of B^T: load B^T (N x K) and copy all fractals in one go.
+constexpr uint32_t C0F = 8, KBF = (K + C0F - 1) / C0F, KPADF = KBF * C0F;
+
+extern "C" __global__ __aicore__ void matmul_f32(GM_ADDR a, GM_ADDR bt, GM_ADDR c) {
+  GlobalTensor<float> aGm, btGm, cGm;
+  aGm.SetGlobalBuffer((__gm__ float*)a, M * K);
+  btGm.SetGlobalBuffer((__gm__ float*)bt, N * K);
+  cGm.SetGlobalBuffer((__gm__ float*)c, M * N);
+  TPipe pipe;
+  TQue<TPosition::A1, 1> qa1;
+  TQue<TPosition::B1, 1> qb1;
+  TQue<TPosition::A2, 1> qa2;
+  TQue<TPosition::B2, 1> qb2;
+  TQue<TPosition::CO1, 1> qc;
+  pipe.InitBuffer(qa1, 1, KPADF * MPAD * sizeof(float));
+  pipe.InitBuffer(qb1, 1, KPADF * NPAD * sizeof(float));
+  pipe.InitBuffer(qa2, 1, KPADF * MPAD * sizeof(float));
+  pipe.InitBuffer(qb2, 1, KPADF * NPAD * sizeof(float));
+  pipe.InitBuffer(qc, 1, MPAD * NPAD * sizeof(float));
+
+  // Queue style: EnQue/DeQue carry the MTE2->MTE1, MTE1->M and M->FIX synchronisation.
+  LocalTensor<float> a1 = qa1.AllocTensor<float>(), b1 = qb1.AllocTensor<float>();
+  DataCopy(a1, aGm, Nd2NzParams{1, M, K, 0, K, MPAD, 1, 0});
+  DataCopy(b1, btGm, Nd2NzParams{1, N, K, 0, K, NPAD, 1, 0});
+  qa1.EnQue(a1);
+  qb1.EnQue(b1);
+  a1 = qa1.DeQue<float>();
+  b1 = qb1.DeQue<float>();
+  LocalTensor<float> a2 = qa2.AllocTensor<float>(), b2 = qb2.AllocTensor<float>();
+  for (uint32_t mb = 0; mb < MB; ++mb) {
+    LoadData(a2[mb * KBF * 128], a1, LoadData2DParams(mb, KBF, MB, 0, 0, false, 0));
+  }
+  LoadData(b2, b1, LoadData2DParams(0, KBF * NB, 1, 0, 0, false, 0));
+  qa2.EnQue(a2);
+  qb2.EnQue(b2);
+  qa1.FreeTensor(a1);
+  qb1.FreeTensor(b1);
+  a2 = qa2.DeQue<float>();
+  b2 = qb2.DeQue<float>();
+  LocalTensor<float> c1 = qc.AllocTensor<float>();
+  Mmad(c1, a2, b2, MmadParams(M, N, K, 0, false, true));
+  qc.EnQue(c1);
+  qa2.FreeTensor(a2);
+  qb2.FreeTensor(b2);
+  c1 = qc.DeQue<float>();
+  FixpipeParamsV220 fp;
+  fp.nSize = N;
+  fp.mSize = M;
+  fp.srcStride = MPAD;
+  fp.dstStride = N;
+  Fixpipe(cGm, c1, fp);
+  qc.FreeTensor(c1);
+}
+
+static void Dump(const std::string& path, const void* p, size_t bytes) {
+  FILE* f = std::fopen(path.c_str(), "wb");
+  std::fwrite(p, 1, bytes, f);
+  std::fclose(f);
+}
+
+static int RunF32(const std::string& dir) {
+  float* a = static_cast<float*>(GmAlloc(M * K * sizeof(float)));
+  float* bt = static_cast<float*>(GmAlloc(N * K * sizeof(float)));
+  float* c = static_cast<float*>(GmAlloc(M * N * sizeof(float)));
+  for (uint32_t i = 0; i < M * K; ++i) a[i] = static_cast<float>((i * 13) % 29) / 7.0f - 2.0f;
+  for (uint32_t i = 0; i < N * K; ++i) bt[i] = static_cast<float>((i * 5) % 17) / 3.0f - 2.5f;
+  ICPU_RUN_KF(matmul_f32, 1, a, bt, c);
+  Dump(dir + "/a.bin", a, M * K * sizeof(float));
+  Dump(dir + "/bt.bin", bt, N * K * sizeof(float));
+  Dump(dir + "/c.bin", c, M * N * sizeof(float));
+  GmFree(a);
+  GmFree(bt);
+  GmFree(c);
+  std::printf("matmul f32 %ux%ux%u done\n", M, N, K);
+  return 0;
+}
+
 int main(int argc, char** argv) {
-  if (argc != 2) return 2;
-  std::string dir = argv[1];
+  if (argc != 3) return 2;
+  std::string dir = argv[2];
+  if (std::string(argv[1]) == "f32") return RunF32(dir);
+  if (std::string(argv[1]) != "f16") return 2;
   half* a = static_cast<half*>(GmAlloc(BATCH * M * K * sizeof(half)));
   half* b = static_cast<half*>(GmAlloc(K * N * sizeof(half)));
   float* c = static_cast<float*>(GmAlloc(BATCH * M * N * sizeof(float)));
