@@ -18,6 +18,8 @@ from mlir import ir
 from .errors import DialectLoadError
 
 _LIB_NAME = "libGeMLIRPython.so"
+#: Dialects the native library provides (ge, and the ascendc code-generation dialect).
+_DIALECTS = ("ge", "ascendc")
 
 
 class _Handle(ctypes.Structure):
@@ -54,8 +56,10 @@ def _load() -> tuple[ctypes.CDLL, ctypes.CDLL]:
             capi = ctypes.CDLL(str(Path(_mlir_libs.__file__).parent / "libMLIRPythonCAPI.so"))
         except OSError as e:  # missing libLLVM.so, ABI mismatch, ...
             raise DialectLoadError(f"cannot load the ge dialect library: {e}") from e
-        lib.mlirGetDialectHandle__ge__.restype = _Handle
-        lib.mlirGetDialectHandle__ge__.argtypes = []
+        for name in _DIALECTS:
+            getter = getattr(lib, f"mlirGetDialectHandle__{name}__")
+            getter.restype = _Handle
+            getter.argtypes = []
         lib.geMlirVersion.restype = ctypes.c_char_p
         lib.geMlirContextSetPrintOpOnDiagnostic.argtypes = [_Handle, ctypes.c_bool]
         lib.geMlirContextSetPrintOpOnDiagnostic.restype = None
@@ -68,17 +72,19 @@ def _load() -> tuple[ctypes.CDLL, ctypes.CDLL]:
 
 
 def register_dialect(registry: ir.DialectRegistry) -> None:
-    """Insert the ge dialect into an ``mlir.ir.DialectRegistry``."""
+    """Insert the ge and ascendc dialects into an ``mlir.ir.DialectRegistry``."""
     lib, capi = _load()
     ptr = _capsule_ptr(registry._CAPIPtr, b"mlir.ir.DialectRegistry._CAPIPtr")
-    capi.mlirDialectHandleInsertDialect(lib.mlirGetDialectHandle__ge__(), _Handle(ptr))
+    for name in _DIALECTS:
+        capi.mlirDialectHandleInsertDialect(getattr(lib, f"mlirGetDialectHandle__{name}__")(), _Handle(ptr))
 
 
 def load_dialect(context: ir.Context) -> None:
     """Load the ge dialect into a context created before ``import ge_mlir``."""
     lib, capi = _load()
     ptr = _capsule_ptr(context._CAPIPtr, b"mlir.ir.Context._CAPIPtr")
-    capi.mlirDialectHandleLoadDialect(lib.mlirGetDialectHandle__ge__(), _Handle(ptr))
+    for name in _DIALECTS:
+        capi.mlirDialectHandleLoadDialect(getattr(lib, f"mlirGetDialectHandle__{name}__")(), _Handle(ptr))
 
 
 def set_print_op_on_diagnostic(context: ir.Context, enable: bool) -> None:
@@ -99,7 +105,8 @@ def _install() -> None:
     if _state.get("installed"):
         return
     register_dialect(_mlir_libs.get_dialect_registry())
-    _mlir_libs.append_load_on_create_dialect("ge")
+    for name in _DIALECTS:
+        _mlir_libs.append_load_on_create_dialect(name)
     _mlir_libs._mlir.globals.append_dialect_search_prefix("ge_mlir.dialects")
     _state["installed"] = True
 

@@ -12,6 +12,9 @@ extern "C" {
 /// upstream C API (mlirDialectHandleInsertDialect / LoadDialect).
 MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Ge, ge);
 
+/// mlirGetDialectHandle__ascendc__(): the ascendc code-generation dialect.
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(AscendC, ascendc);
+
 /// MLIRContext::printOpOnDiagnostic, which the upstream C API does not expose:
 /// `--verify-diagnostics` turns it off, as mlir-opt does.
 MLIR_CAPI_EXPORTED void geMlirContextSetPrintOpOnDiagnostic(MlirContext ctx,

@@ -1,6 +1,7 @@
 //===- Dialects.cpp - C API registration of the ge dialect ----------------===//
 
 #include "ge-mlir-c/Dialects.h"
+#include "ge-mlir/Dialect/AscendC/AscendCDialect.h"
 #include "ge-mlir/Dialect/Ge/GeDialect.h"
 
 #include "mlir/CAPI/IR.h"
@@ -9,6 +10,8 @@
 #include "llvm/Config/llvm-config.h"
 
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Ge, ge, mlir::ge::GeDialect)
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(AscendC, ascendc,
+                                      mlir::ascendc::AscendCDialect)
 
 const char *geMlirVersion(void) {
   return GE_MLIR_VERSION " (LLVM " LLVM_VERSION_STRING ")";

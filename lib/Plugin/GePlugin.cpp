@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ge-mlir/Dialect/AscendC/AscendCDialect.h"
 #include "ge-mlir/Dialect/Ge/GeDialect.h"
 
 #include "mlir/Tools/Plugins/DialectPlugin.h"
@@ -15,6 +16,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK ::mlir::DialectPluginLibraryInfo
 mlirGetDialectPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "GeDialect", LLVM_VERSION_STRING,
           [](::mlir::DialectRegistry *registry) {
-            registry->insert<::mlir::ge::GeDialect>();
+            registry->insert<::mlir::ge::GeDialect,
+                             ::mlir::ascendc::AscendCDialect>();
           }};
 }
