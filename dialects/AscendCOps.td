@@ -337,38 +337,61 @@ def AscendC_SetValueOp : AscendC_Op<"set_value"> {
 
 def AscendC_CopyNd2NzOp : AscendC_Op<"copy_nd2nz"> {
   let summary = "DataCopy(dst, src[offset], Nd2NzParams{...}): GM (ND) -> L1 (Nz fractal)";
+  let description = [{
+    Copies an `n_value` x `d_value` block whose GM rows are `src_d_value`
+    elements apart into L1 as Nz fractals (column blocks of C0 = 32 B /
+    sizeof(T) elements, each `dst_nz_c0_stride` rows tall). `n_value` and
+    `d_value` are operands so that ragged edge tiles reuse one loop body.
+  }];
   let arguments = (ins AscendC_AnyLocal:$dst, AscendC_AnyGlobal:$src, Index:$offset,
-                       I64Attr:$nd_num, I64Attr:$n_value, I64Attr:$d_value,
-                       I64Attr:$src_nd_matrix_stride, I64Attr:$src_d_value,
-                       I64Attr:$dst_nz_c0_stride, I64Attr:$dst_nz_n_stride,
-                       I64Attr:$dst_nz_matrix_stride);
-  let assemblyFormat = "$dst `,` $src `[` $offset `]` attr-dict `:` type($dst) `,` type($src)";
+                       Index:$n_value, Index:$d_value,
+                       DefaultValuedAttr<I64Attr, "1">:$nd_num,
+                       DefaultValuedAttr<I64Attr, "0">:$src_nd_matrix_stride,
+                       I64Attr:$src_d_value, I64Attr:$dst_nz_c0_stride,
+                       DefaultValuedAttr<I64Attr, "1">:$dst_nz_n_stride,
+                       DefaultValuedAttr<I64Attr, "0">:$dst_nz_matrix_stride);
+  let assemblyFormat = [{
+    $dst `,` $src `[` $offset `]` `rows` `(` $n_value `)` `cols` `(` $d_value `)` attr-dict
+    `:` type($dst) `,` type($src)
+  }];
   let hasVerifier = 1;
 }
 
 def AscendC_LoadData2DOp : AscendC_Op<"load_data_2d"> {
   let summary = "LoadData(dst, src, LoadData2DParams{...}): L1 -> L0A/L0B, 512-byte fractals";
   let arguments = (ins AscendC_AnyLocal:$dst, AscendC_AnyLocal:$src, I64Attr:$start_index,
-                       I64Attr:$repeat_times, I64Attr:$src_stride, I64Attr:$dst_gap,
-                       BoolAttr:$if_transpose);
+                       I64Attr:$repeat_times, I64Attr:$src_stride,
+                       DefaultValuedAttr<I64Attr, "0">:$dst_gap,
+                       DefaultValuedAttr<BoolAttr, "false">:$if_transpose);
   let assemblyFormat = "$dst `,` $src attr-dict `:` type($dst) `,` type($src)";
   let hasVerifier = 1;
 }
 
 def AscendC_MmadOp : AscendC_Op<"mmad"> {
   let summary = "Mmad(c, a, b, MmadParams{m, n, k, ..., cmatrixInitVal = init}): c (+)= a x b";
+  let description = [{
+    `init` true overwrites `c`, false accumulates (a K loop). `m`, `n`, `k`
+    are operands so that ragged edge tiles reuse one loop body; the
+    verifier checks them against the operands when they are constants.
+  }];
   let arguments = (ins AscendC_AnyLocal:$c, AscendC_AnyLocal:$a, AscendC_AnyLocal:$b, I1:$init,
-                       I64Attr:$m, I64Attr:$n, I64Attr:$k);
-  let assemblyFormat = "$c `,` $a `,` $b `,` $init attr-dict `:` type($c) `,` type($a) `,` type($b)";
+                       Index:$m, Index:$n, Index:$k);
+  let assemblyFormat = [{
+    $c `,` $a `,` $b `,` $init `m` `(` $m `)` `n` `(` $n `)` `k` `(` $k `)` attr-dict
+    `:` type($c) `,` type($a) `,` type($b)
+  }];
   let hasVerifier = 1;
 }
 
 def AscendC_FixpipeOp : AscendC_Op<"fixpipe"> {
   let summary = "Fixpipe(dst[offset], src, FixpipeParamsV220{...}): L0C (Nz) -> GM (ND)";
   let arguments = (ins AscendC_AnyGlobal:$dst, Index:$offset, AscendC_AnyLocal:$src,
-                       I64Attr:$n_size, I64Attr:$m_size, I64Attr:$src_stride, I64Attr:$dst_stride,
+                       Index:$m_size, Index:$n_size, I64Attr:$src_stride, I64Attr:$dst_stride,
                        DefaultValuedAttr<BoolAttr, "false">:$relu);
-  let assemblyFormat = "$dst `[` $offset `]` `,` $src attr-dict `:` type($dst) `,` type($src)";
+  let assemblyFormat = [{
+    $dst `[` $offset `]` `,` $src `rows` `(` $m_size `)` `cols` `(` $n_size `)` attr-dict
+    `:` type($dst) `,` type($src)
+  }];
   let hasVerifier = 1;
 }
 

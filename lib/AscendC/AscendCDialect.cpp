@@ -608,8 +608,12 @@ LogicalResult CopyNd2NzOp::verify() {
                            {Position::a1, Position::b1})) ||
       failed(checkSameElement(*this, getDst(), getSrc(), "dst", "src")))
     return failure();
-  if (getNdNum() < 1 || getNValue() < 1 || getDValue() < 1)
-    return emitOpError("nd_num, n_value and d_value must be positive");
+  if (getNdNum() < 1)
+    return emitOpError("nd_num must be positive");
+  for (auto [name, v] : {std::pair<StringRef, Value>{"rows", getNValue()},
+                         {"cols", getDValue()}})
+    if (auto n = constantIndex(v); n && *n < 1)
+      return emitOpError(name) << " must be positive, got " << *n;
   return success();
 }
 
@@ -637,12 +641,14 @@ LogicalResult MmadOp::verify() {
   if (!acc.isF32() && !acc.isInteger(32))
     return emitOpError("accumulator must be f32 (or i32 for int8), got ")
            << acc;
-  if (getM() < 1 || getN() < 1 || getK() < 1 || getM() > 4095 ||
-      getN() > 4095 || getK() > 4095)
-    return emitOpError("m, n, k must be in [1, 4095]");
-  if (getM() * getK() > localType(getA()).getSize() ||
-      getK() * getN() > localType(getB()).getSize() ||
-      getM() * getN() > localType(getC()).getSize())
+  auto m = constantIndex(getM()), n = constantIndex(getN()),
+       k = constantIndex(getK());
+  for (auto v : {m, n, k})
+    if (v && (*v < 1 || *v > 4095))
+      return emitOpError("m, n, k must be in [1, 4095], got ") << *v;
+  if ((m && k && *m * *k > localType(getA()).getSize()) ||
+      (k && n && *k * *n > localType(getB()).getSize()) ||
+      (m && n && *m * *n > localType(getC()).getSize()))
     return emitOpError("m x k, k x n or m x n exceeds its operand");
   (void)in;
   return success();

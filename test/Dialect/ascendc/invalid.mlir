@@ -61,8 +61,9 @@ ascendc.kernel @k kind(<cube>) blocks(1) {
   %a = ascendc.alloc_tensor %qa : !ascendc.que<a1, 1> -> !ascendc.local<f16, 256, a1>
   %b = ascendc.alloc_tensor %qb : !ascendc.que<b2, 1> -> !ascendc.local<f16, 256, b2>
   %c = ascendc.alloc_tensor %qc : !ascendc.que<co1, 1> -> !ascendc.local<f32, 256, co1>
+  %c16 = arith.constant 16 : index
   // expected-error @+1 {{'ascendc.mmad' op operand 'a' is at position a1 (L1); expected a2}}
-  ascendc.mmad %c, %a, %b, %true {m = 16, n = 16, k = 16} : !ascendc.local<f32, 256, co1>, !ascendc.local<f16, 256, a1>, !ascendc.local<f16, 256, b2>
+  ascendc.mmad %c, %a, %b, %true m(%c16) n(%c16) k(%c16) : !ascendc.local<f32, 256, co1>, !ascendc.local<f16, 256, a1>, !ascendc.local<f16, 256, b2>
 }
 
 // -----
