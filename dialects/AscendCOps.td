@@ -359,11 +359,20 @@ def AscendC_CopyNd2NzOp : AscendC_Op<"copy_nd2nz"> {
 
 def AscendC_LoadData2DOp : AscendC_Op<"load_data_2d"> {
   let summary = "LoadData(dst, src, LoadData2DParams{...}): L1 -> L0A/L0B, 512-byte fractals";
-  let arguments = (ins AscendC_AnyLocal:$dst, AscendC_AnyLocal:$src, I64Attr:$start_index,
-                       I64Attr:$repeat_times, I64Attr:$src_stride,
+  let description = [{
+    Copies `repeat_times` fractals, the first at fractal index `start_index`
+    of `src`, the next ones `src_stride` fractals apart, into consecutive
+    fractals of `dst` (`dst_gap` fractals between them). The counts are
+    operands so that ragged edge tiles reuse one loop body.
+  }];
+  let arguments = (ins AscendC_AnyLocal:$dst, AscendC_AnyLocal:$src, Index:$start_index,
+                       Index:$repeat_times, Index:$src_stride,
                        DefaultValuedAttr<I64Attr, "0">:$dst_gap,
                        DefaultValuedAttr<BoolAttr, "false">:$if_transpose);
-  let assemblyFormat = "$dst `,` $src attr-dict `:` type($dst) `,` type($src)";
+  let assemblyFormat = [{
+    $dst `,` $src `start` `(` $start_index `)` `repeat` `(` $repeat_times `)` `stride` `(` $src_stride `)`
+    attr-dict `:` type($dst) `,` type($src)
+  }];
   let hasVerifier = 1;
 }
 
@@ -386,10 +395,11 @@ def AscendC_MmadOp : AscendC_Op<"mmad"> {
 def AscendC_FixpipeOp : AscendC_Op<"fixpipe"> {
   let summary = "Fixpipe(dst[offset], src, FixpipeParamsV220{...}): L0C (Nz) -> GM (ND)";
   let arguments = (ins AscendC_AnyGlobal:$dst, Index:$offset, AscendC_AnyLocal:$src,
-                       Index:$m_size, Index:$n_size, I64Attr:$src_stride, I64Attr:$dst_stride,
+                       Index:$m_size, Index:$n_size, Index:$src_stride, I64Attr:$dst_stride,
                        DefaultValuedAttr<BoolAttr, "false">:$relu);
   let assemblyFormat = [{
-    $dst `[` $offset `]` `,` $src `rows` `(` $m_size `)` `cols` `(` $n_size `)` attr-dict
+    $dst `[` $offset `]` `,` $src `rows` `(` $m_size `)` `cols` `(` $n_size `)`
+    `src_stride` `(` $src_stride `)` attr-dict
     `:` type($dst) `,` type($src)
   }];
   let hasVerifier = 1;

@@ -624,9 +624,8 @@ LogicalResult LoadData2DOp::verify() {
                            {Position::a2, Position::b2})) ||
       failed(checkSameElement(*this, getDst(), getSrc(), "dst", "src")))
     return failure();
-  if (getRepeatTimes() < 1 || getRepeatTimes() > 255)
-    return emitOpError("repeat_times must be in [1, 255], got ")
-           << getRepeatTimes();
+  if (auto r = constantIndex(getRepeatTimes()); r && (*r < 1 || *r > 255))
+    return emitOpError("repeat_times must be in [1, 255], got ") << *r;
   return success();
 }
 
