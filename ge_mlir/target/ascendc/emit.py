@@ -120,6 +120,15 @@ def _i64(attr: ir.Attribute) -> int:
     return ir.IntegerAttr(attr).value
 
 
+def _attr_i64(op: ir.Operation, name: str, default: int | None = None) -> int:
+    """An integer attribute; DefaultValuedAttr ones may be absent (then ``default``)."""
+    if name in op.attributes:
+        return ir.IntegerAttr(op.attributes[name]).value
+    if default is None:
+        raise EmitError(f"{format_location(op.location)}: missing attribute '{name}'", op=op.name)
+    return default
+
+
 def _bool(attr: ir.Attribute) -> bool:
     return ir.BoolAttr(attr).value
 
@@ -193,15 +202,27 @@ def _ident(text: str) -> str:
     return s
 
 
-def _lines_call(indent: str, head: str, args: list[str], tail: str = ";", width: int = 110) -> list[str]:
-    """``head(args...)tail`` on one line, or one argument per line when it is too long."""
+def _macro_lines(lines: list[str]) -> list[str]:
+    """A multi-line macro body with the continuation backslashes aligned."""
+    width = max(len(x) for x in lines) + 1
+    return [x.ljust(width) + "\\" for x in lines[:-1]] + [lines[-1]]
+
+
+def _lines_call(indent: str, head: str, args: list[str], tail: str = ";", width: int = 120) -> list[str]:
+    """``head(args...)tail``, wrapped at argument boundaries with the continuation under the first argument."""
     one = f"{indent}{head}({', '.join(args)}){tail}"
     if len(one) <= width or len(args) < 2:
         return [one]
-    out = [f"{indent}{head}("]
-    for i, a in enumerate(args):
-        out.append(f"{indent}    {a}{',' if i + 1 < len(args) else ')' + tail}")
-    return out
+    pad = " " * (len(indent) + len(head) + 1)
+    lines = [f"{indent}{head}({args[0]}"]
+    for i, a in enumerate(args[1:], 1):
+        piece = a + (")" + tail if i + 1 == len(args) else "")
+        if len(lines[-1]) + 2 + len(piece) + (0 if i + 1 == len(args) else 1) <= width:
+            lines[-1] += ", " + piece
+        else:
+            lines[-1] += ","
+            lines.append(pad + piece)
+    return lines
 
 
 # ----------------------------------------------------------------------------- naming
@@ -447,7 +468,8 @@ class _KernelEmitter:
             vars_.append(var)
         ivname = self.names.fresh(_loop_var(self.names), numbered=False)
         self.expr[iv] = ivname
-        self.body.append(f"{ind}for (int64_t {ivname} = {lb}; {ivname} < {ub}; {ivname} += {step}) {{")
+        inc = f"++{ivname}" if step == "1" else f"{ivname} += {step}"
+        self.body.append(f"{ind}for (int64_t {ivname} = {lb}; {ivname} < {ub}; {inc}) {{")
         self.emit_region_block(body, ind + "  ", vars_)
         self.body.append(f"{ind}}}")
 
@@ -661,38 +683,33 @@ class _KernelEmitter:
         return name
 
     def op_ascendc_copy_nd2nz(self, op: ir.Operation, ind: str) -> None:
-        dst, src, off = op.operands
-        a = op.attributes
+        dst, src, off, n_value, d_value = op.operands
         p = self._params(ind, "Nd2NzParams", "nd2nzParams", [
-            ("ndNum", str(_i64(a["nd_num"]))), ("nValue", str(_i64(a["n_value"]))),
-            ("dValue", str(_i64(a["d_value"]))), ("srcNdMatrixStride", str(_i64(a["src_nd_matrix_stride"]))),
-            ("srcDValue", str(_i64(a["src_d_value"]))), ("dstNzC0Stride", str(_i64(a["dst_nz_c0_stride"]))),
-            ("dstNzNStride", str(_i64(a["dst_nz_n_stride"]))),
-            ("dstNzMatrixStride", str(_i64(a["dst_nz_matrix_stride"])))])
+            ("ndNum", str(_attr_i64(op, "nd_num", 1))), ("nValue", self.value(n_value)),
+            ("dValue", self.value(d_value)), ("srcNdMatrixStride", str(_attr_i64(op, "src_nd_matrix_stride", 0))),
+            ("srcDValue", str(_attr_i64(op, "src_d_value"))), ("dstNzC0Stride", str(_attr_i64(op, "dst_nz_c0_stride"))),
+            ("dstNzNStride", str(_attr_i64(op, "dst_nz_n_stride", 1))),
+            ("dstNzMatrixStride", str(_attr_i64(op, "dst_nz_matrix_stride", 0)))])
         self.body.append(f"{ind}AscendC::DataCopy({self.value(dst)}, {self.gm_at(src, off)}, {p});")
 
     def op_ascendc_load_data_2d(self, op: ir.Operation, ind: str) -> None:
-        dst, src = self._operands(op)
-        a = op.attributes
+        dst, src, start, repeat, stride = self._operands(op)
+        transpose = "if_transpose" in op.attributes and _bool(op.attributes["if_transpose"])
         p = self._params(ind, "LoadData2DParams", "loadParams", [
-            ("startIndex", str(_i64(a["start_index"]))), ("repeatTimes", str(_i64(a["repeat_times"]))),
-            ("srcStride", str(_i64(a["src_stride"]))), ("dstGap", str(_i64(a["dst_gap"]))),
-            ("ifTranspose", "true" if _bool(a["if_transpose"]) else "false")])
+            ("startIndex", start), ("repeatTimes", repeat), ("srcStride", stride),
+            ("dstGap", str(_attr_i64(op, "dst_gap", 0))), ("ifTranspose", "true" if transpose else "false")])
         self.body.append(f"{ind}AscendC::LoadData({dst}, {src}, {p});")
 
     def op_ascendc_mmad(self, op: ir.Operation, ind: str) -> None:
-        c, a_, b, init = self._operands(op)
-        a = op.attributes
-        p = self._params(ind, "MmadParams", "mmadParams", [
-            ("m", str(_i64(a["m"]))), ("n", str(_i64(a["n"]))), ("k", str(_i64(a["k"]))),
-            ("cmatrixInitVal", init)])
-        self.body.append(f"{ind}AscendC::Mmad({c}, {a_}, {b}, {p});")
+        c, a, b, init, m, n, k = self._operands(op)
+        p = self._params(ind, "MmadParams", "mmadParams",
+                         [("m", m), ("n", n), ("k", k), ("cmatrixInitVal", init)])
+        self.body.append(f"{ind}AscendC::Mmad({c}, {a}, {b}, {p});")
 
     def op_ascendc_fixpipe(self, op: ir.Operation, ind: str) -> None:
-        dst, off, src = op.operands
-        a = op.attributes
-        fields = [("nSize", str(_i64(a["n_size"]))), ("mSize", str(_i64(a["m_size"]))),
-                  ("srcStride", str(_i64(a["src_stride"]))), ("dstStride", str(_i64(a["dst_stride"])))]
+        dst, off, src, m_size, n_size, src_stride = op.operands
+        fields = [("nSize", self.value(n_size)), ("mSize", self.value(m_size)),
+                  ("srcStride", self.value(src_stride)), ("dstStride", str(_attr_i64(op, "dst_stride")))]
         src_elem, dst_elem = _local(src.type).elem, _gm_elem(dst.type)
         if src_elem != dst_elem:
             quant = {("f32", "f16"): "F322F16", ("f32", "bf16"): "F322BF16"}.get((src_elem, dst_elem))
@@ -700,7 +717,7 @@ class _KernelEmitter:
                 raise _error(op, f"Fixpipe from {src_elem} to {dst_elem} needs a quantization mode the emitter "
                                  "does not know")
             fields.append(("quantPre", f"AscendC::QuantMode_t::{quant}"))
-        if "relu" in a and _bool(a["relu"]):
+        if "relu" in op.attributes and _bool(op.attributes["relu"]):
             fields.append(("reluEn", "true"))
         p = self._params(ind, "FixpipeParamsV220", "fixpipeParams", fields)
         self.body.append(f"{ind}AscendC::Fixpipe({self.gm_at(dst, off)}, {self.value(src)}, {p});")
@@ -919,13 +936,14 @@ def _emit_host(host: ir.Operation, kernels: dict[str, ir.Operation]) -> _Host:
         '#define GE_GRAPH_CONSTANTS_PATH "constants.bin"',
         "#endif",
         "",
-        "#define GE_CHECK(expr)                                       \\",
-        "  do {                                                       \\",
-        "    if (!(expr)) {                                           \\",
-        '      std::fprintf(stderr, "ge_graph_run: %s failed\\n", #expr); \\',
-        "      return 1;                                              \\",
-        "    }                                                        \\",
-        "  } while (0)",
+        *_macro_lines([
+            "#define GE_CHECK(expr)",
+            "  do {",
+            "    if (!(expr)) {",
+            '      std::fprintf(stderr, "ge_graph_run: %s failed\\n", #expr);',
+            "      return 1;",
+            "    }",
+            "  } while (0)"]),
         "",
         "namespace {",
         "",
