@@ -17,7 +17,7 @@ from typing import Sequence
 from mlir import ir
 
 import ge_mlir  # noqa: F401  (registers the dialects)
-from ge_mlir.api import parse_module
+from ge_mlir.api import parse_file, parse_module
 from ge_mlir.errors import GeMlirError
 
 
@@ -31,21 +31,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from ge_mlir.target.ascendc.emit import emit_project, write_project
 
-    source = "<stdin>" if args.input == "-" else args.input
-    try:
-        text = sys.stdin.read() if args.input == "-" else open(args.input, encoding="utf-8").read()
-    except OSError as e:
-        print(f"ge-translate: {e}", file=sys.stderr)
-        return 1
     try:
         with ir.Context():
-            module = parse_module(text, source_name=source)
+            # parse_file so that locations (and so error messages) carry the file name.
+            module = parse_module(sys.stdin.read(), source_name="<stdin>") if args.input == "-" \
+                else parse_file(args.input)
             if args.output:
                 write_project(module, args.output)
                 return 0
             files = emit_project(module)
     except GeMlirError as e:
         print(f"ge-translate: error: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"ge-translate: {e}", file=sys.stderr)
         return 1
     out = sys.stdout
     for name, content in files.items():

@@ -864,9 +864,9 @@ def _emit_host(host: ir.Operation, kernels: dict[str, ir.Operation]) -> _Host:
             elem = _gm_elem(op.results[0].type)
             data = _constant_bytes(op, elem)
             var = names.fresh("cst")
+            blob += b"\0" * (-len(blob) % 64)
             offset = len(blob)
             blob += data
-            blob += b"\0" * (-len(blob) % 64)
             allocs.append((var, str(len(data))))
             uploads.append(f"  GE_CHECK(ToDevice({var}, constants.data() + {offset}, {len(data)}));")
             expr[op.results[0]] = var
