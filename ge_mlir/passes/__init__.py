@@ -49,6 +49,7 @@ def _load_builtin_passes() -> None:
 
     from .. import optimize
     from ..lowering import ge_lower_to_linalg  # noqa: F401
+    from ..target.ascendc import ge_lower_to_ascendc  # noqa: F401
     from ..optimize import ge_canonicalize, ge_verify_graph  # noqa: F401
 
     for info in pkgutil.iter_modules(optimize.__path__):

@@ -1,0 +1,721 @@
+"""ge-lower-to-ascendc: a ge graph (one function, static shapes) -> ascendc kernels + host program.
+
+The function becomes an ``ascendc.host`` whose arguments are the graph's
+inputs then outputs, and one ``ascendc.kernel`` per scheduled step, launched
+in program order:
+
+* chains of elementwise ops (single-use producers of the same shape) fuse
+  into one vector kernel (:func:`kernels.elementwise_kernel`); constants
+  that are scalars become immediate operands, operands that broadcast along
+  rows or columns are read once per block;
+* ``matmul``/``gemm``: a cube kernel on ``A`` and ``B^T`` (constant weights
+  are transposed at compile time, ``transpose(X)`` of the last two axes is
+  read as ``X``, other B get a transpose kernel), then an epilogue vector
+  kernel for bias, alpha/beta and the fused activation;
+* ``conv2d`` (groups 1, constant filter): im2col kernel, cube matmul, and the
+  epilogue (per-channel bias, residual, activation); NCHW and NHWC;
+* ``softmax`` and ``layer_norm`` over the last axes: row kernels;
+* ``transpose``: row copies when the last axis stays, a through-UB kernel
+  when only the last two axes swap;
+* ``batch_norm`` with constant statistics: a per-channel affine vector kernel;
+* reshape-like ops and identity alias their input's global memory.
+
+Anything else fails the pass naming the op and why (a clear
+``PassFailedError`` from the pipeline), never an approximate lowering.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from mlir import ir
+
+from ...optimize.fusion_common import constant_array, constant_op
+from ...optimize.patterns import defining_op
+from ...passes.registry import Option, Pass, PassFailure, register_pass
+from . import kernels as K
+
+_ELEMENTWISE_BINARY = {"ge.add": "add", "ge.sub": "sub", "ge.mul": "mul", "ge.div": "div",
+                       "ge.max": "max", "ge.min": "min"}
+_ELEMENTWISE_UNARY = {"ge.relu", "ge.sigmoid", "ge.tanh", "ge.gelu", "ge.silu", "ge.exp", "ge.log",
+                      "ge.abs", "ge.sqrt", "ge.rsqrt", "ge.reciprocal", "ge.neg", "ge.leaky_relu",
+                      "ge.clip", "ge.hard_sigmoid", "ge.hard_swish", "ge.identity", "ge.pow"}
+_ALIASES = {"ge.reshape", "ge.flatten", "ge.squeeze", "ge.unsqueeze", "ge.identity"}
+_ELEMS = {"f32": np.float32, "f16": np.float16}
+
+
+class Unsupported(Exception):
+    """An op the ascendc lowering does not handle; the message says why."""
+
+
+def _shape(v: ir.Value) -> list[int]:
+    t = ir.RankedTensorType(v.type)
+    if not t.has_static_shape:
+        raise Unsupported("dynamic shapes are not supported by the ascendc target")
+    return list(t.shape)
+
+
+def _elem(v: ir.Value) -> str:
+    return str(ir.RankedTensorType(v.type).element_type)
+
+
+def _numel(shape: list[int]) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def _attr_float(op: ir.Operation, name: str, default: float | None) -> float | None:
+    return ir.FloatAttr(op.attributes[name]).value if name in op.attributes else default
+
+
+def _attr_int(op: ir.Operation, name: str, default: int) -> int:
+    return ir.IntegerAttr(op.attributes[name]).value if name in op.attributes else default
+
+
+def _attr_ints(op: ir.Operation, name: str, default: list[int]) -> list[int]:
+    return list(ir.DenseI64ArrayAttr(op.attributes[name])) if name in op.attributes else default
+
+
+def _enum(op: ir.Operation, name: str, default: str) -> str:
+    if name not in op.attributes:
+        return default
+    text = str(op.attributes[name])
+    return text[text.index("<") + 1 : text.rindex(">")]
+
+
+def _scalar_constant(v: ir.Value) -> float | None:
+    arr = constant_array(v) if constant_op(v) is not None else None
+    if arr is None or arr.size == 0:
+        return None
+    flat = arr.reshape(-1)
+    return float(flat[0]) if np.all(flat == flat[0]) else None
+
+
+@dataclass
+class Buffer:
+    """Global memory holding a tensor: a host argument, an allocation or a constant."""
+
+    elem: str
+    numel: int
+    kind: str                      # "arg", "temp", "const"
+    index: int = -1                # argument index for "arg"
+    value: object = None           # ir.Attribute or np.ndarray for "const"
+    ssa: ir.Value | None = None    # host value once materialized
+
+
+@dataclass
+class Launch:
+    kernel: str
+    args: list[Buffer]
+
+
+@dataclass
+class Lowering:
+    """State of lowering one function."""
+
+    fn: ir.Operation
+    kernels: list[str] = field(default_factory=list)
+    launches: list[Launch] = field(default_factory=list)
+    buffers: dict[ir.Value, Buffer] = field(default_factory=dict)
+    counter: dict[str, int] = field(default_factory=dict)
+
+    def name(self, family: str) -> str:
+        n = self.counter.get(family, 0)
+        self.counter[family] = n + 1
+        return f"{family}_{n}"
+
+    # -- buffers ---------------------------------------------------------------
+
+    def buffer(self, v: ir.Value) -> Buffer:
+        """The global memory of ``v`` (constants get one on first use)."""
+        if v in self.buffers:
+            return self.buffers[v]
+        op = constant_op(v)
+        if op is None:
+            raise AssertionError(f"no buffer for {v}")
+        buf = Buffer(_elem(v), _numel(_shape(v)), "const", value=op.attributes["value"])
+        self.buffers[v] = buf
+        return buf
+
+    def const_buffer(self, array: np.ndarray, elem: str) -> Buffer:
+        return Buffer(elem, int(array.size), "const", value=np.ascontiguousarray(array.astype(_ELEMS[elem])))
+
+    def temp(self, elem: str, numel: int) -> Buffer:
+        return Buffer(elem, numel, "temp")
+
+    def result_buffer(self, v: ir.Value) -> Buffer:
+        """Where the producer of ``v`` writes (an output argument when ``v`` is returned)."""
+        if v in self.buffers:
+            return self.buffers[v]
+        buf = self.temp(_elem(v), _numel(_shape(v)))
+        self.buffers[v] = buf
+        return buf
+
+    def launch(self, kb: K.KernelBuilder, args: list[Buffer]) -> None:
+        self.kernels.append(kb.text())
+        self.launches.append(Launch(kb.name, args))
+
+
+def _uses(v: ir.Value) -> list[ir.Operation]:
+    out = []
+    for use in v.uses:
+        owner = use.owner
+        out.append(owner.operation if isinstance(owner, ir.OpView) else owner)
+    return out
+
+
+def _is_elementwise(op: ir.Operation) -> bool:
+    if op.name not in _ELEMENTWISE_BINARY and op.name not in _ELEMENTWISE_UNARY:
+        return False
+    if op.name in _ALIASES and op.name != "ge.identity":
+        return False
+    return _elem(op.results[0]) in _ELEMS
+
+
+# ----------------------------------------------------------------------------
+# Elementwise chains
+# ----------------------------------------------------------------------------
+
+
+def _fused_into_user(op: ir.Operation) -> bool:
+    """An elementwise op computed inside its single user's kernel."""
+    if not _is_elementwise(op) or op.name == "ge.identity":
+        return False
+    users = _uses(op.results[0])
+    if len(users) != 1 or not _is_elementwise(users[0]) or users[0].name == "func.return":
+        return False
+    return _shape(users[0].results[0]) == _shape(op.results[0])
+
+
+class _ChainBuilder:
+    def __init__(self, low: Lowering, root: ir.Operation):
+        self.low, self.root = low, root
+        self.out_shape = _shape(root.results[0])
+        self.prog = K.Program(_elem(root.results[0]))
+        self.leaves: list[tuple[ir.Value, str, int]] = []
+        self.leaf_regs: dict[ir.Value, tuple] = {}
+        self.split = len(self.out_shape)
+
+    def classify(self) -> None:
+        """Choose the row split so every non-full leaf is a row or col operand."""
+        leaves = []
+        self._collect(self.root, leaves)
+        rank = len(self.out_shape)
+        shaped = [v for v in leaves if _scalar_constant(v) is None and _shape(v) != self.out_shape]
+        if not shaped:
+            self.split = rank
+            return
+        for k in range(rank - 1, 0, -1):
+            if all(self._kind(v, k) is not None for v in shaped):
+                self.split = k
+                return
+        raise Unsupported(f"broadcast operand of shape {_shape(shaped[0])} against {self.out_shape}")
+
+    def _collect(self, op: ir.Operation, out: list) -> None:
+        for v in op.operands:
+            p = defining_op(v)
+            if p is not None and _fused_into_user(p):
+                self._collect(p, out)
+            else:
+                out.append(v)
+
+    def _kind(self, v: ir.Value, k: int) -> tuple[str, int] | None:
+        rank = len(self.out_shape)
+        s = [1] * (rank - len(_shape(v))) + _shape(v)
+        if s == self.out_shape:
+            return ("full", 0)
+        if all(d == 1 for d in s[:k]) and s[k:] == self.out_shape[k:]:
+            return ("row", 0)
+        if any(d != 1 for d in s[k:]):
+            return None
+        a = 0
+        while a < k and s[a] == 1:
+            a += 1
+        if s[a:k] == self.out_shape[a:k]:
+            return ("col", _numel(self.out_shape[a:k]))
+        return None
+
+    def reg(self, v: ir.Value):
+        p = defining_op(v)
+        if p is not None and _fused_into_user(p):
+            return self.build(p)
+        scalar = _scalar_constant(v)
+        if scalar is not None and _shape(v) != self.out_shape:
+            return scalar
+        if scalar is not None and constant_op(v) is not None:
+            return scalar
+        if v in self.leaf_regs:
+            return self.leaf_regs[v]
+        kind = self._kind(v, self.split) if self.split < len(self.out_shape) else ("full", 0)
+        if kind is None or (self.split == len(self.out_shape) and _shape(v) != self.out_shape):
+            raise Unsupported(f"broadcast operand of shape {_shape(v)} against {self.out_shape}")
+        reg = self.prog.input(kind[0], kind[1])
+        self.leaves.append((v, kind[0], kind[1]))
+        self.leaf_regs[v] = reg
+        return reg
+
+    def _full(self, r):
+        """A register holding a full tile (a scalar or broadcast operand materialized)."""
+        if isinstance(r, float):
+            raise Unsupported("an elementwise op whose only tensor operand is a constant scalar")
+        return r
+
+    def build(self, op: ir.Operation):
+        p = self.prog
+        name = op.name
+        if name in _ELEMENTWISE_BINARY:
+            kind = _ELEMENTWISE_BINARY[name]
+            a, b = self.reg(op.operands[0]), self.reg(op.operands[1])
+            a_full = not isinstance(a, float) and (a[0] == "r" or p.operands[a[1]].kind == "full")
+            if a_full:
+                return p.binary(kind, a, b)
+            b_full = not isinstance(b, float) and (b[0] == "r" or p.operands[b[1]].kind == "full")
+            if not b_full:
+                raise Unsupported(f"{name} of two broadcast operands")
+            if kind in ("add", "mul", "max", "min"):
+                return p.binary(kind, b, a)
+            if kind == "sub":                       # a - b = (-b) + a
+                return p.binary("add", p.scalar("muls", b, -1.0), a)
+            return p.binary("mul", p.unary("reciprocal", b), a)   # a / b
+        x = self._full(self.reg(op.operands[0]))
+        if name == "ge.identity":
+            return x
+        simple = {"ge.relu": "relu", "ge.exp": "exp", "ge.log": "ln", "ge.abs": "abs", "ge.sqrt": "sqrt",
+                  "ge.rsqrt": "rsqrt", "ge.reciprocal": "reciprocal"}
+        if name in simple:
+            return p.unary(simple[name], x)
+        if name == "ge.neg":
+            return p.scalar("muls", x, -1.0)
+        if name == "ge.pow":
+            e = _scalar_constant(op.operands[1])
+            if e == 2.0:
+                return p.binary("mul", x, x)
+            if e == 0.5:
+                return p.unary("sqrt", x)
+            if e == 1.0:
+                return x
+            raise Unsupported("pow with an exponent other than 0.5, 1 or 2")
+        if name == "ge.clip":
+            lo, hi = _attr_float(op, "min", None), _attr_float(op, "max", None)
+            if lo is not None:
+                x = p.scalar("maxs", x, lo)
+            if hi is not None:
+                x = p.scalar("mins", x, hi)
+            return x
+        if name == "ge.gelu":
+            if "tanh_approx" in op.attributes and ir.BoolAttr(op.attributes["tanh_approx"]).value:
+                raise Unsupported("tanh-approximated gelu")
+            return p.gelu(x)
+        if name == "ge.hard_sigmoid":
+            t = p.scalar("adds", p.scalar("muls", x, _attr_float(op, "alpha", 0.2)), _attr_float(op, "beta", 0.5))
+            return p.scalar("mins", p.scalar("maxs", t, 0.0), 1.0)
+        act = {"ge.sigmoid": "sigmoid", "ge.tanh": "tanh", "ge.silu": "silu", "ge.hard_swish": "hard_swish",
+               "ge.leaky_relu": "leaky_relu"}[name]
+        return p.activation(act, x, _attr_float(op, "alpha", None))
+
+
+def lower_elementwise_chain(low: Lowering, root: ir.Operation) -> None:
+    cb = _ChainBuilder(low, root)
+    cb.classify()
+    result = cb.build(root)
+    if isinstance(result, float):
+        raise Unsupported("an elementwise chain of constants only (fold constants first)")
+    cb.prog.result = result
+    kb = K.elementwise_kernel(low.name("elementwise"), cb.prog, cb.out_shape, cb.split)
+    args = [low.buffer(v) for v, _, _ in cb.leaves] + [low.result_buffer(root.results[0])]
+    low.launch(kb, args)
+
+
+def epilogue(low: Lowering, acc: Buffer, out_value: ir.Value, shape: list[int], split: int,
+             bias: tuple[Buffer, str, int] | None, residual: Buffer | None, act: str, alpha: float | None,
+             scale: float = 1.0, bias_scale: float = 1.0) -> None:
+    """``out = act(scale * acc + bias_scale * bias + residual)`` as one vector kernel."""
+    elem = _elem(out_value)
+    prog = K.Program(elem)
+    x = prog.input()
+    args = [acc]
+    if scale != 1.0:
+        x = prog.scalar("muls", x, scale)
+    if bias is not None:
+        buf, kind, period = bias
+        if bias_scale != 1.0:
+            raise Unsupported("gemm beta other than 1 with a bias")
+        b = prog.input(kind, period)
+        args.append(buf)
+        x = prog.binary("add", x, b)
+    if residual is not None:
+        r = prog.input()
+        args.append(residual)
+        x = prog.binary("add", x, r)
+    x = prog.activation(act, x, alpha)
+    if x == ("in", 0):
+        x = prog.scalar("muls", x, 1.0)   # a plain copy still needs a kernel
+    prog.result = x
+    kb = K.elementwise_kernel(low.name("epilogue"), prog, shape, split if bias is not None else len(shape))
+    low.launch(kb, [*args, low.result_buffer(out_value)])
+
+
+# ----------------------------------------------------------------------------
+# Matmul, conv
+# ----------------------------------------------------------------------------
+
+
+def _matmul_bt(low: Lowering, b: ir.Value, k: int, n: int, batch_b: int) -> Buffer:
+    """Global memory holding B^T ([..., N, K]) for the cube kernel."""
+    arr = constant_array(b) if constant_op(b) is not None else None
+    elem = _elem(b)
+    if arr is not None:
+        return low.const_buffer(np.swapaxes(arr, -1, -2), elem)
+    p = defining_op(b)
+    if p is not None and p.name == "ge.transpose":
+        perm = _attr_ints(p, "perm", [])
+        rank = len(perm)
+        if perm == list(range(rank - 2)) + [rank - 1, rank - 2]:
+            return low.buffer(p.operands[0])
+    out = low.temp(elem, batch_b * k * n)
+    kb = K.transpose2d_kernel(low.name("transpose"), elem, batch_b, k, n)
+    low.launch(kb, [low.buffer(b), out])
+    return out
+
+
+def lower_matmul(low: Lowering, op: ir.Operation) -> None:
+    a, b = op.operands[0], op.operands[1]
+    bias = op.operands[2] if len(op.operands) > 2 else None
+    out = op.results[0]
+    a_shape, b_shape, o_shape = _shape(a), _shape(b), _shape(out)
+    elem = _elem(out)
+    alpha, beta = 1.0, 1.0
+    if op.name == "ge.gemm":
+        if "trans_a" in op.attributes and ir.BoolAttr(op.attributes["trans_a"]).value:
+            raise Unsupported("gemm with trans_a")
+        alpha = _attr_float(op, "alpha", 1.0)
+        beta = _attr_float(op, "beta", 1.0)
+        trans_b = "trans_b" in op.attributes and ir.BoolAttr(op.attributes["trans_b"]).value
+        m, k = a_shape
+        n = b_shape[0] if trans_b else b_shape[1]
+        batch, a_batched, b_batched = 1, False, False
+        if trans_b:
+            arr = constant_array(b) if constant_op(b) is not None else None
+            bt = low.const_buffer(arr, elem) if arr is not None else low.buffer(b)
+        else:
+            bt = _matmul_bt(low, b, k, n, 1)
+    else:
+        if len(a_shape) < 2 or len(b_shape) < 2:
+            raise Unsupported("matmul of vectors")
+        m, k = a_shape[-2:]
+        n = b_shape[-1]
+        a_batch, b_batch = a_shape[:-2], b_shape[:-2]
+        out_batch = o_shape[:-2]
+        batch = _numel(out_batch)
+        a_batched = _numel(a_batch) > 1
+        b_batched = _numel(b_batch) > 1
+        if (a_batched and list(a_batch) != list(out_batch[len(out_batch) - len(a_batch):])) or \
+                (b_batched and [1] * (len(out_batch) - len(b_batch)) + list(b_batch) != list(out_batch)):
+            raise Unsupported("matmul batch broadcasting other than a shared B")
+        if a_batched and _numel(a_batch) != batch:
+            raise Unsupported("matmul batch broadcasting of A")
+        if not a_batched and batch > 1:
+            raise Unsupported("matmul with a shared A and a batched B")
+        if not b_batched and a_batched:
+            # A shared B: fold the batch into M (one bigger matmul).
+            m, batch, a_batched = m * batch, 1, False
+        bt = _matmul_bt(low, b, k, n, _numel(b_batch) if b_batched else 1)
+    if elem != "f32":
+        raise Unsupported(f"{op.name} on {elem} (the cube kernel is f32)")
+    act = _enum(op, "activation", "none")
+    needs_epilogue = bias is not None or act != "none" or alpha != 1.0
+    acc = low.temp("f32", batch * m * n) if needs_epilogue else low.result_buffer(out)
+    kb = K.matmul_kernel(low.name("matmul"), elem, batch, m, n, k, a_batched, b_batched)
+    low.launch(kb, [low.buffer(a), bt, acc])
+    if needs_epilogue:
+        bias_op = None
+        if bias is not None:
+            bshape = _shape(bias)
+            rank = len(o_shape)
+            full = [1] * (rank - len(bshape)) + bshape
+            if full == o_shape:
+                raise Unsupported("a full-shape gemm C operand")
+            if all(d == 1 for d in full[:-1]):
+                bias_op = (low.buffer(bias), "row", 0)
+            else:
+                raise Unsupported(f"bias of shape {bshape}")
+        epilogue(low, acc, out, o_shape, len(o_shape) - 1, bias_op, None, act,
+                 _attr_float(op, "activation_alpha", None), scale=alpha, bias_scale=beta)
+
+
+def lower_conv2d(low: Lowering, op: ir.Operation) -> None:
+    from ...optimize.fusion_common import conv_parts
+
+    x, w, bias, residual = conv_parts(op)
+    if _attr_int(op, "groups", 1) != 1:
+        raise Unsupported("grouped or depthwise conv2d")
+    warr = constant_array(w) if constant_op(w) is not None else None
+    if warr is None:
+        raise Unsupported("conv2d with a non-constant filter")
+    fmt = _enum(op, "data_format", "NCHW")
+    if fmt not in ("NCHW", "NHWC"):
+        raise Unsupported(f"conv2d in {fmt}")
+    nchw = fmt == "NCHW"
+    elem = _elem(op.results[0])
+    xs, os_ = _shape(x), _shape(op.results[0])
+    if nchw:
+        n, c, h, wd = xs
+        _, f, oh, ow = os_
+    else:
+        n, h, wd, c = xs
+        _, oh, ow, f = os_
+    _, _, kh, kw = warr.shape
+    pads = _attr_ints(op, "pads", [0, 0, 0, 0])
+    strides = _attr_ints(op, "strides", [1, 1])
+    dil = _attr_ints(op, "dilations", [1, 1])
+    ckk = c * kh * kw
+    col = low.temp(elem, n * oh * ow * ckk)
+    kb = K.im2col_kernel(low.name("im2col"), elem, nchw, n, c, h, wd, kh, kw, oh, ow, strides, pads[:2], dil)
+    low.launch(kb, [low.buffer(x), col])
+    act = _enum(op, "activation", "none")
+    needs_epilogue = bias is not None or residual is not None or act != "none"
+    acc = low.temp("f32", _numel(os_)) if needs_epilogue else low.result_buffer(op.results[0])
+    if elem != "f32":
+        raise Unsupported(f"conv2d on {elem} (the cube kernel is f32)")
+    if nchw:
+        # out[b] (F x P) = W (F x CKK) x col[b]^T, col[b] being P x CKK = B^T.
+        wbuf = low.const_buffer(warr.reshape(f, ckk), elem)
+        kb = K.matmul_kernel(low.name("matmul"), elem, n, f, oh * ow, ckk, False, True)
+        low.launch(kb, [wbuf, col, acc])
+    else:
+        # out (N*P x F) = col (N*P x CKK, (kh, kw, c) order) x W'^T, W' = F x (kh, kw, c).
+        wbuf = low.const_buffer(warr.transpose(0, 2, 3, 1).reshape(f, ckk), elem)
+        kb = K.matmul_kernel(low.name("matmul"), elem, 1, n * oh * ow, f, ckk, False, False)
+        low.launch(kb, [col, wbuf, acc])
+    if needs_epilogue:
+        bias_op = None
+        if bias is not None:
+            bias_op = (low.buffer(bias), "col", f) if nchw else (low.buffer(bias), "row", 0)
+        res = low.buffer(residual) if residual is not None else None
+        split = 2 if nchw else 3
+        epilogue(low, acc, op.results[0], os_, split, bias_op, res, act, _attr_float(op, "activation_alpha", None))
+
+
+def lower_batch_norm(low: Lowering, op: ir.Operation) -> None:
+    stats = [constant_array(op.operands[i]) if constant_op(op.operands[i]) is not None else None
+             for i in range(1, 5)]
+    if any(s is None for s in stats):
+        raise Unsupported("batch_norm with non-constant statistics")
+    scale, beta, mean, var = (s.reshape(-1).astype(np.float64) for s in stats)
+    eps = _attr_float(op, "epsilon", 1e-5)
+    a = scale / np.sqrt(var + eps)
+    b = beta - mean * a
+    shape = _shape(op.results[0])
+    elem = _elem(op.results[0])
+    nchw = _enum(op, "data_format", "NCHW") == "NCHW"
+    prog = K.Program(elem)
+    x = prog.input()
+    kind, split = ("col", 2) if nchw else ("row", len(shape) - 1)
+    ar = prog.input(kind, len(a) if nchw else 0)
+    br = prog.input(kind, len(b) if nchw else 0)
+    prog.result = prog.binary("add", prog.binary("mul", x, ar), br)
+    kb = K.elementwise_kernel(low.name("batch_norm"), prog, shape, split)
+    low.launch(kb, [low.buffer(op.operands[0]), low.const_buffer(a, elem), low.const_buffer(b, elem),
+                    low.result_buffer(op.results[0])])
+
+
+def lower_softmax(low: Lowering, op: ir.Operation) -> None:
+    shape = _shape(op.results[0])
+    axis = _attr_int(op, "axis", -1) % len(shape)
+    if any(d != 1 for d in shape[axis + 1 :]):
+        raise Unsupported("softmax over an axis other than the last")
+    cols = shape[axis]
+    kb = K.softmax_kernel(low.name("softmax"), _elem(op.results[0]), _numel(shape) // cols, cols)
+    low.launch(kb, [low.buffer(op.operands[0]), low.result_buffer(op.results[0])])
+
+
+def lower_layer_norm(low: Lowering, op: ir.Operation) -> None:
+    shape = _shape(op.results[0])
+    axis = _attr_int(op, "axis", -1) % len(shape)
+    cols = _numel(shape[axis:])
+    x, scale = op.operands[0], op.operands[1]
+    bias = op.operands[2] if len(op.operands) > 2 else None
+    for v in (scale, bias):
+        if v is not None and _numel(_shape(v)) != cols:
+            raise Unsupported("layer_norm scale/bias that broadcast within the normalized axes")
+    kb = K.layer_norm_kernel(low.name("layer_norm"), _elem(x), _numel(shape) // cols, cols,
+                             _attr_float(op, "epsilon", 1e-5), True, bias is not None)
+    args = [low.buffer(x), low.buffer(scale)] + ([low.buffer(bias)] if bias is not None else [])
+    low.launch(kb, [*args, low.result_buffer(op.results[0])])
+
+
+def lower_transpose(low: Lowering, op: ir.Operation) -> None:
+    x = op.operands[0]
+    shape = _shape(x)
+    perm = _attr_ints(op, "perm", list(range(len(shape)))[::-1])
+    rank = len(shape)
+    elem = _elem(x)
+    if perm[-1] == rank - 1:
+        kb = K.transpose_rows_kernel(low.name("transpose"), elem, shape, perm)
+    elif perm == list(range(rank - 2)) + [rank - 1, rank - 2]:
+        kb = K.transpose2d_kernel(low.name("transpose"), elem, _numel(shape[:-2]), shape[-2], shape[-1])
+    else:
+        raise Unsupported(f"transpose with perm {perm}")
+    low.launch(kb, [low.buffer(x), low.result_buffer(op.results[0])])
+
+
+_LOWERINGS = {
+    "ge.matmul": lower_matmul,
+    "ge.gemm": lower_matmul,
+    "ge.conv2d": lower_conv2d,
+    "ge.batch_norm": lower_batch_norm,
+    "ge.softmax": lower_softmax,
+    "ge.layer_norm": lower_layer_norm,
+    "ge.transpose": lower_transpose,
+}
+
+
+# ----------------------------------------------------------------------------
+# The pass
+# ----------------------------------------------------------------------------
+
+
+def _only_feeds_bt(op: ir.Operation) -> bool:
+    """A last-two-axes transpose read directly as a matmul's B^T needs no kernel."""
+    if op.name != "ge.transpose":
+        return False
+    perm = _attr_ints(op, "perm", [])
+    rank = len(perm)
+    if perm != list(range(rank - 2)) + [rank - 1, rank - 2]:
+        return False
+    users = _uses(op.results[0])
+    return bool(users) and all(u.name == "ge.matmul" and u.operands[1] == op.results[0]
+                               and u.operands[0] != op.results[0] for u in users)
+
+
+def lower_function(fn: ir.Operation) -> tuple[list[str], ir.Operation]:
+    """Kernels (text) and the launches of ``fn``; returns them with the state."""
+    block = fn.regions[0].blocks[0]
+    low = Lowering(fn)
+    ops = [op.operation for op in block.operations]
+    ret = ops[-1]
+    args = list(block.arguments)
+    n_in = len(args)
+    for i, a in enumerate(args):
+        low.buffers[a] = Buffer(_elem(a), _numel(_shape(a)), "arg", index=i)
+    # Returned values are written straight into the output arguments when
+    # their producer is a kernel (aliases resolve to their root).
+    outputs: list[Buffer] = []
+    for j, v in enumerate(ret.operands):
+        outputs.append(Buffer(_elem(v), _numel(_shape(v)), "arg", index=n_in + j))
+    root_of: dict[ir.Value, ir.Value] = {}
+
+    def root(v: ir.Value) -> ir.Value:
+        p = defining_op(v)
+        while p is not None and p.name in _ALIASES:
+            v = p.operands[0]
+            p = defining_op(v)
+        return v
+
+    copies: list[tuple[ir.Value, Buffer]] = []
+    for j, v in enumerate(ret.operands):
+        r = root(v)
+        p = defining_op(r)
+        if p is None or p.name == "ge.constant" or r in root_of:
+            copies.append((v, outputs[j]))
+            continue
+        root_of[r] = v
+        low.buffers[r] = outputs[j]
+    for op in ops[:-1]:
+        name = op.name
+        try:
+            if name == "ge.constant":
+                continue
+            if name in _ALIASES:
+                low.buffers[op.results[0]] = low.buffer(op.operands[0])
+                continue
+            if _only_feeds_bt(op):
+                continue
+            if _is_elementwise(op):
+                if not _fused_into_user(op):
+                    lower_elementwise_chain(low, op)
+                continue
+            fn_ = _LOWERINGS.get(name)
+            if fn_ is None:
+                raise Unsupported("no ascendc lowering for this op")
+            fn_(low, op)
+        except (Unsupported, K.LoweringError) as e:
+            raise PassFailure(f"cannot lower '{name}' to ascendc: {e}", at=op) from None
+    for v, out in copies:
+        prog = K.Program(_elem(v))
+        x = prog.input()
+        prog.result = prog.scalar("muls", x, 1.0)
+        kb = K.elementwise_kernel(low.name("copy"), prog, _shape(v), len(_shape(v)))
+        low.launch(kb, [low.buffer(v), out])
+    low.outputs = outputs  # type: ignore[attr-defined]
+    return low.kernels, low  # type: ignore[return-value]
+
+
+def _gm_type(elem: str) -> ir.Type:
+    return ir.Type.parse(f"!ascendc.gm<{elem}>")
+
+
+def build_host(low: Lowering, module_block: ir.Block, name: str, loc: ir.Location) -> None:
+    from ...dialects import ascendc
+
+    fn = low.fn
+    block = fn.regions[0].blocks[0]
+    args = list(block.arguments)
+    outputs = low.outputs  # type: ignore[attr-defined]
+    arg_bufs = [low.buffers[a] for a in args] + outputs
+    nbytes = [b.numel * K.elem_bytes(b.elem) for b in arg_bufs]
+    with ir.InsertionPoint(module_block), loc:
+        host = ascendc.HostOp(name, len(args), nbytes)
+        body = host.body.blocks.append(*[_gm_type(b.elem) for b in arg_bufs])
+    for i, b in enumerate(arg_bufs):
+        b.ssa = body.arguments[i]
+    with ir.InsertionPoint(body), loc:
+        for launch in low.launches:
+            values = []
+            for b in launch.args:
+                if b.ssa is None:
+                    if b.kind == "temp":
+                        b.ssa = ascendc.GmAllocOp(_gm_type(b.elem), b.numel * K.elem_bytes(b.elem)).result
+                    else:
+                        value = b.value
+                        if isinstance(value, np.ndarray):
+                            et = ir.F32Type.get() if b.elem == "f32" else ir.F16Type.get()
+                            value = ir.DenseElementsAttr.get(value.reshape(-1), type=ir.RankedTensorType.get(
+                                [value.size], et))
+                        b.ssa = ascendc.GmConstantOp(_gm_type(b.elem), value).result
+                values.append(b.ssa)
+            ascendc.LaunchOp(ir.FlatSymbolRefAttr.get(launch.kernel), values)
+
+
+@register_pass
+class GeLowerToAscendCPass(Pass):
+    name = "ge-lower-to-ascendc"
+    summary = "Lower a ge graph to ascendc kernels (vector and cube) and a host program that launches them"
+    description = __doc__
+    stage = "lowering"
+    targets = ("ascendc",)
+    options = (
+        Option("host-name", str, "graph", "symbol of the generated ascendc.host"),
+    )
+
+    def run(self, module: ir.Operation) -> None:
+        mblock = module.regions[0].blocks[0]
+        fns = [op.operation for op in mblock.operations if op.operation.name == "func.func"]
+        if len(fns) != 1:
+            raise PassFailure(f"the ascendc target compiles one function per module, found {len(fns)}", at=module)
+        fn = fns[0]
+        kernels, low = lower_function(fn)
+        text = "module {\n" + "".join(kernels) + "}\n"
+        try:
+            parsed = ir.Module.parse(text)
+        except ir.MLIRError as e:
+            raise PassFailure(f"internal error: generated ascendc IR does not verify: {e}", at=fn) from None
+        for kop in list(parsed.body.operations):
+            kop.operation.move_before(fn)
+        build_host(low, mblock, self.opt("host-name"), fn.location)
+        fn.erase()
+        self.bump("kernels", len(kernels))
+        self.bump("rewrites", len(kernels))
