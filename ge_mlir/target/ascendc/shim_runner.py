@@ -20,16 +20,23 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
 from ...errors import GeMlirError
 
-__all__ = ["SHIM_DIR", "SHIM_EXIT_CODE", "ShimBuildError", "ShimRunError", "ShimCheckError",
-           "build_shared_library", "ShimExecutable"]
+__all__ = [
+    "SHIM_DIR",
+    "SHIM_EXIT_CODE",
+    "ShimBuildError",
+    "ShimCheckError",
+    "ShimExecutable",
+    "ShimRunError",
+    "build_shared_library",
+]
 
 SHIM_DIR = Path(__file__).resolve().parent / "shim"
 SHIM_EXIT_CODE = 86
@@ -54,7 +61,7 @@ class ShimCheckError(ShimRunError):
 
 
 def _compile(cmd: list[str], what: str) -> None:
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    r = subprocess.run(cmd, check=False, capture_output=True, text=True)
     if r.returncode != 0:
         raise ShimBuildError(f"{what} does not compile against the Ascend C shim:\n$ {' '.join(cmd)}\n"
                              f"{r.stdout}{r.stderr}".rstrip())
@@ -143,7 +150,7 @@ class ShimExecutable:
             env = {k: v for k, v in os.environ.items() if not k.startswith("GE_ASCENDC_SHIM_")}
             cmd = [str(self.runner), str(self.constants), *map(str, in_files), *map(str, out_files)]
             try:
-                r = subprocess.run(cmd, capture_output=True, text=True, timeout=self.timeout, env=env)
+                r = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=self.timeout, env=env)
             except subprocess.TimeoutExpired as e:
                 raise ShimRunError(f"graph run timed out after {self.timeout} s", returncode=-1,
                                    stderr=str(e.stderr or "")) from None
