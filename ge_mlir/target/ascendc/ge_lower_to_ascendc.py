@@ -16,7 +16,7 @@ in program order:
   epilogue (per-channel bias, residual, activation); NCHW and NHWC;
 * ``softmax`` and ``layer_norm`` over the last axes: row kernels;
 * ``transpose``: row copies when the last axis stays, a through-UB kernel
-  when only the last two axes swap;
+  when only the last two axes swap; ``trans_data`` NCHW <-> NHWC likewise;
 * ``batch_norm`` with constant statistics: a per-channel affine vector kernel;
 * reshape-like ops and identity alias their input's global memory.
 
@@ -371,10 +371,17 @@ def _matmul_bt(low: Lowering, b: ir.Value, k: int, n: int, batch_b: int) -> Buff
         return low.const_buffer(np.swapaxes(arr, -1, -2), elem)
     p = defining_op(b)
     if p is not None and p.name == "ge.transpose":
-        perm = _attr_ints(p, "perm", [])
-        rank = len(perm)
-        if perm == list(range(rank - 2)) + [rank - 1, rank - 2]:
-            return low.buffer(p.operands[0])
+        # B = transpose(X, perm), so B^T = transpose(X, perm with its last two
+        # entries swapped): X itself, or a row-copy permutation of X.
+        x = p.operands[0]
+        bt_perm = _bt_perm(p)
+        if bt_perm == list(range(len(bt_perm))):
+            return low.buffer(x)
+        if bt_perm[-1] == len(bt_perm) - 1:
+            out = low.temp(elem, batch_b * k * n)
+            kb = K.transpose_rows_kernel(low.name("transpose"), elem, _shape(x), bt_perm)
+            low.launch(kb, [low.buffer(x), out])
+            return out
     out = low.temp(elem, batch_b * k * n)
     kb = K.transpose2d_kernel(low.name("transpose"), elem, batch_b, k, n)
     low.launch(kb, [low.buffer(b), out])
@@ -562,7 +569,24 @@ def lower_transpose(low: Lowering, op: ir.Operation) -> None:
     low.launch(kb, [low.buffer(x), low.result_buffer(op.results[0])])
 
 
+def lower_trans_data(low: Lowering, op: ir.Operation) -> None:
+    src, dst = _enum(op, "src_format", "?"), _enum(op, "dst_format", "?")
+    x = op.operands[0]
+    shape = _shape(x)
+    if (src, dst) == ("NCHW", "NHWC"):
+        n, c, h, w = shape
+        batch, rows, cols = n, c, h * w
+    elif (src, dst) == ("NHWC", "NCHW"):
+        n, h, w, c = shape
+        batch, rows, cols = n, h * w, c
+    else:
+        raise Unsupported(f"trans_data {src} -> {dst}")
+    kb = K.transpose2d_kernel(low.name("trans_data"), _elem(x), batch, rows, cols)
+    low.launch(kb, [low.buffer(x), low.result_buffer(op.results[0])])
+
+
 _LOWERINGS = {
+    "ge.trans_data": lower_trans_data,
     "ge.matmul": lower_matmul,
     "ge.gemm": lower_matmul,
     "ge.conv2d": lower_conv2d,
@@ -578,13 +602,17 @@ _LOWERINGS = {
 # ----------------------------------------------------------------------------
 
 
+def _bt_perm(transpose: ir.Operation) -> list[int]:
+    perm = _attr_ints(transpose, "perm", [])
+    return perm[:-2] + [perm[-1], perm[-2]]
+
+
 def _only_feeds_bt(op: ir.Operation) -> bool:
-    """A last-two-axes transpose read directly as a matmul's B^T needs no kernel."""
-    if op.name != "ge.transpose":
+    """A transpose read by matmuls only as their B, whose B^T is cheap to make
+    from the transpose's input (see :func:`_matmul_bt`): no kernel of its own."""
+    if op.name != "ge.transpose" or len(_attr_ints(op, "perm", [])) < 2:
         return False
-    perm = _attr_ints(op, "perm", [])
-    rank = len(perm)
-    if perm != list(range(rank - 2)) + [rank - 1, rank - 2]:
+    if _bt_perm(op)[-1] != len(_bt_perm(op)) - 1:
         return False
     users = _uses(op.results[0])
     return bool(users) and all(u.name == "ge.matmul" and u.operands[1] == op.results[0]

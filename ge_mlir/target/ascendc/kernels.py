@@ -619,7 +619,7 @@ def _col_instr(kb: KernelBuilder, op: str, ds: str, dst_t: str, ss: str, src_t: 
     period = kb.tiling_value(f"side{idx}_len")
     v = kb.op("v", f"ascendc.get_value {buf}[{kb.rem(row, period)}] : {bt} -> {elem}")
     if op == "sub":
-        v = kb.op("v", f"arith.negf {v} : {elem}")
+        v = kb.op("v", f"arith.mulf {v}, {kb.f(-1.0, elem)} : {elem}")
         sop = "adds"
     elif op == "div":
         v = kb.op("v", f"arith.divf {kb.f(1.0, elem)}, {v} : {elem}")
@@ -787,7 +787,7 @@ def softmax_kernel(name: str, elem: str, rows: int, cols: int) -> KernelBuilder:
         kb.flag("v_s")
         mx = kb.op("mx", f"ascendc.get_value {red}[{kb.c(0)}] : {redt} -> {elem}")
         kb.flag("s_v")
-        neg = kb.op("nmx", f"arith.negf {mx} : {elem}")
+        neg = kb.op("nmx", f"arith.mulf {mx}, {kb.f(-1.0, elem)} : {elem}")
         kb.emit(f"ascendc.vscalar <adds> {y}, {xv}, {neg}, {p_cols} : {ot}, {lt}, {elem}")
         kb.emit(f"ascendc.vunary <exp> {y}, {y}, {p_cols} : {ot}, {ot}")
         kb.emit(f"ascendc.reduce <sum> {red}, {y}, {tmp}, {p_cols} : {redt}, {ot}, {tmpt}")
@@ -844,7 +844,7 @@ def layer_norm_kernel(name: str, elem: str, rows: int, cols: int, eps: float, ha
         s = kb.op("sum", f"ascendc.get_value {red}[{kb.c(0)}] : {redt} -> {elem}")
         kb.flag("s_v")
         mean = kb.op("mean", f"arith.mulf {s}, {inv_n} : {elem}")
-        neg = kb.op("nmean", f"arith.negf {mean} : {elem}")
+        neg = kb.op("nmean", f"arith.mulf {mean}, {kb.f(-1.0, elem)} : {elem}")
         kb.emit(f"ascendc.vscalar <adds> {y}, {xv}, {neg}, {p_cols} : {ot}, {lt}, {elem}")
         kb.emit(f"ascendc.vbinary <mul> {sq}, {y}, {y}, {p_cols} : {tmpt}, {ot}, {ot}")
         kb.emit(f"ascendc.reduce <sum> {red}, {sq}, {tmp}, {p_cols} : {redt}, {tmpt}, {tmpt}")
@@ -895,8 +895,10 @@ def transpose_rows_kernel(name: str, elem: str, in_shape: Sequence[int], perm: S
     kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, rows)))
     x_gm, y_gm = kb.arg("x", elem), kb.arg("y", elem)
     pipe = kb.pipe()
-    lt = local_t(elem, slot, "vecin")
-    q = kb.queue(pipe, "vecin", 2, 2, slot * eb, "rowq")
+    # GM -> UB -> GM with no compute: a queue would sync MTE2 -> V, so the
+    # row buffer is plain and the MTE2 -> MTE3 (and back) order is explicit.
+    lt = local_t(elem, slot, "veccalc")
+    row = kb.tbuf_tensor(pipe, "veccalc", elem, slot, "row")
     p_rows, p_cols = kb.param("rows", rows), kb.param("cols", cols)
     bidx = kb.op("blk", "ascendc.block_idx : index")
     bnum = kb.op("nblk", "ascendc.block_num : index")
@@ -908,12 +910,10 @@ def transpose_rows_kernel(name: str, elem: str, in_shape: Sequence[int], perm: S
             idx = kb.rem(rest, d)
             rest = kb.div(rest, d)
             src = kb.add(src, kb.mul(idx, kb.c(in_strides[perm[ax]])))
-        x = kb.alloc(q, lt, "x")
-        kb.copy_in(x, lt, x_gm, elem, src, p_cols, pad=True)
-        kb.enque(q, x, lt)
-        xv = kb.deque(q, lt, "xv")
-        kb.copy_out(y_gm, elem, kb.mul(r, p_cols), xv, lt, p_cols, pad=True)
-        kb.free(q, xv, lt)
+        kb.copy_in(row, lt, x_gm, elem, src, p_cols, pad=True)
+        kb.flag("mte2_mte3")
+        kb.copy_out(y_gm, elem, kb.mul(r, p_cols), row, lt, p_cols, pad=True)
+        kb.flag("mte3_mte2")
     return kb
 
 
