@@ -12,6 +12,12 @@ each stage produced:
 ``bufferized``  after the CPU codegen strategy and one-shot bufferization
 ``llvm``        the LLVM dialect handed to the JIT
 ==============  ==============================================================
+
+For ``target="ascendc"`` the stages after ``optimized`` are ``ascendc`` (the
+kernels and host program in the ``ascendc`` dialect, ``ge-lower-to-ascendc``)
+and ``source`` (the emitted Ascend C project in ``output_dir``; ``ir("source")``
+lists its text files). ``run_on="cpu-shim"`` builds the project with g++
+against the clean-room shim so the compiled model runs on the host CPU.
 """
 
 from __future__ import annotations
@@ -32,10 +38,16 @@ from .errors import GeMlirError
 from .passes.report import PassReport, instrument
 from .target.cpu.runner import CPU_STAGES, CpuExecutable, ExecutionError, TensorSpec
 
-#: Every stage, in pipeline order.
+#: Every stage of the CPU target, in pipeline order.
 STAGES: tuple[str, ...] = ("ge", "optimized", *CPU_STAGES)
-#: Targets ``compile`` knows.
-TARGETS: tuple[str, ...] = ("cpu",)
+#: Stages of the Ascend C target.
+ASCENDC_STAGES: tuple[str, ...] = ("ge", "optimized", "ascendc", "source")
+#: Targets ``compile`` knows, with their stages.
+TARGET_STAGES: dict[str, tuple[str, ...]] = {"cpu": STAGES, "ascendc": ASCENDC_STAGES}
+TARGETS: tuple[str, ...] = tuple(TARGET_STAGES)
+#: Where an ``ascendc`` compile can run: the CPU shim (g++), nowhere (only
+#: the project), or an NPU through the CANN toolkit.
+RUN_ON: tuple[str, ...] = ("cpu-shim", "none", "npu")
 
 
 class CompileError(GeMlirError):
@@ -122,8 +134,12 @@ class CompiledModel:
     outputs: list[IOSpec]
     stage_times: dict[str, float] = field(default_factory=dict)
     _ir: dict[str, str] = field(default_factory=dict, repr=False)
-    _exe: CpuExecutable | None = field(default=None, repr=False)
+    _exe: Callable[..., list[np.ndarray]] | None = field(default=None, repr=False)
     _pass_report: PassReport | None = field(default=None, repr=False)
+    #: ``ascendc``: the emitted Ascend C project.
+    project_dir: Path | None = None
+    #: ``ascendc``: per kernel, its name, kind, block count and on-chip bytes per memory.
+    kernels: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def input_names(self) -> list[str]:
@@ -153,14 +169,20 @@ class CompiledModel:
     def ir(self, stage: str | None = None) -> str:
         """The IR after ``stage`` (default: the last stage run) as text."""
         stage = stage or self.compile_to
-        if stage not in STAGES:
-            raise CompileError(f"unknown stage {stage!r} (stages: {', '.join(STAGES)})")
+        stages = TARGET_STAGES[self.target]
+        if stage not in stages:
+            raise CompileError(f"unknown stage {stage!r} (stages: {', '.join(stages)})")
         if stage not in self._ir:
             raise CompileError(f"stage {stage!r} was not reached (compiled to {self.compile_to!r})")
         return self._ir[stage]
 
     def __call__(self, *args: Any, **named: Any) -> list[np.ndarray]:
         if self._exe is None:
+            if self.target == "ascendc":
+                raise ExecutionError(
+                    "the Ascend C project was not built for this machine (compile with run_on='cpu-shim' "
+                    f"to run it on the CPU shim); project: {self.project_dir}"
+                )
             raise ExecutionError(
                 f"the model was compiled to stage {self.compile_to!r}, not to 'llvm'; it cannot run"
             )
@@ -246,10 +268,12 @@ def compile(  # the natural name, as in torch.compile
     target: str = "cpu",
     options: CompileOptions | Mapping[str, Any] | None = None,
     *,
-    compile_to: str = "llvm",
+    compile_to: str | None = None,
     example_inputs: Sequence[Any] | None = None,
     progress: bool | None = None,
     on_stage: Callable[[str, str], None] | None = None,
+    output_dir: str | Path | None = None,
+    run_on: str = "cpu-shim",
 ) -> CompiledModel:
     """Compiles ``model`` for ``target``.
 
@@ -257,14 +281,22 @@ def compile(  # the natural name, as in torch.compile
         model: an ONNX model (path, bytes or ``onnx.ModelProto``), ge IR (text,
             a ``.mlir`` path or an ``mlir.ir.Module``, copied, not changed),
             or a ``torch.nn.Module`` (with ``example_inputs``).
-        target: ``"cpu"`` (the embedded JIT).
+        target: ``"cpu"`` (the embedded JIT) or ``"ascendc"`` (an Ascend C
+            project: kernels, tiling header, host code, CMake).
         options: a :class:`CompileOptions` or a dict of its fields.
-        compile_to: stop after this stage (:data:`STAGES`); the result then
-            only offers :meth:`CompiledModel.ir`.
+        compile_to: stop after this stage (:data:`TARGET_STAGES`; default:
+            the target's last); the result then only offers
+            :meth:`CompiledModel.ir`.
         example_inputs: example tensors of a torch module.
         progress: show a progress bar on stderr once compiling passes 1 s
             (default: when stderr is a terminal).
         on_stage: called with (stage, seconds) after each stage.
+        output_dir: ``ascendc``: where the project is written (default: a
+            new temporary directory).
+        run_on: ``ascendc``: ``"cpu-shim"`` builds the project with g++
+            against the shim so the model can be called; ``"none"`` only
+            writes it; ``"npu"`` builds it with the CANN toolkit
+            (``ASCEND_HOME_PATH``) and fails plainly when CANN is missing.
 
     Raises:
         CompileError: unknown target/stage/options, an unsupported model form.
@@ -274,8 +306,14 @@ def compile(  # the natural name, as in torch.compile
     """
     if target not in TARGETS:
         raise CompileError(f"unknown target {target!r} (targets: {', '.join(TARGETS)})")
-    if compile_to not in STAGES:
-        raise CompileError(f"unknown stage {compile_to!r} for compile_to (stages: {', '.join(STAGES)})")
+    stages = TARGET_STAGES[target]
+    if compile_to is None:
+        compile_to = stages[-1]
+    if compile_to not in stages:
+        raise CompileError(f"unknown stage {compile_to!r} for compile_to on {target} "
+                           f"(stages: {', '.join(stages)})")
+    if run_on not in RUN_ON:
+        raise CompileError(f"unknown run_on {run_on!r} (choices: {', '.join(RUN_ON)})")
     if options is None:
         options = CompileOptions()
     elif isinstance(options, Mapping):
@@ -298,7 +336,7 @@ def compile(  # the natural name, as in torch.compile
         pipeline = default_pipeline(target, config, load_modules=False)
     report = PassReport()
 
-    bar = _Progress(STAGES.index(compile_to) + 1, progress)
+    bar = _Progress(stages.index(compile_to) + 1, progress)
     texts: dict[str, str] = {}
     times: dict[str, float] = {}
     t0 = time.perf_counter()
@@ -327,26 +365,93 @@ def compile(  # the natural name, as in torch.compile
                                  f"default {target} pipeline {pipeline.text!r}")
                 done("optimized", module)
             exe = None
-            if compile_to in CPU_STAGES:
-                exe = CpuExecutable(
-                    module, options.func_name, opt_level=options.opt_level,
-                    compile_to=compile_to, on_stage=done,
-                )
-                fn_name = exe.func_name
-                if compile_to == "llvm":
-                    times["jit"] = time.perf_counter() - t0
+            project: Path | None = None
+            kernels: list[dict[str, Any]] = []
+            if target == "ascendc":
+                fn = _pick(fns, options.func_name)
+                in_specs, out_specs = _specs(fn, None)
+                if compile_to in ("ascendc", "source"):
+                    project, kernels, exe = _compile_ascendc(module, compile_to, output_dir, run_on, done, texts)
+                del ctx
             else:
-                fn_name = options.func_name
-            fn = _pick(fns, fn_name)
-            in_specs, out_specs = _specs(fn, exe)
-            del ctx
+                if compile_to in CPU_STAGES:
+                    exe = CpuExecutable(
+                        module, options.func_name, opt_level=options.opt_level,
+                        compile_to=compile_to, on_stage=done,
+                    )
+                    fn_name = exe.func_name
+                    if compile_to == "llvm":
+                        times["jit"] = time.perf_counter() - t0
+                else:
+                    fn_name = options.func_name
+                fn = _pick(fns, fn_name)
+                in_specs, out_specs = _specs(fn, exe)
+                del ctx
     finally:
         bar.close()
+    runnable = compile_to == "llvm" or (target == "ascendc" and compile_to == "source")
     return CompiledModel(
         target=target, compile_to=compile_to, inputs=in_specs, outputs=out_specs,
-        stage_times=times, _ir=texts, _exe=exe if compile_to == "llvm" else None,
-        _pass_report=report,
+        stage_times=times, _ir=texts, _exe=exe if runnable else None,
+        _pass_report=report, project_dir=project, kernels=kernels,
     )
+
+
+def _compile_ascendc(module: ir.Module, compile_to: str, output_dir: str | Path | None, run_on: str,
+                     done: Callable[[str, ir.Module], None], texts: dict[str, str]):
+    """Stages ``ascendc`` and ``source``: (project dir, kernel summaries, callable or None)."""
+    import shutil
+    import tempfile
+
+    from .optimize.pipelines import run_elements
+    from .passes.pipeline import parse_pipeline
+    from .target.ascendc.emit import write_project
+    from .target.ascendc.ge_lower_to_ascendc import kernel_summaries
+
+    run_elements(module, parse_pipeline("builtin.module(ge-lower-to-ascendc)"), "ge-lower-to-ascendc")
+    done("ascendc", module)
+    kernels = kernel_summaries(module)
+    if compile_to == "ascendc":
+        return None, kernels, None
+    out = Path(output_dir) if output_dir is not None else Path(tempfile.mkdtemp(prefix="ge-ascendc-"))
+    project = write_project(module, out)
+    files = sorted(p for p in project.rglob("*") if p.is_file() and p.suffix in (".cpp", ".h", ".txt", ".json"))
+    done("source", module)
+    texts["source"] = "".join(f"// ----- file: {p.relative_to(project)}\n{p.read_text()}" for p in files)
+    exe = None
+    if run_on == "cpu-shim":
+        if shutil.which("g++") is None:
+            raise CompileError("run_on='cpu-shim' needs g++ on PATH to build the project "
+                               f"(written to {project}); use run_on='none' to only write it")
+        from .target.ascendc.shim_runner import ShimExecutable
+
+        exe = ShimExecutable(project, build=True)
+    elif run_on == "npu":
+        _build_with_cann(project)
+    return project, kernels, exe
+
+
+def _build_with_cann(project: Path) -> None:
+    """Builds the project with the CANN toolkit's CMake flow, or says why it cannot."""
+    import os
+    import shutil
+    import subprocess
+
+    home = os.environ.get("ASCEND_HOME_PATH")
+    if not home or not Path(home).is_dir():
+        raise CompileError(
+            "run_on='npu' needs the CANN toolkit, and ASCEND_HOME_PATH is not set (or not a directory) "
+            f"on this machine. The Ascend C project is in {project}; build it where CANN is installed "
+            "with: cmake -S . -B build -DGE_ASCENDC_MODE=asc && cmake --build build"
+        )
+    cmake = shutil.which("cmake")
+    if cmake is None:
+        raise CompileError("run_on='npu' needs cmake on PATH")
+    for cmd in ([cmake, "-S", str(project), "-B", str(project / "build-npu"), "-DGE_ASCENDC_MODE=asc"],
+                [cmake, "--build", str(project / "build-npu")]):
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        if proc.returncode != 0:
+            raise CompileError(f"the CANN build failed ({' '.join(cmd)}):\n{proc.stdout}{proc.stderr}")
 
 
 def _pick(fns: list[ir.Operation], name: str | None) -> ir.Operation:

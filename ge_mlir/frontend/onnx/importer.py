@@ -150,7 +150,10 @@ class Importer:
         # np.require keeps 0-d arrays 0-d (ascontiguousarray would make them 1-d).
         array = np.require(array.astype(reg.numpy_dtype(elem), copy=False), requirements="C")
         ttype = ir.RankedTensorType.get(list(array.shape), elem)
-        if array.size > self.resource_threshold and str(elem) != "i1":
+        # 16-bit float blobs stay dense<>: the C API reads resource blobs back
+        # only as f32/f64/integers, and the passes and the Ascend C emitter
+        # need the weights' values.
+        if array.size > self.resource_threshold and str(elem) not in ("i1", "f16", "bf16"):
             base = _sanitize(resource_name or "const")
             name, k = base, 0
             while name in self._resource_names:

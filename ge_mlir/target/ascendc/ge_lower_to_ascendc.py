@@ -430,11 +430,11 @@ def lower_matmul(low: Lowering, op: ir.Operation) -> None:
             # A shared B: fold the batch into M (one bigger matmul).
             m, batch, a_batched = m * batch, 1, False
         bt = _matmul_bt(low, b, k, n, _numel(b_batch) if b_batched else 1)
-    if elem != "f32":
-        raise Unsupported(f"{op.name} on {elem} (the cube kernel is f32)")
+    if elem not in ("f32", "f16"):
+        raise Unsupported(f"{op.name} on {elem} (the cube kernel takes f32 or f16)")
     act = _enum(op, "activation", "none")
     needs_epilogue = bias is not None or act != "none" or alpha != 1.0
-    acc = low.temp("f32", batch * m * n) if needs_epilogue else low.result_buffer(out)
+    acc = low.temp(elem, batch * m * n) if needs_epilogue else low.result_buffer(out)
     kb = K.matmul_kernel(low.name("matmul"), elem, batch, m, n, k, a_batched, b_batched)
     low.launch(kb, [low.buffer(a), bt, acc])
     if needs_epilogue:
@@ -484,9 +484,9 @@ def lower_conv2d(low: Lowering, op: ir.Operation) -> None:
     low.launch(kb, [low.buffer(x), col])
     act = _enum(op, "activation", "none")
     needs_epilogue = bias is not None or residual is not None or act != "none"
-    acc = low.temp("f32", _numel(os_)) if needs_epilogue else low.result_buffer(op.results[0])
-    if elem != "f32":
-        raise Unsupported(f"conv2d on {elem} (the cube kernel is f32)")
+    acc = low.temp(elem, _numel(os_)) if needs_epilogue else low.result_buffer(op.results[0])
+    if elem not in ("f32", "f16"):
+        raise Unsupported(f"conv2d on {elem} (the cube kernel takes f32 or f16)")
     if nchw:
         # out[b] (F x P) = W (F x CKK) x col[b]^T, col[b] being P x CKK = B^T.
         wbuf = low.const_buffer(warr.reshape(f, ckk), elem)
@@ -682,6 +682,29 @@ def lower_function(fn: ir.Operation) -> tuple[list[str], ir.Operation]:
     return low.kernels, low  # type: ignore[return-value]
 
 
+def _io_names(fn: ir.Operation, n_in: int, n_out: int) -> list[str]:
+    """C-identifier names of the graph's inputs and outputs (ONNX names when known)."""
+    import re
+
+    names = [f"input{i}" for i in range(n_in)] + [f"output{j}" for j in range(n_out)]
+    for key, base, count in (("arg_attrs", 0, n_in), ("res_attrs", n_in, n_out)):
+        if key not in fn.attributes:
+            continue
+        for i, d in enumerate(ir.ArrayAttr(fn.attributes[key])):
+            d = ir.DictAttr(d)
+            if "onnx.name" in d and i < count:
+                ident = re.sub(r"\W", "_", ir.StringAttr(d["onnx.name"]).value)
+                if ident and not ident[0].isdigit():
+                    names[base + i] = ident
+    seen: set[str] = set()
+    for i, n in enumerate(names):
+        while n in seen:
+            n += "_"
+        names[i] = n
+        seen.add(n)
+    return names
+
+
 def _gm_type(elem: str) -> ir.Type:
     return ir.Type.parse(f"!ascendc.gm<{elem}>")
 
@@ -695,9 +718,16 @@ def build_host(low: Lowering, module_block: ir.Block, name: str, loc: ir.Locatio
     outputs = low.outputs  # type: ignore[attr-defined]
     arg_bufs = [low.buffers[a] for a in args] + outputs
     nbytes = [b.numel * K.elem_bytes(b.elem) for b in arg_bufs]
+    ret = block.operations[len(block.operations) - 1].operation
+    values = list(args) + list(ret.operands)
+    names = _io_names(fn, len(args), len(ret.operands))
     with ir.InsertionPoint(module_block), loc:
         host = ascendc.HostOp(name, len(args), nbytes)
         body = host.body.blocks.append(*[_gm_type(b.elem) for b in arg_bufs])
+        # Names and shapes for the emitted graph manifest (graph.json) and host code.
+        host.operation.attributes["arg_names"] = ir.ArrayAttr.get([ir.StringAttr.get(n) for n in names])
+        host.operation.attributes["arg_shapes"] = ir.ArrayAttr.get(
+            [ir.DenseI64ArrayAttr.get(_shape(v)) for v in values])
     for i, b in enumerate(arg_bufs):
         b.ssa = body.arguments[i]
     with ir.InsertionPoint(body), loc:
@@ -716,6 +746,38 @@ def build_host(low: Lowering, module_block: ir.Block, name: str, loc: ir.Locatio
                         b.ssa = ascendc.GmConstantOp(_gm_type(b.elem), value).result
                 values.append(b.ssa)
             ascendc.LaunchOp(ir.FlatSymbolRefAttr.get(launch.kernel), values)
+
+
+_MEMORY = {"vecin": "UB", "vecout": "UB", "veccalc": "UB", "a1": "L1", "b1": "L1", "c1": "L1",
+           "a2": "L0A", "b2": "L0B", "co1": "L0C", "c2": "BT"}
+_ALIGN = {"UB": 32, "L1": 32, "L0A": 512, "L0B": 512, "L0C": 64, "BT": 64}
+
+
+def kernel_summaries(module: ir.Module) -> list[dict[str, object]]:
+    """Per ``ascendc.kernel``: name, kind, blocks and the on-chip bytes its
+    queues and buffers take per memory (the kernel verifier's accounting)."""
+    out = []
+    for op in module.body.operations:
+        op = op.operation
+        if op.name != "ascendc.kernel":
+            continue
+        usage: dict[str, int] = {}
+
+        def visit(o: ir.Operation) -> ir.WalkResult:
+            if o.name in ("ascendc.queue", "ascendc.tbuf"):
+                t = str(o.results[0].type)
+                pos = t[t.index("<") + 1 :].split(",")[0].rstrip(">").strip()
+                mem = _MEMORY[pos]
+                nbytes = ir.IntegerAttr(o.attributes["bytes"]).value
+                num = ir.IntegerAttr(o.attributes["num"]).value if "num" in o.attributes else 1
+                usage[mem] = usage.get(mem, 0) + num * K.align_up(nbytes, _ALIGN[mem])
+            return ir.WalkResult.ADVANCE
+
+        op.walk(visit)
+        out.append({"name": ir.StringAttr(op.attributes["sym_name"]).value,
+                    "kind": _enum(op, "kind", "vector"), "blocks": ir.IntegerAttr(op.attributes["block_dim"]).value,
+                    "bytes": usage})
+    return out
 
 
 @register_pass

@@ -637,15 +637,18 @@ def _col_instr(kb: KernelBuilder, op: str, ds: str, dst_t: str, ss: str, src_t: 
 
 
 def matmul_kernel(name: str, elem: str, batch: int, m: int, n: int, k: int, a_batched: bool,
-                  b_batched: bool) -> KernelBuilder:
-    """``C[b] (M x N, f32) = A[b] (M x K) x Bt[b]^T`` with ``Bt`` N x K.
+                  b_batched: bool, out_elem: str | None = None) -> KernelBuilder:
+    """``C[b] (M x N) = A[b] (M x K) x Bt[b]^T`` with ``Bt`` N x K.
+
+    The cube accumulates in f32 (L0C); Fixpipe writes ``out_elem`` (f16
+    results are converted on the way out).
 
     Tiles of TM x TN outputs (TK-deep K steps) go round-robin to the blocks;
     queues on every cube position carry the MTE2 -> MTE1 -> M -> FIX
     synchronisation.
     """
-    if elem != "f32":
-        raise LoweringError(f"matmul on {elem} (the cube template handles f32)")
+    if elem not in ("f32", "f16"):
+        raise LoweringError(f"matmul on {elem} (the cube template handles f32 and f16)")
     eb = elem_bytes(elem)
     c0 = 32 // eb
     tm = min(align_up(m, 16), 128)
@@ -656,7 +659,8 @@ def matmul_kernel(name: str, elem: str, batch: int, m: int, n: int, k: int, a_ba
     kb = KernelBuilder(name, kind="cube", blocks=max(1, min(MAX_BLOCKS, tiles)))
     a_gm = kb.arg("a", elem)
     bt_gm = kb.arg("bt", elem)
-    c_gm = kb.arg("c", "f32")
+    out_elem = out_elem or elem
+    c_gm = kb.arg("c", out_elem)
     pipe = kb.pipe()
     frag = 16 * c0                                  # elements of one 512-byte fractal
     a1t, b1t = local_t(elem, tm * tk, "a1"), local_t(elem, tn * tk, "b1")
@@ -730,7 +734,7 @@ def matmul_kernel(name: str, elem: str, batch: int, m: int, n: int, k: int, a_ba
         cv = kb.deque(qc, cct, "accv")
         c_off = kb.add(kb.add(kb.mul(bi, p_sc), kb.mul(m0, p_n)), n0)
         kb.emit(f"ascendc.fixpipe {c_gm}[{c_off}], {cv} rows({msz}) cols({nsz}) src_stride({kb.mul(mb, c16)}) "
-                f"{{dst_stride = {n} : i64}} : !ascendc.gm<f32>, {cct}")
+                f"{{dst_stride = {n} : i64}} : !ascendc.gm<{out_elem}>, {cct}")
         kb.free(qc, cv, cct)
     return kb
 

@@ -1,0 +1,92 @@
+"""ONNX models of the Ascend C end-to-end tests (built with onnx.helper, seeded).
+
+* ``mlp``: Gemm 512 -> 1024, ReLU, Gemm 1024 -> 512 (batch 4), fp32 or fp16;
+* ``conv_bn_relu``: Conv 3 -> 8 (3x3, pad 1) + BatchNormalization + ReLU on 1x3x16x16;
+* ``residual_block``: ResNet basic block on 2x8x8x8 (conv-bn-relu-conv-bn + x, relu);
+* ``attention``: one self-attention block (S=16, D=64, 4 heads) with softmax,
+  output projection, residual add and LayerNormalization.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+
+def _model(nodes, inputs, outputs, inits, name, elem=TensorProto.FLOAT):
+    g = helper.make_graph(
+        nodes, name, [helper.make_tensor_value_info(n, elem, s) for n, s in inputs],
+        [helper.make_tensor_value_info(n, elem, s) for n, s in outputs],
+        [numpy_helper.from_array(np.asarray(a), n) for n, a in inits.items()],
+    )
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def _bn(rng, p: str, c: int) -> dict[str, np.ndarray]:
+    return {f"{p}s": rng.uniform(0.5, 2, c), f"{p}b": rng.standard_normal(c),
+            f"{p}m": rng.standard_normal(c), f"{p}v": rng.uniform(0.5, 2, c)}
+
+
+def mlp(dtype=np.float32) -> onnx.ModelProto:
+    rng = np.random.default_rng(0)
+    inits = {"W1": rng.standard_normal((1024, 512)) * 0.05, "B1": rng.standard_normal(1024),
+             "W2": rng.standard_normal((512, 1024)) * 0.05, "B2": rng.standard_normal(512)}
+    inits = {k: v.astype(dtype) for k, v in inits.items()}
+    elem = TensorProto.FLOAT16 if dtype == np.float16 else TensorProto.FLOAT
+    nodes = [helper.make_node("Gemm", ["x", "W1", "B1"], ["h"], transB=1), helper.make_node("Relu", ["h"], ["r"]),
+             helper.make_node("Gemm", ["r", "W2", "B2"], ["y"], transB=1)]
+    return _model(nodes, [("x", [4, 512])], [("y", [4, 512])], inits, "mlp", elem)
+
+
+def conv_bn_relu() -> onnx.ModelProto:
+    rng = np.random.default_rng(1)
+    inits = {"W": rng.standard_normal((8, 3, 3, 3)) * 0.3, "B": rng.standard_normal(8), **_bn(rng, "n", 8)}
+    inits = {k: v.astype(np.float32) for k, v in inits.items()}
+    nodes = [helper.make_node("Conv", ["x", "W", "B"], ["c"], pads=[1, 1, 1, 1]),
+             helper.make_node("BatchNormalization", ["c", "ns", "nb", "nm", "nv"], ["b"]),
+             helper.make_node("Relu", ["b"], ["y"])]
+    return _model(nodes, [("x", [1, 3, 16, 16])], [("y", [1, 8, 16, 16])], inits, "conv_bn_relu")
+
+
+def residual_block() -> onnx.ModelProto:
+    rng = np.random.default_rng(2)
+    inits = {"W1": rng.standard_normal((8, 8, 3, 3)) * 0.2, "W2": rng.standard_normal((8, 8, 3, 3)) * 0.2,
+             **_bn(rng, "a", 8), **_bn(rng, "b", 8)}
+    inits = {k: v.astype(np.float32) for k, v in inits.items()}
+    nodes = [helper.make_node("Conv", ["x", "W1"], ["c1"], pads=[1, 1, 1, 1]),
+             helper.make_node("BatchNormalization", ["c1", "as", "ab", "am", "av"], ["b1"]),
+             helper.make_node("Relu", ["b1"], ["r1"]),
+             helper.make_node("Conv", ["r1", "W2"], ["c2"], pads=[1, 1, 1, 1]),
+             helper.make_node("BatchNormalization", ["c2", "bs", "bb", "bm", "bv"], ["b2"]),
+             helper.make_node("Add", ["b2", "x"], ["s"]), helper.make_node("Relu", ["s"], ["y"])]
+    return _model(nodes, [("x", [2, 8, 8, 8])], [("y", [2, 8, 8, 8])], inits, "residual_block")
+
+
+def attention(seq: int = 16, dim: int = 64, heads: int = 4) -> onnx.ModelProto:
+    rng = np.random.default_rng(3)
+    dh = dim // heads
+    inits: dict[str, np.ndarray] = {}
+    for n in "qkvo":
+        inits[f"W{n}"] = (rng.standard_normal((dim, dim)) * 0.1).astype(np.float32)
+        inits[f"B{n}"] = (rng.standard_normal(dim) * 0.1).astype(np.float32)
+    inits.update({"g": rng.uniform(0.5, 1.5, dim).astype(np.float32),
+                  "beta": (rng.standard_normal(dim) * 0.1).astype(np.float32),
+                  "scale": np.array(1 / np.sqrt(dh), np.float32),
+                  "shape4": np.array([1, seq, heads, dh], np.int64), "shape3": np.array([1, seq, dim], np.int64)})
+    nodes = []
+    for n in "qkv":
+        nodes += [helper.make_node("MatMul", ["x", f"W{n}"], [f"{n}0"]),
+                  helper.make_node("Add", [f"{n}0", f"B{n}"], [f"{n}1"]),
+                  helper.make_node("Reshape", [f"{n}1", "shape4"], [f"{n}2"])]
+    nodes += [helper.make_node("Transpose", ["q2"], ["q3"], perm=[0, 2, 1, 3]),
+              helper.make_node("Transpose", ["k2"], ["k3"], perm=[0, 2, 3, 1]),
+              helper.make_node("Transpose", ["v2"], ["v3"], perm=[0, 2, 1, 3]),
+              helper.make_node("MatMul", ["q3", "k3"], ["s0"]), helper.make_node("Mul", ["s0", "scale"], ["s1"]),
+              helper.make_node("Softmax", ["s1"], ["p"], axis=-1), helper.make_node("MatMul", ["p", "v3"], ["o0"]),
+              helper.make_node("Transpose", ["o0"], ["o1"], perm=[0, 2, 1, 3]),
+              helper.make_node("Reshape", ["o1", "shape3"], ["o2"]),
+              helper.make_node("MatMul", ["o2", "Wo"], ["o3"]), helper.make_node("Add", ["o3", "Bo"], ["o4"]),
+              helper.make_node("Add", ["o4", "x"], ["r"]),
+              helper.make_node("LayerNormalization", ["r", "g", "beta"], ["y"], axis=-1, epsilon=1e-5)]
+    return _model(nodes, [("x", [1, seq, dim])], [("y", [1, seq, dim])], inits, "attention")
