@@ -4,6 +4,8 @@
     ge-compile model.onnx --compile-to linalg -o model.mlir # stop at a stage, write its IR
     ge-compile model.onnx --run inputs.npz [--save out.npz] [--compare-onnxruntime]
     ge-compile model.onnx --config ge.json --report          # configured passes, per-pass report
+    ge-compile model.onnx --target ascendc -o project/       # Ascend C project (+ build on the CPU shim)
+    ge-compile model.onnx --target ascendc -o project/ --random-inputs --compare-onnxruntime
 
 ``--run`` takes a .npz whose keys are the input names (or ``arg0``, ...);
 missing inputs are filled with seeded random data when ``--random-inputs`` is
@@ -21,7 +23,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ge_mlir.compiler import STAGES, TARGETS, CompiledModel, compile
+from ge_mlir.compiler import RUN_ON, TARGET_STAGES, TARGETS, CompiledModel, compile
 from ge_mlir.errors import GeMlirError
 from ge_mlir.tools.ge_import_onnx import _parse_shape
 
@@ -53,8 +55,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="ge-compile", description=__doc__.split("\n\n")[0])
     p.add_argument("model", help="model.onnx or a ge .mlir file")
     p.add_argument("--target", default="cpu", choices=TARGETS)
-    p.add_argument("--compile-to", default="llvm", choices=STAGES, help="stop after this stage")
-    p.add_argument("-o", dest="output", help="write the IR of the last stage here ('-' for stdout)")
+    all_stages = sorted({s for st in TARGET_STAGES.values() for s in st})
+    p.add_argument("--compile-to", default=None, choices=all_stages,
+                   help="stop after this stage (default: the target's last: llvm for cpu, source for ascendc)")
+    p.add_argument("-o", dest="output", help="write the IR of the last stage here ('-' for stdout); "
+                   "for --target ascendc at stage 'source': the project directory")
+    p.add_argument("--run-on", default=None, choices=RUN_ON,
+                   help="ascendc: build the project for the CPU shim (default), not at all, or with CANN")
     p.add_argument("--input-shape", action="append", type=_parse_shape, default=[],
                    metavar="NAME:D0,D1,...", help="fix an ONNX input's shape (repeatable)")
     p.add_argument("--no-optimize", action="store_true", help="skip the ge graph optimizations")
@@ -78,9 +85,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         options = {"optimize": not args.no_optimize, "opt_level": args.opt_level,
                    "input_shapes": dict(args.input_shape) or None, "config": args.config}
+        extra = {}
+        if args.target == "ascendc":
+            stages = TARGET_STAGES["ascendc"]
+            writes_project = (args.compile_to or stages[-1]) == "source"
+            extra = {"output_dir": args.output if writes_project and args.output not in (None, "-") else None,
+                     "run_on": args.run_on or ("cpu-shim" if (args.run or args.random_inputs) else "none")}
+        elif args.run_on:
+            raise GeMlirError("--run-on applies to --target ascendc only")
         model = compile(args.model, target=args.target, options=options, compile_to=args.compile_to,
-                        progress=False if args.no_progress else None)
-        if args.output:
+                        progress=False if args.no_progress else None, **extra)
+        if args.output and not (args.target == "ascendc" and extra.get("output_dir")):
             text = model.ir()
             if args.output == "-":
                 sys.stdout.write(text)
@@ -89,8 +104,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f.write(text)
         # With the IR on stdout the summary goes to stderr.
         info = sys.stderr if args.output == "-" else sys.stdout
-        print(f"compiled {args.model} for {args.target} to '{args.compile_to}' in {model.compile_time:.2f} s "
+        print(f"compiled {args.model} for {args.target} to '{model.compile_to}' in {model.compile_time:.2f} s "
               f"({', '.join(f'{k} {v:.2f}' for k, v in model.stage_times.items())})", file=info)
+        if model.project_dir is not None:
+            print(f"  Ascend C project: {model.project_dir}", file=info)
+        for k in model.kernels:
+            usage = ", ".join(f"{mem} {b}" for mem, b in k["bytes"].items())
+            print(f"  kernel {k['name']:<16} {k['kind']:<6} {k['blocks']} block(s), bytes: {usage}", file=info)
         for spec in model.inputs:
             print(f"  input  {spec}", file=info)
         for spec in model.outputs:

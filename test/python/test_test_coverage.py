@@ -44,3 +44,20 @@ def test_every_op_has_an_invalid_case():
     missing = _mnemonics() - _ops_with_expected_errors()
     assert not missing, f"ops without an invalid-form test: {sorted(missing)}"
     assert len(_mnemonics()) == 88
+
+
+def test_every_pass_has_a_lit_test():
+    """One pass, one lit test: test/**/<pass-name>*.mlir runs it and asserts
+    (FileCheck lines or --verify-diagnostics expectations)."""
+    from ge_mlir.passes import list_passes
+
+    tests = list((ROOT / "test").rglob("*.mlir"))
+    missing = []
+    for cls in list_passes():
+        if cls.name.startswith("ge-test-"):
+            continue
+        files = [p for p in tests if p.name.startswith(cls.name)]
+        texts = [p.read_text() for p in files]
+        if not any(cls.name in t and ("CHECK" in t or "expected-" in t) for t in texts):
+            missing.append(cls.name)
+    assert not missing, f"passes without a lit test named after them: {missing}"

@@ -1,0 +1,17 @@
+// RUN: not ge-opt %s --split-input-file --pass-pipeline='builtin.module(ge-lower-to-ascendc)' 2>&1 | FileCheck %s
+
+// Ops without an Ascend C lowering fail the pass, naming the op and why.
+// CHECK: error: {{.*}}ge-lower-to-ascendc: cannot lower 'ge.max_pool2d' to ascendc: no ascendc lowering for this op
+func.func @pool(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32> {
+  %0 = ge.max_pool2d %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32>
+  return %0 : tensor<1x2x2x2xf32>
+}
+
+// -----
+
+// Broadcasting that is neither along rows nor along columns.
+// CHECK: error: {{.*}}cannot lower 'ge.add' to ascendc: broadcast operand of shape [4, 1, 3] against [4, 2, 3]
+func.func @bcast(%x: tensor<4x2x3xf32>, %y: tensor<4x1x3xf32>) -> tensor<4x2x3xf32> {
+  %0 = ge.add %x, %y : (tensor<4x2x3xf32>, tensor<4x1x3xf32>) -> tensor<4x2x3xf32>
+  return %0 : tensor<4x2x3xf32>
+}
