@@ -18,6 +18,8 @@ in program order:
 * ``transpose``: row copies when the last axis stays, a through-UB kernel
   when only the last two axes swap; ``trans_data`` NCHW <-> NHWC likewise;
 * ``batch_norm`` with constant statistics: a per-channel affine vector kernel;
+* reductions (sum/mean/max/min) over trailing or contiguous middle axes,
+  global pools (NCHW rows, NHWC columns), NHWC max/avg pooling, float casts;
 * reshape-like ops and identity alias their input's global memory.
 
 Anything else fails the pass naming the op and why (a clear
@@ -585,8 +587,88 @@ def lower_trans_data(low: Lowering, op: ir.Operation) -> None:
     low.launch(kb, [low.buffer(x), low.result_buffer(op.results[0])])
 
 
+def lower_reduce(low: Lowering, op: ir.Operation) -> None:
+    x = op.operands[0]
+    shape = _shape(x)
+    rank = len(shape)
+    axes = sorted(a % rank for a in _attr_ints(op, "axes", [])) or list(range(rank))
+    kind = op.name.removeprefix("ge.reduce_")
+    elem = _elem(x)
+    if elem not in _ELEMS:
+        raise Unsupported(f"{op.name} on {elem}")
+    reduced = _numel([shape[a] for a in axes])
+    scale = 1.0 / reduced if kind == "mean" else 1.0
+    base = {"sum": "sum", "mean": "sum", "max": "max", "min": "min"}.get(kind)
+    if base is None:
+        raise Unsupported(f"{op.name}")
+    if axes == list(range(rank - len(axes), rank)):
+        kb = K.row_reduce_kernel(low.name("reduce"), elem, base, _numel(shape) // reduced, reduced, scale)
+    elif axes == list(range(axes[0], axes[-1] + 1)) and axes[-1] < rank - 1:
+        # Contiguous middle axes: rows of the trailing block, summed per leading index.
+        kb = K.column_reduce_kernel(low.name("reduce"), elem, base, _numel(shape[: axes[0]]), reduced,
+                                    _numel(shape[axes[-1] + 1 :]), scale)
+    else:
+        raise Unsupported(f"reduction over axes {axes}")
+    low.launch(kb, [low.buffer(x), low.result_buffer(op.results[0])])
+
+
+def lower_global_pool(low: Lowering, op: ir.Operation) -> None:
+    x = op.operands[0]
+    shape = _shape(x)
+    kind = "sum" if op.name == "ge.global_avg_pool" else "max"
+    elem = _elem(x)
+    if _enum(op, "data_format", "NCHW") == "NHWC":
+        n, h, w, c = shape
+        kb = K.column_reduce_kernel(low.name("global_pool"), elem, kind, n, h * w, c,
+                                    1.0 / (h * w) if kind == "sum" else 1.0)
+    else:
+        n, c, h, w = shape
+        kb = K.row_reduce_kernel(low.name("global_pool"), elem, kind, n * c, h * w,
+                                 1.0 / (h * w) if kind == "sum" else 1.0)
+    low.launch(kb, [low.buffer(x), low.result_buffer(op.results[0])])
+
+
+def lower_pool(low: Lowering, op: ir.Operation) -> None:
+    x = op.operands[0]
+    if _enum(op, "data_format", "NCHW") != "NHWC":
+        raise Unsupported("windowed pooling in NCHW (the ascendc pipeline computes pools in NHWC)")
+    if _attr_ints(op, "dilations", [1, 1]) != [1, 1]:
+        raise Unsupported("dilated pooling")
+    if "ceil_mode" in op.attributes and ir.BoolAttr(op.attributes["ceil_mode"]).value:
+        raise Unsupported("ceil_mode pooling")
+    n, h, w, c = _shape(x)
+    _, oh, ow, _ = _shape(op.results[0])
+    pads = _attr_ints(op, "pads", [0, 0, 0, 0])
+    kind = "max" if op.name == "ge.max_pool2d" else "avg"
+    cip = "count_include_pad" in op.attributes and ir.BoolAttr(op.attributes["count_include_pad"]).value
+    kb = K.pool_nhwc_kernel(low.name("pool"), _elem(x), kind, n, h, w, c, oh, ow,
+                            _attr_ints(op, "kernel_shape", [1, 1]), _attr_ints(op, "strides", [1, 1]), pads[:2], cip)
+    low.launch(kb, [low.buffer(x), low.result_buffer(op.results[0])])
+
+
+def lower_cast(low: Lowering, op: ir.Operation) -> None:
+    x = op.operands[0]
+    src, dst = _elem(x), _elem(op.results[0])
+    if src not in _ELEMS or dst not in _ELEMS:
+        raise Unsupported(f"cast {src} -> {dst} (float <-> float casts are lowered)")
+    if src == dst:
+        low.buffers[op.results[0]] = low.buffer(x)
+        return
+    kb = K.cast_kernel(low.name("cast"), src, dst, _numel(_shape(x)))
+    low.launch(kb, [low.buffer(x), low.result_buffer(op.results[0])])
+
+
 _LOWERINGS = {
     "ge.trans_data": lower_trans_data,
+    "ge.reduce_sum": lower_reduce,
+    "ge.reduce_mean": lower_reduce,
+    "ge.reduce_max": lower_reduce,
+    "ge.reduce_min": lower_reduce,
+    "ge.global_avg_pool": lower_global_pool,
+    "ge.global_max_pool": lower_global_pool,
+    "ge.max_pool2d": lower_pool,
+    "ge.avg_pool2d": lower_pool,
+    "ge.cast": lower_cast,
     "ge.matmul": lower_matmul,
     "ge.gemm": lower_matmul,
     "ge.conv2d": lower_conv2d,
@@ -753,6 +835,15 @@ _MEMORY = {"vecin": "UB", "vecout": "UB", "veccalc": "UB", "a1": "L1", "b1": "L1
 _ALIGN = {"UB": 32, "L1": 32, "L0A": 512, "L0B": 512, "L0C": 64, "BT": 64}
 
 
+def _walk_ops(op: ir.Operation):
+    for region in op.regions:
+        for block in region.blocks:
+            for child in block.operations:
+                child = child.operation
+                yield child
+                yield from _walk_ops(child)
+
+
 def kernel_summaries(module: ir.Module) -> list[dict[str, object]]:
     """Per ``ascendc.kernel``: name, kind, blocks and the on-chip bytes its
     queues and buffers take per memory (the kernel verifier's accounting)."""
@@ -762,8 +853,7 @@ def kernel_summaries(module: ir.Module) -> list[dict[str, object]]:
         if op.name != "ascendc.kernel":
             continue
         usage: dict[str, int] = {}
-
-        def visit(o: ir.Operation) -> ir.WalkResult:
+        for o in _walk_ops(op):
             if o.name in ("ascendc.queue", "ascendc.tbuf"):
                 t = str(o.results[0].type)
                 pos = t[t.index("<") + 1 :].split(",")[0].rstrip(">").strip()
@@ -771,9 +861,6 @@ def kernel_summaries(module: ir.Module) -> list[dict[str, object]]:
                 nbytes = ir.IntegerAttr(o.attributes["bytes"]).value
                 num = ir.IntegerAttr(o.attributes["num"]).value if "num" in o.attributes else 1
                 usage[mem] = usage.get(mem, 0) + num * K.align_up(nbytes, _ALIGN[mem])
-            return ir.WalkResult.ADVANCE
-
-        op.walk(visit)
         out.append({"name": ir.StringAttr(op.attributes["sym_name"]).value,
                     "kind": _enum(op, "kind", "vector"), "blocks": ir.IntegerAttr(op.attributes["block_dim"]).value,
                     "bytes": usage})

@@ -1021,3 +1021,190 @@ def im2col_kernel(name: str, elem: str, nchw: bool, n: int, c: int, h: int, w: i
             kb.flag("mte3_s")
         kb.flag("s_mte2")
     return kb
+
+
+# ----------------------------------------------------------------------------
+# Reductions, pools, casts
+# ----------------------------------------------------------------------------
+
+
+def row_reduce_kernel(name: str, elem: str, kind: str, rows: int, cols: int, scale: float = 1.0) -> KernelBuilder:
+    """``y[r] = scale * reduce_kind(x[r, :])`` (sum, max or min over the trailing axes).
+
+    Each block takes a contiguous range of rows, stages its results on the
+    scalar pipe and writes them with one DataCopyPad.
+    """
+    eb = elem_bytes(elem)
+    align = 32 // eb
+    slot = align_up(cols, align)
+    nblocks = max(1, min(MAX_BLOCKS, rows))
+    per_block = ceil_div(rows, nblocks)
+    stage = align_up(per_block, align)
+    if (4 * slot + stage + align) * eb > UB_BUDGET:
+        raise LoweringError(f"rows of {cols} elements do not fit the unified buffer")
+    kb = KernelBuilder(name, blocks=nblocks)
+    x_gm, y_gm = kb.arg("x", elem), kb.arg("y", elem)
+    pipe = kb.pipe()
+    lt = local_t(elem, slot, "vecin")
+    inq = kb.queue(pipe, "vecin", 2, 2, slot * eb, "inq")
+    red = kb.tbuf_tensor(pipe, "veccalc", elem, align, "red")
+    redt = local_t(elem, align, "veccalc")
+    work = kb.tbuf_tensor(pipe, "veccalc", elem, slot, "work")
+    workt = local_t(elem, slot, "veccalc")
+    out = kb.tbuf_tensor(pipe, "vecout", elem, stage, "res")
+    outt = local_t(elem, stage, "vecout")
+    p_rows, p_cols, p_per = kb.param("rows", rows), kb.param("cols", cols), kb.param("rows_per_block", per_block)
+    bidx = kb.op("blk", "ascendc.block_idx : index")
+    r0 = kb.mul(bidx, p_per)
+    r1 = kb.min(kb.add(r0, p_per), p_rows)
+    nr = kb.sub(r1, kb.min(r0, r1))
+    with kb.loop(kb.c(0), nr, kb.c(1), "i") as i:
+        x = kb.alloc(inq, lt, "x")
+        kb.copy_in(x, lt, x_gm, elem, kb.mul(kb.add(r0, i), p_cols), p_cols, pad=True)
+        kb.enque(inq, x, lt)
+        xv = kb.deque(inq, lt, "xv")
+        kb.emit(f"ascendc.reduce <{kind}> {red}, {xv}, {work}, {p_cols} : {redt}, {lt}, {workt}")
+        kb.free(inq, xv, lt)
+        kb.flag("v_s")
+        v = kb.op("v", f"ascendc.get_value {red}[{kb.c(0)}] : {redt} -> {elem}")
+        if scale != 1.0:
+            v = kb.op("v", f"arith.mulf {v}, {kb.f(scale, elem)} : {elem}")
+        kb.emit(f"ascendc.set_value {out}[{i}], {v} : {outt}, {elem}")
+        kb.flag("s_v")
+    with kb.if_(kb.op("p", f"arith.cmpi ugt, {nr}, {kb.c(0)} : index")):
+        kb.flag("s_mte3")
+        kb.copy_out(y_gm, elem, r0, out, outt, nr, pad=True)
+    kb.end_if()
+    return kb
+
+
+def column_reduce_kernel(name: str, elem: str, kind: str, batch: int, rows: int, cols: int,
+                         scale: float = 1.0) -> KernelBuilder:
+    """``y[b, c] = scale * reduce_kind(x[b, :, c])``: a reduction over the rows of
+    ``[rows, cols]`` matrices (e.g. a global pool of NHWC images), row vectors
+    combined with Add/Max/Min on the vector unit."""
+    eb = elem_bytes(elem)
+    slot = align_up(cols, 32 // eb)
+    if 4 * slot * eb > UB_BUDGET:
+        raise LoweringError(f"rows of {cols} elements do not fit the unified buffer")
+    kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, batch)))
+    x_gm, y_gm = kb.arg("x", elem), kb.arg("y", elem)
+    pipe = kb.pipe()
+    lt, ot = local_t(elem, slot, "vecin"), local_t(elem, slot, "vecout")
+    inq = kb.queue(pipe, "vecin", 2, 2, slot * eb, "inq")
+    outq = kb.queue(pipe, "vecout", 1, 1, slot * eb, "outq")
+    p_b, p_rows, p_cols = kb.param("batch", batch), kb.param("rows", rows), kb.param("cols", cols)
+    op = {"sum": "add", "max": "max", "min": "min"}[kind]
+    bidx = kb.op("blk", "ascendc.block_idx : index")
+    bnum = kb.op("nblk", "ascendc.block_num : index")
+    with kb.loop(bidx, p_b, bnum, "b") as b:
+        base = kb.mul(kb.mul(b, p_rows), p_cols)
+        acc = kb.alloc(outq, ot, "acc")
+        with kb.loop(kb.c(0), p_rows, kb.c(1), "r") as r:
+            x = kb.alloc(inq, lt, "x")
+            kb.copy_in(x, lt, x_gm, elem, kb.add(base, kb.mul(r, p_cols)), p_cols, pad=True)
+            kb.enque(inq, x, lt)
+            xv = kb.deque(inq, lt, "xv")
+            first = kb.eq(r, kb.c(0))
+            with kb.if_(first):
+                kb.emit(f"ascendc.copy_local {acc}, {xv}, {kb.c(slot)} : {ot}, {lt}")
+            kb.else_()
+            kb.emit(f"ascendc.vbinary <{op}> {acc}, {acc}, {xv}, {p_cols} : {ot}, {ot}, {lt}")
+            kb.end_if()
+            kb.free(inq, xv, lt)
+        if scale != 1.0:
+            kb.emit(f"ascendc.vscalar <muls> {acc}, {acc}, {kb.f(scale, elem)}, {p_cols} : {ot}, {ot}, {elem}")
+        kb.enque(outq, acc, ot)
+        av = kb.deque(outq, ot, "accv")
+        kb.copy_out(y_gm, elem, kb.mul(b, p_cols), av, ot, p_cols, pad=True)
+        kb.free(outq, av, ot)
+    return kb
+
+
+def pool_nhwc_kernel(name: str, elem: str, kind: str, n: int, h: int, w: int, c: int, oh: int, ow: int,
+                     kernel: Sequence[int], strides: Sequence[int], pads: Sequence[int],
+                     count_include_pad: bool) -> KernelBuilder:
+    """Max or average pooling of NHWC images: each output pixel combines the
+    window's C-channel vectors with Max/Add; one image is staged in UB."""
+    eb = elem_bytes(elem)
+    align = 32 // eb
+    if c % align:
+        raise LoweringError(f"NHWC pooling needs channels in multiples of {align} ({c} given)")
+    img = h * w * c
+    if (align_up(img, align) + 2 * c) * eb > UB_BUDGET:
+        raise LoweringError(f"a {h}x{w}x{c} image does not fit the unified buffer")
+    kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, n)))
+    x_gm, y_gm = kb.arg("x", elem), kb.arg("y", elem)
+    pipe = kb.pipe()
+    image = kb.tbuf_tensor(pipe, "veccalc", elem, align_up(img, align), "img")
+    it = local_t(elem, align_up(img, align), "veccalc")
+    acc = kb.tbuf_tensor(pipe, "vecout", elem, c, "acc")
+    at = local_t(elem, c, "vecout")
+    p_n, p_img, p_c = kb.param("batch", n), kb.param("image", img), kb.param("channels", c)
+    p_out = kb.param("out_pixels", oh * ow)
+    init = -3.4028234663852886e38 if kind == "max" else 0.0
+    combine = "max" if kind == "max" else "add"
+    bidx = kb.op("blk", "ascendc.block_idx : index")
+    bnum = kb.op("nblk", "ascendc.block_num : index")
+    with kb.loop(bidx, p_n, bnum, "b") as b:
+        kb.copy_in(image, it, x_gm, elem, kb.mul(b, p_img), p_img, pad=True)
+        kb.flag("mte2_v")
+        with kb.loop(kb.c(0), p_out, kb.c(1), "p") as p:
+            oy, ox = kb.div(p, kb.c(ow)), kb.rem(p, kb.c(ow))
+            kb.emit(f"ascendc.duplicate {acc}, {kb.f(init, elem)}, {p_c} : {at}, {elem}")
+            for ky in range(kernel[0]):
+                for kx in range(kernel[1]):
+                    iy = kb.sub(kb.add(kb.mul(oy, kb.c(strides[0])), kb.c(ky)), kb.c(pads[0]))
+                    ix = kb.sub(kb.add(kb.mul(ox, kb.c(strides[1])), kb.c(kx)), kb.c(pads[1]))
+                    ok = kb.op("p", f"arith.andi {kb.op('p', f'arith.cmpi ult, {iy}, {kb.c(h)} : index')}, "
+                                    f"{kb.op('p', f'arith.cmpi ult, {ix}, {kb.c(w)} : index')} : i1")
+                    with kb.if_(ok):
+                        off = kb.mul(kb.add(kb.mul(iy, kb.c(w)), ix), p_c)
+                        s, st = kb.slice(image, it, off, c, "win")
+                        kb.emit(f"ascendc.vbinary <{combine}> {acc}, {acc}, {s}, {p_c} : {at}, {at}, {st}")
+                    kb.end_if()
+            if kind == "avg":
+                if count_include_pad or not any(pads):
+                    kb.emit(f"ascendc.vscalar <muls> {acc}, {acc}, {kb.f(1.0 / (kernel[0] * kernel[1]), elem)}, "
+                            f"{p_c} : {at}, {at}, {elem}")
+                else:
+                    raise LoweringError("average pooling that excludes padding")
+            kb.flag("v_mte3")
+            kb.copy_out(y_gm, elem, kb.mul(kb.add(kb.mul(b, p_out), p), p_c), acc, at, p_c, pad=True)
+            kb.flag("mte3_v")
+        kb.flag("v_mte2")
+    return kb
+
+
+def cast_kernel(name: str, src: str, dst: str, total: int) -> KernelBuilder:
+    """Float <-> float Cast (round to nearest even when narrowing)."""
+    sb, db = elem_bytes(src), elem_bytes(dst)
+    align = 32 // min(sb, db)
+    tile = max(align, (UB_BUDGET // (2 * sb + 2 * db)) // align * align)
+    tile = min(tile, align_up(total, align))
+    ntiles = ceil_div(total, tile)
+    kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, ntiles)))
+    x_gm, y_gm = kb.arg("x", src), kb.arg("y", dst)
+    pipe = kb.pipe()
+    lt, ot = local_t(src, tile, "vecin"), local_t(dst, tile, "vecout")
+    inq = kb.queue(pipe, "vecin", 2, 2, tile * sb, "inq")
+    outq = kb.queue(pipe, "vecout", 2, 2, tile * db, "outq")
+    p_total, p_tile, p_nt = kb.param("total", total), kb.param("tile", tile), kb.param("ntiles", ntiles)
+    mode = "rint" if db < sb else "none"
+    bidx = kb.op("blk", "ascendc.block_idx : index")
+    bnum = kb.op("nblk", "ascendc.block_num : index")
+    with kb.loop(bidx, p_nt, bnum, "t") as t:
+        off = kb.mul(t, p_tile)
+        cnt = kb.min(kb.sub(p_total, off), p_tile)
+        x = kb.alloc(inq, lt, "x")
+        kb.copy_in(x, lt, x_gm, src, off, cnt, pad=True)
+        kb.enque(inq, x, lt)
+        xv = kb.deque(inq, lt, "xv")
+        y = kb.alloc(outq, ot, "y")
+        kb.emit(f"ascendc.cast {y}, {xv}, <{mode}>, {cnt} : {ot}, {lt}")
+        kb.free(inq, xv, lt)
+        kb.enque(outq, y, ot)
+        yv = kb.deque(outq, ot, "yv")
+        kb.copy_out(y_gm, dst, off, yv, ot, cnt, pad=True)
+        kb.free(outq, yv, ot)
+    return kb

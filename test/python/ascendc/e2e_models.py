@@ -90,3 +90,29 @@ def attention(seq: int = 16, dim: int = 64, heads: int = 4) -> onnx.ModelProto:
               helper.make_node("Add", ["o4", "x"], ["r"]),
               helper.make_node("LayerNormalization", ["r", "g", "beta"], ["y"], axis=-1, epsilon=1e-5)]
     return _model(nodes, [("x", [1, seq, dim])], [("y", [1, seq, dim])], inits, "attention")
+
+
+def cnn_head() -> onnx.ModelProto:
+    """Conv + ReLU, MaxPool 2x2, GlobalAveragePool, Flatten, Gemm: pools and a classifier."""
+    rng = np.random.default_rng(4)
+    inits = {"W": (rng.standard_normal((16, 8, 3, 3)) * 0.2).astype(np.float32),
+             "B": rng.standard_normal(16).astype(np.float32),
+             "G": (rng.standard_normal((10, 16)) * 0.3).astype(np.float32),
+             "GB": rng.standard_normal(10).astype(np.float32)}
+    nodes = [helper.make_node("Conv", ["x", "W", "B"], ["c"], pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["c"], ["r"]),
+             helper.make_node("MaxPool", ["r"], ["p"], kernel_shape=[2, 2], strides=[2, 2]),
+             helper.make_node("AveragePool", ["p"], ["a"], kernel_shape=[2, 2], strides=[1, 1]),
+             helper.make_node("GlobalAveragePool", ["a"], ["g"]),
+             helper.make_node("Flatten", ["g"], ["f"]),
+             helper.make_node("Gemm", ["f", "G", "GB"], ["y"], transB=1)]
+    return _model(nodes, [("x", [2, 8, 8, 8])], [("y", [2, 10])], inits, "cnn_head")
+
+
+def reduce_cast() -> onnx.ModelProto:
+    """ReduceMean over the last axis and ReduceMax over a middle axis, through an f16 round trip."""
+    nodes = [helper.make_node("Cast", ["x"], ["h"], to=TensorProto.FLOAT16),
+             helper.make_node("Cast", ["h"], ["x2"], to=TensorProto.FLOAT),
+             helper.make_node("ReduceMean", ["x2"], ["m"], axes=[-1], keepdims=0),
+             helper.make_node("ReduceMax", ["m"], ["y"], axes=[1], keepdims=1)]
+    return _model(nodes, [("x", [3, 5, 40])], [("y", [3, 1])], {}, "reduce_cast")

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import shutil
 
+import e2e_models  # the test directory is on sys.path (pytest rootdir import mode)
 import numpy as np
 import onnxruntime as ort
 import pytest
 
 import ge_mlir
 from ge_mlir.compiler import CompileError
-
-import e2e_models  # the test directory is on sys.path (pytest rootdir import mode)
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is needed to build against the shim")
 
@@ -35,11 +34,13 @@ def _run(model, tmp_path, dtype=np.float32, config=None):
     return compiled, got.astype(np.float32), want.astype(np.float32)
 
 
-@pytest.mark.parametrize("name, kernels", [("mlp", 4), ("conv_bn_relu", 5), ("residual_block", 8), ("attention", 19)])
+@pytest.mark.parametrize("name, kernels", [("mlp", 4), ("conv_bn_relu", 5), ("residual_block", 8), ("attention", 19),
+                                           ("cnn_head", 0), ("reduce_cast", 0)])
 def test_models_fp32(name, kernels, tmp_path):
     compiled, got, want = _run(getattr(e2e_models, name)(), tmp_path)
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-4 * max(1.0, np.abs(want).max()))
-    assert len(compiled.kernels) == kernels
+    if kernels:
+        assert len(compiled.kernels) == kernels
     assert compiled.stages == ("ge", "optimized", "ascendc", "source")
     assert (compiled.project_dir / "CMakeLists.txt").is_file()
     for k in compiled.kernels:
@@ -48,7 +49,7 @@ def test_models_fp32(name, kernels, tmp_path):
 
 
 def test_mlp_fp16(tmp_path):
-    compiled, got, want = _run(e2e_models.mlp(np.float16), tmp_path, np.float16)
+    _, got, want = _run(e2e_models.mlp(np.float16), tmp_path, np.float16)
     np.testing.assert_allclose(got, want, rtol=0, atol=2 * 2.0**-10 * np.abs(want).max())
 
 
