@@ -40,12 +40,16 @@ def ort_nodes(proto: onnx.ModelProto) -> int:
 
 
 def main() -> int:
-    print(f"{'model':<14} {'onnx nodes':>10} {'ge imported':>11} {'ge optimized':>12} {'ort optimized':>13}")
+    print(f"{'model':<14} {'onnx nodes':>10} {'ge imported':>11} {'ge optimized':>12} {'ort optimized':>13}"
+          f"  {'ascendc optimized':>17}  trans_data on ascendc (inserted / avoided / ops in NHWC)")
     for name, module, example, names in benchmark_models():
         proto = export_onnx(module, example, input_names=names)
         m = ge_mlir.compile(proto, compile_to="optimized", progress=False)
+        a = ge_mlir.compile(proto, target="ascendc", compile_to="optimized", progress=False)
+        lay = a.pass_report["ge-transform-layout"].stats
         print(f"{name:<14} {len(proto.graph.node):>10} {ge_ops(m.ir('ge')):>11} {ge_ops(m.ir('optimized')):>12} "
-              f"{ort_nodes(proto):>13}")
+              f"{ort_nodes(proto):>13}  {ge_ops(a.ir('optimized')):>17}  {lay.get('trans-data-inserted', 0)} / "
+              f"{lay.get('trans-data-avoided', 0)} / {lay.get('ops-converted', 0) + lay.get('ops-propagated', 0)}")
     return 0
 
 

@@ -25,7 +25,9 @@ compute in that format. ``forbid-trans-data`` (config
 ``layout.forbidTransData``) lists ``producer:consumer`` op pairs (e.g.
 ``ge.conv2d:ge.relu``) that must not be separated by a ``trans_data``: the
 ops that caused such a conversion are left in the original format, and the
-assignment is redone until none remains.
+assignment is redone until none remains. A connected region of fewer than
+``min-region-ops`` ops also stays in the imported format: converting a lone
+convolution costs two conversions and saves nothing.
 
 Statistics: ``ops-converted`` (layout-sensitive ops moved to ``format``),
 ``ops-propagated`` (agnostic ops computed in ``format``),
@@ -206,6 +208,9 @@ class GeTransformLayoutPass(Pass):
         Option("input-format", str, "", "layout of the 4-D function arguments (empty: as imported)"),
         Option("output-format", str, "", "layout of the 4-D function results (empty: as imported)"),
         Option("forbid-trans-data", list, [], "producer:consumer op pairs no trans_data may separate"),
+        Option("min-region-ops", int, 2,
+               "connected regions of fewer ops stay in the imported format (the two conversions around "
+               "a lone op cost more than they save)"),
         Option("max-iterations", int, 10, "greedy driver iteration limit for the cancellation"),
     )
     # Channel-last on Ascend: the vector unit then reads a pixel's channels as
@@ -250,10 +255,24 @@ class GeTransformLayoutPass(Pass):
         if fmt == "NCHW" and in_fmt == "NCHW" and out_fmt == "NCHW":
             return
         excluded: set[int] = set()
+        min_ops = self.opt("min-region-ops")
         while True:
             # With format NCHW only pinned boundaries change; nothing is "target".
             plan = _Plan(block, sensitive if fmt != "NCHW" else set(), fmt, in_fmt == fmt and fmt != "NCHW",
                          excluded)
+            small = set()
+            if not plan.arg_target:
+                seen: set[int] = set()
+                for i in sorted(plan.target):
+                    if i in seen:
+                        continue
+                    region = plan.region_of(i)
+                    seen |= region
+                    if len(region) < min_ops:
+                        small |= region
+            if small:
+                excluded |= small
+                continue
             bad = self._forbidden_edge(plan, forbidden) if forbidden else None
             if bad is None:
                 break

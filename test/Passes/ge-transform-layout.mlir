@@ -106,3 +106,19 @@ func.func @untouched(%a: tensor<1x2x3x4xf32>, %b: tensor<1x2x4x3xf32>) -> tensor
   %1 = ge.relu %0 : tensor<1x2x3x3xf32>
   return %1 : tensor<1x2x3x3xf32>
 }
+
+// -----
+
+// A lone convolution keeps the imported format (two conversions around one op save nothing,
+// min-region-ops, default 2).
+// CHECK-LABEL: func.func @lone_conv(
+// CHECK-NEXT: ge.constant
+// CHECK-NEXT: %[[C:.*]] = ge.conv2d %{{.*}}, %{{.*}} : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+// CHECK-NEXT: return %[[C]]
+// NCHW-LABEL: func.func @lone_conv(
+// NCHW-NOT: trans_data
+func.func @lone_conv(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = ge.constant dense<0.1> : tensor<2x2x1x1xf32>
+  %c = ge.conv2d %x, %w : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  return %c : tensor<1x2x4x4xf32>
+}
