@@ -14,7 +14,7 @@ in program order:
   kernel for bias, alpha/beta and the fused activation;
 * ``conv2d`` (groups 1, constant filter): im2col kernel, cube matmul, and the
   epilogue (per-channel bias, residual, activation); NCHW and NHWC;
-* ``softmax`` and ``layer_norm`` over the last axes: row kernels;
+* ``softmax``, ``layer_norm`` and ``rms_norm`` over the last axes: row kernels;
 * ``transpose``: row copies when the last axis stays, a through-UB kernel
   when only the last two axes swap; ``trans_data`` NCHW <-> NHWC likewise;
 * ``batch_norm`` with constant statistics: a per-channel affine vector kernel;
@@ -546,12 +546,16 @@ def lower_layer_norm(low: Lowering, op: ir.Operation) -> None:
     axis = _attr_int(op, "axis", -1) % len(shape)
     cols = _numel(shape[axis:])
     x, scale = op.operands[0], op.operands[1]
-    bias = op.operands[2] if len(op.operands) > 2 else None
+    bias = op.operands[2] if len(op.operands) > 2 and op.name == "ge.layer_norm" else None
     for v in (scale, bias):
         if v is not None and _numel(_shape(v)) != cols:
             raise Unsupported("layer_norm scale/bias that broadcast within the normalized axes")
-    kb = K.layer_norm_kernel(low.name("layer_norm"), _elem(x), _numel(shape) // cols, cols,
-                             _attr_float(op, "epsilon", 1e-5), True, bias is not None)
+    rms = op.name == "ge.rms_norm"
+    if rms:
+        bias = None
+    kb = K.layer_norm_kernel(low.name("rms_norm" if rms else "layer_norm"), _elem(x), _numel(shape) // cols, cols,
+                             _attr_float(op, "epsilon", 1e-6 if rms else 1e-5), True, bias is not None,
+                             center=not rms)
     args = [low.buffer(x), low.buffer(scale)] + ([low.buffer(bias)] if bias is not None else [])
     low.launch(kb, [*args, low.result_buffer(op.results[0])])
 
@@ -675,6 +679,7 @@ _LOWERINGS = {
     "ge.batch_norm": lower_batch_norm,
     "ge.softmax": lower_softmax,
     "ge.layer_norm": lower_layer_norm,
+    "ge.rms_norm": lower_layer_norm,
     "ge.transpose": lower_transpose,
 }
 

@@ -809,8 +809,9 @@ def softmax_kernel(name: str, elem: str, rows: int, cols: int) -> KernelBuilder:
 
 
 def layer_norm_kernel(name: str, elem: str, rows: int, cols: int, eps: float, has_scale: bool,
-                      has_bias: bool) -> KernelBuilder:
-    """(x - mean) / sqrt(var + eps) * scale + bias over the last axis."""
+                      has_bias: bool, center: bool = True) -> KernelBuilder:
+    """(x - mean) / sqrt(var + eps) * scale + bias over the last axis; with
+    ``center=False`` the RMS norm x / sqrt(mean(x^2) + eps) * scale."""
     kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, rows)))
     x_gm = kb.arg("x", elem)
     s_gm = kb.arg("scale", elem) if has_scale else None
@@ -843,13 +844,16 @@ def layer_norm_kernel(name: str, elem: str, rows: int, cols: int, eps: float, ha
         kb.enque(inq, x, lt)
         xv = kb.deque(inq, lt, "xv")
         y = kb.alloc(outq, ot, "y")
-        kb.emit(f"ascendc.reduce <sum> {red}, {xv}, {tmp}, {p_cols} : {redt}, {lt}, {tmpt}")
-        kb.flag("v_s")
-        s = kb.op("sum", f"ascendc.get_value {red}[{kb.c(0)}] : {redt} -> {elem}")
-        kb.flag("s_v")
-        mean = kb.op("mean", f"arith.mulf {s}, {inv_n} : {elem}")
-        neg = kb.op("nmean", f"arith.mulf {mean}, {kb.f(-1.0, elem)} : {elem}")
-        kb.emit(f"ascendc.vscalar <adds> {y}, {xv}, {neg}, {p_cols} : {ot}, {lt}, {elem}")
+        if center:
+            kb.emit(f"ascendc.reduce <sum> {red}, {xv}, {tmp}, {p_cols} : {redt}, {lt}, {tmpt}")
+            kb.flag("v_s")
+            s = kb.op("sum", f"ascendc.get_value {red}[{kb.c(0)}] : {redt} -> {elem}")
+            kb.flag("s_v")
+            mean = kb.op("mean", f"arith.mulf {s}, {inv_n} : {elem}")
+            neg = kb.op("nmean", f"arith.mulf {mean}, {kb.f(-1.0, elem)} : {elem}")
+            kb.emit(f"ascendc.vscalar <adds> {y}, {xv}, {neg}, {p_cols} : {ot}, {lt}, {elem}")
+        else:
+            kb.emit(f"ascendc.vscalar <muls> {y}, {xv}, {kb.f(1.0, elem)}, {p_cols} : {ot}, {lt}, {elem}")
         kb.emit(f"ascendc.vbinary <mul> {sq}, {y}, {y}, {p_cols} : {tmpt}, {ot}, {ot}")
         kb.emit(f"ascendc.reduce <sum> {red}, {sq}, {tmp}, {p_cols} : {redt}, {tmpt}, {tmpt}")
         kb.flag("v_s")

@@ -93,3 +93,19 @@ def test_compile_to_ascendc_and_no_build(tmp_path):
     assert "// ----- file: matmul_0.cpp" in written.ir("source")
     with pytest.raises(ge_mlir.ExecutionError, match="was not built"):
         written(np.zeros((4, 512), np.float32))
+
+
+def test_rms_norm_against_cpu_backend(tmp_path):
+    """ge IR in, the CPU backend as the reference (ONNX has no RMSNormalization at opset 17)."""
+    text = """
+    func.func @rms(%x: tensor<6x40xf32>, %s: tensor<40xf32>) -> tensor<6x40xf32> {
+      %0 = ge.rms_norm %x, %s {epsilon = 1.0e-5 : f32} : (tensor<6x40xf32>, tensor<40xf32>) -> tensor<6x40xf32>
+      return %0 : tensor<6x40xf32>
+    }
+    """
+    compiled = ge_mlir.compile(text, target="ascendc", output_dir=tmp_path)
+    assert [k["name"] for k in compiled.kernels] == ["rms_norm_0"]
+    rng = np.random.default_rng(5)
+    x, s = rng.standard_normal((6, 40)).astype(np.float32), rng.standard_normal(40).astype(np.float32)
+    want = ge_mlir.compile(text)(x, s)[0]
+    np.testing.assert_allclose(compiled(x, s)[0], want, rtol=0, atol=1e-5)
