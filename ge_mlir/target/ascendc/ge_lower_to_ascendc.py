@@ -19,7 +19,8 @@ in program order:
   when only the last two axes swap; ``trans_data`` NCHW <-> NHWC likewise;
 * ``batch_norm`` with constant statistics: a per-channel affine vector kernel;
 * reductions (sum/mean/max/min) over trailing or contiguous middle axes,
-  global pools (NCHW rows, NHWC columns), NHWC max/avg pooling, float casts;
+  global pools (NCHW rows, NHWC columns), max/avg pooling (on channel
+  vectors; NCHW through two transposes), float casts;
 * reshape-like ops and identity alias their input's global memory.
 
 Anything else fails the pass naming the op and why (a clear
@@ -634,20 +635,34 @@ def lower_global_pool(low: Lowering, op: ir.Operation) -> None:
 
 def lower_pool(low: Lowering, op: ir.Operation) -> None:
     x = op.operands[0]
-    if _enum(op, "data_format", "NCHW") != "NHWC":
-        raise Unsupported("windowed pooling in NCHW (the ascendc pipeline computes pools in NHWC)")
+    nchw = _enum(op, "data_format", "NCHW") != "NHWC"
     if _attr_ints(op, "dilations", [1, 1]) != [1, 1]:
         raise Unsupported("dilated pooling")
     if "ceil_mode" in op.attributes and ir.BoolAttr(op.attributes["ceil_mode"]).value:
         raise Unsupported("ceil_mode pooling")
-    n, h, w, c = _shape(x)
-    _, oh, ow, _ = _shape(op.results[0])
+    elem = _elem(x)
+    if nchw:
+        # The window kernel combines channel vectors: pool an NCHW tensor in
+        # NHWC between two through-UB transposes.
+        n, c, h, w = _shape(x)
+        _, _, oh, ow = _shape(op.results[0])
+    else:
+        n, h, w, c = _shape(x)
+        _, oh, ow, _ = _shape(op.results[0])
     pads = _attr_ints(op, "pads", [0, 0, 0, 0])
     kind = "max" if op.name == "ge.max_pool2d" else "avg"
     cip = "count_include_pad" in op.attributes and ir.BoolAttr(op.attributes["count_include_pad"]).value
-    kb = K.pool_nhwc_kernel(low.name("pool"), _elem(x), kind, n, h, w, c, oh, ow,
+    kb = K.pool_nhwc_kernel(low.name("pool"), elem, kind, n, h, w, c, oh, ow,
                             _attr_ints(op, "kernel_shape", [1, 1]), _attr_ints(op, "strides", [1, 1]), pads[:2], cip)
-    low.launch(kb, [low.buffer(x), low.result_buffer(op.results[0])])
+    if not nchw:
+        low.launch(kb, [low.buffer(x), low.result_buffer(op.results[0])])
+        return
+    x_nhwc = low.temp(elem, n * h * w * c)
+    y_nhwc = low.temp(elem, n * oh * ow * c)
+    low.launch(K.transpose2d_kernel(low.name("trans_data"), elem, n, c, h * w), [low.buffer(x), x_nhwc])
+    low.launch(kb, [x_nhwc, y_nhwc])
+    low.launch(K.transpose2d_kernel(low.name("trans_data"), elem, n, oh * ow, c),
+               [y_nhwc, low.result_buffer(op.results[0])])
 
 
 def lower_cast(low: Lowering, op: ir.Operation) -> None:

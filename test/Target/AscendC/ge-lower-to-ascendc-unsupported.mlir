@@ -1,7 +1,16 @@
 // RUN: not ge-opt %s --split-input-file --pass-pipeline='builtin.module(ge-lower-to-ascendc)' 2>&1 | FileCheck %s
 
 // Ops without an Ascend C lowering fail the pass, naming the op and why.
-// CHECK: error: {{.*}}ge-lower-to-ascendc: cannot lower 'ge.max_pool2d' to ascendc: no ascendc lowering for this op
+// CHECK: error: {{.*}}ge-lower-to-ascendc: cannot lower 'ge.concat' to ascendc: no ascendc lowering for this op
+func.func @concat(%x: tensor<2x4xf32>, %y: tensor<2x4xf32>) -> tensor<4x4xf32> {
+  %0 = ge.concat %x, %y {axis = 0 : i64} : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+// Pooling combines channel vectors: the channels must fill 32-byte blocks.
+// CHECK: error: {{.*}}cannot lower 'ge.max_pool2d' to ascendc: NHWC pooling needs channels in multiples of 8 (2 given)
 func.func @pool(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32> {
   %0 = ge.max_pool2d %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32>
   return %0 : tensor<1x2x2x2xf32>

@@ -109,3 +109,18 @@ def test_rms_norm_against_cpu_backend(tmp_path):
     x, s = rng.standard_normal((6, 40)).astype(np.float32), rng.standard_normal(40).astype(np.float32)
     want = ge_mlir.compile(text)(x, s)[0]
     np.testing.assert_allclose(compiled(x, s)[0], want, rtol=0, atol=1e-5)
+
+
+def test_nchw_max_pool_against_cpu_backend(tmp_path):
+    """An NCHW pool (a lone pool keeps the imported format) runs between two transposes."""
+    text = """
+    func.func @pool(%x: tensor<2x8x6x6xf32>) -> tensor<2x8x3x3xf32> {
+      %0 = ge.max_pool2d %x {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>,
+                             pads = array<i64: 1, 1, 0, 0>} : (tensor<2x8x6x6xf32>) -> tensor<2x8x3x3xf32>
+      return %0 : tensor<2x8x3x3xf32>
+    }
+    """
+    compiled = ge_mlir.compile(text, target="ascendc", output_dir=tmp_path)
+    assert [k["name"] for k in compiled.kernels] == ["trans_data_0", "pool_0", "trans_data_1"]
+    x = np.random.default_rng(6).standard_normal((2, 8, 6, 6)).astype(np.float32)
+    np.testing.assert_array_equal(compiled(x)[0], ge_mlir.compile(text)(x)[0])
