@@ -68,6 +68,8 @@ class CompileOptions:
         config: the ge-mlir configuration (a JSON file path, a dict or a
             :class:`ge_mlir.config.Config`; schema in ``docs/config.md``) that
             shapes the default optimization pipeline.
+        soc: ``ascendc``: the SoC the kernels are planned for (tile sizes,
+            capacity checks): ``"Ascend910B1"`` (default) or ``"Ascend310P3"``.
     """
 
     optimize: bool = True
@@ -76,6 +78,7 @@ class CompileOptions:
     func_name: str | None = None
     constant_inputs: Mapping[str, Any] | None = None
     config: Any = None
+    soc: str | None = None
 
 
 @dataclass(frozen=True)
@@ -371,7 +374,8 @@ def compile(  # the natural name, as in torch.compile
                 fn = _pick(fns, options.func_name)
                 in_specs, out_specs = _specs(fn, None)
                 if compile_to in ("ascendc", "source"):
-                    project, kernels, exe = _compile_ascendc(module, compile_to, output_dir, run_on, done, texts)
+                    project, kernels, exe = _compile_ascendc(module, compile_to, output_dir, run_on, done, texts,
+                                                             options.soc)
                 del ctx
             else:
                 if compile_to in CPU_STAGES:
@@ -398,7 +402,7 @@ def compile(  # the natural name, as in torch.compile
 
 
 def _compile_ascendc(module: ir.Module, compile_to: str, output_dir: str | Path | None, run_on: str,
-                     done: Callable[[str, ir.Module], None], texts: dict[str, str]):
+                     done: Callable[[str, ir.Module], None], texts: dict[str, str], soc: str | None):
     """Stages ``ascendc`` and ``source``: (project dir, kernel summaries, callable or None)."""
     import shutil
     import tempfile
@@ -408,7 +412,12 @@ def _compile_ascendc(module: ir.Module, compile_to: str, output_dir: str | Path 
     from .target.ascendc.emit import write_project
     from .target.ascendc.ge_lower_to_ascendc import kernel_summaries
 
-    run_elements(module, parse_pipeline("builtin.module(ge-lower-to-ascendc)"), "ge-lower-to-ascendc")
+    from .target.ascendc.targets import SOCS
+
+    if soc is not None and soc not in SOCS:
+        raise CompileError(f"unknown soc {soc!r} (known: {', '.join(SOCS)})")
+    lower = f"ge-lower-to-ascendc{{soc={soc}}}" if soc else "ge-lower-to-ascendc"
+    run_elements(module, parse_pipeline(f"builtin.module({lower})"), "ge-lower-to-ascendc")
     done("ascendc", module)
     kernels = kernel_summaries(module)
     if compile_to == "ascendc":

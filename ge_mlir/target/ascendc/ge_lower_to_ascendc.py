@@ -896,6 +896,8 @@ class GeLowerToAscendCPass(Pass):
     targets = ("ascendc",)
     options = (
         Option("host-name", str, "graph", "symbol of the generated ascendc.host"),
+        Option("soc", str, "", "target SoC (Ascend910B1, Ascend310P3); empty: the module's "
+               "ascendc.target, else Ascend910B1"),
     )
 
     def run(self, module: ir.Operation) -> None:
@@ -904,7 +906,17 @@ class GeLowerToAscendCPass(Pass):
         if len(fns) != 1:
             raise PassFailure(f"the ascendc target compiles one function per module, found {len(fns)}", at=module)
         fn = fns[0]
-        kernels, low = lower_function(fn)
+        from .targets import DEFAULT_SOC, SOCS, UB_HEADROOM, target_attr
+
+        soc = self.opt("soc")
+        if soc and soc not in SOCS:
+            raise PassFailure(f"unknown soc '{soc}' (known: {', '.join(SOCS)})", at=module)
+        if soc or "ascendc.target" not in module.attributes:
+            module.attributes["ascendc.target"] = target_attr(soc or DEFAULT_SOC)
+        text = str(module.attributes["ascendc.target"])
+        ub = int(text.split("ub = ")[1].split(",")[0])
+        with K.ub_budget(ub - UB_HEADROOM):
+            kernels, low = lower_function(fn)
         text = "module {\n" + "".join(kernels) + "}\n"
         try:
             parsed = ir.Module.parse(text)

@@ -34,9 +34,20 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-#: Unified-buffer bytes a kernel plans for (192 KiB minus headroom for
-#: reduction scratch and alignment).
+#: Unified-buffer bytes a kernel plans for (the target's UB minus headroom for
+#: reduction scratch and alignment); :func:`ub_budget` sets it per compile.
 UB_BUDGET = 160 * 1024
+
+
+@contextmanager
+def ub_budget(nbytes: int) -> Iterator[None]:
+    """Plans the kernels built inside the block for ``nbytes`` of unified buffer."""
+    global UB_BUDGET
+    saved, UB_BUDGET = UB_BUDGET, nbytes
+    try:
+        yield
+    finally:
+        UB_BUDGET = saved
 #: Cores the lowering spreads a kernel over (an Ascend910B-class AI core count
 #: is 24; fewer keeps per-block tiles large for the sizes we compile).
 MAX_BLOCKS = 8

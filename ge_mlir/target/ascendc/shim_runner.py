@@ -148,6 +148,9 @@ class ShimExecutable:
                 in_files.append(path)
             out_files = [Path(tmp) / f"out{j}.bin" for j in range(len(self.outputs))]
             env = {k: v for k, v in os.environ.items() if not k.startswith("GE_ASCENDC_SHIM_")}
+            # The shim checks capacities of the SoC the kernels were planned for.
+            if str(self.manifest.get("soc", "")).startswith("Ascend310P"):
+                env["GE_ASCENDC_SHIM_SOC"] = "Ascend310P"
             cmd = [str(self.runner), str(self.constants), *map(str, in_files), *map(str, out_files)]
             try:
                 r = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=self.timeout, env=env)

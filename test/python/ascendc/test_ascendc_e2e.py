@@ -124,3 +124,21 @@ def test_nchw_max_pool_against_cpu_backend(tmp_path):
     assert [k["name"] for k in compiled.kernels] == ["trans_data_0", "pool_0", "trans_data_1"]
     x = np.random.default_rng(6).standard_normal((2, 8, 6, 6)).astype(np.float32)
     np.testing.assert_array_equal(compiled(x)[0], ge_mlir.compile(text)(x)[0])
+
+
+@pytest.mark.parametrize("soc, ub", [("Ascend910B1", 196608), ("Ascend310P3", 262144)])
+def test_soc_presets(soc, ub, tmp_path):
+    """The SoC decides the module's #ascendc.target (the verifier's capacities), the
+    unified-buffer plan of the kernels and the shim's capacity checks."""
+    compiled = ge_mlir.compile(e2e_models.mlp(), target="ascendc", options={"soc": soc},
+                               output_dir=tmp_path / soc)
+    text = compiled.ir("ascendc")
+    assert f'#ascendc.target<soc = "{soc}"' in text and f"ub = {ub}" in text
+    assert '"soc": "%s"' % soc in (compiled.project_dir / "graph.json").read_text()
+    # The epilogue over 4 x 1024 rows plans its tiles for the SoC's unified buffer.
+    assert max(k["bytes"].get("UB", 0) for k in compiled.kernels) <= ub - 32 * 1024
+    x = np.random.default_rng(7).standard_normal((4, 512)).astype(np.float32)
+    want = ort.InferenceSession(e2e_models.mlp().SerializeToString()).run(None, {"x": x})[0]
+    np.testing.assert_allclose(compiled(x)[0], want, rtol=0, atol=1e-4 * np.abs(want).max())
+    with pytest.raises(CompileError, match="unknown soc 'Ascend999'"):
+        ge_mlir.compile(e2e_models.mlp(), target="ascendc", options={"soc": "Ascend999"}, run_on="none")
