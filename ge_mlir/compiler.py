@@ -411,7 +411,6 @@ def _compile_ascendc(module: ir.Module, compile_to: str, output_dir: str | Path 
     from .passes.pipeline import parse_pipeline
     from .target.ascendc.emit import write_project
     from .target.ascendc.ge_lower_to_ascendc import kernel_summaries
-
     from .target.ascendc.targets import SOCS
 
     if soc is not None and soc not in SOCS:

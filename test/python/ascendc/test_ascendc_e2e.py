@@ -134,7 +134,7 @@ def test_soc_presets(soc, ub, tmp_path):
                                output_dir=tmp_path / soc)
     text = compiled.ir("ascendc")
     assert f'#ascendc.target<soc = "{soc}"' in text and f"ub = {ub}" in text
-    assert '"soc": "%s"' % soc in (compiled.project_dir / "graph.json").read_text()
+    assert f'"soc": "{soc}"' in (compiled.project_dir / "graph.json").read_text()
     # The epilogue over 4 x 1024 rows plans its tiles for the SoC's unified buffer.
     assert max(k["bytes"].get("UB", 0) for k in compiled.kernels) <= ub - 32 * 1024
     x = np.random.default_rng(7).standard_normal((4, 512)).astype(np.float32)
