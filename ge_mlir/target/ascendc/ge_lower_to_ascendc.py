@@ -728,6 +728,16 @@ def lower_function(fn: ir.Operation) -> tuple[list[str], ir.Operation]:
     ops = [op.operation for op in block.operations]
     ret = ops[-1]
     args = list(block.arguments)
+    for v in args + list(ret.operands):
+        try:
+            t = ir.RankedTensorType(v.type)
+        except (ValueError, TypeError):
+            t = None
+        if t is None or not t.has_static_shape:
+            raise PassFailure(f"the ascendc target needs static shapes; the function has a {v.type} "
+                              "argument or result (fix the input shapes at import)", at=fn)
+        if str(t.element_type) not in K._ELEM_BYTES:
+            raise PassFailure(f"the ascendc target has no {t.element_type} tensors", at=fn)
     n_in = len(args)
     for i, a in enumerate(args):
         low.buffers[a] = Buffer(_elem(a), _numel(_shape(a)), "arg", index=i)

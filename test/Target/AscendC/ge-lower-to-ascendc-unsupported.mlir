@@ -24,3 +24,11 @@ func.func @bcast(%x: tensor<4x2x3xf32>, %y: tensor<4x1x3xf32>) -> tensor<4x2x3xf
   %0 = ge.add %x, %y : (tensor<4x2x3xf32>, tensor<4x1x3xf32>) -> tensor<4x2x3xf32>
   return %0 : tensor<4x2x3xf32>
 }
+
+// -----
+
+// CHECK: error: {{.*}}ge-lower-to-ascendc: the ascendc target needs static shapes; the function has a tensor<?x8xf32> argument or result
+func.func @dynamic(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  %0 = ge.relu %x : tensor<?x8xf32>
+  return %0 : tensor<?x8xf32>
+}
