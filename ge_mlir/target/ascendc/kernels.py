@@ -98,7 +98,7 @@ class KernelBuilder:
     def fresh(self, hint: str) -> str:
         n = self._names.get(hint, 0)
         self._names[hint] = n + 1
-        return f"%{hint}{n}" if n or hint[-1].isdigit() else f"%{hint}"
+        return f"%{hint}_{n}" if n else f"%{hint}"
 
     def arg(self, hint: str, elem: str) -> str:
         name = self.fresh(hint)
@@ -265,7 +265,10 @@ class KernelBuilder:
         if self.tiling:
             fields = ", ".join(f"{k} = {v} : i64" for k, v in self.tiling.items())
             tiling = f" tiling({{{fields}}})"
-        lines = [f"ascendc.kernel @{self.name} kind(<{self.kind}>) blocks({self.blocks}){tiling} {{",
+        # C++ parameter names for the emitter (x, bt, out, ... rather than a0, a1).
+        names = ", ".join(f'"{n[1:]}"' for n, _ in self.args)
+        attrs = f" attributes {{arg_names = [{names}]}}" if self.args else ""
+        lines = [f"ascendc.kernel @{self.name} kind(<{self.kind}>) blocks({self.blocks}){tiling}{attrs} {{",
                  f"^bb0({args}):", *self._prologue, *self._body, "}"]
         return "\n".join(lines) + "\n"
 
@@ -463,7 +466,7 @@ def elementwise_kernel(name: str, prog: Program, shape: Sequence[int], split: in
     n_full = sum(1 for o in prog.operands if o.kind == "full")
     temps = prog.plan()[1]
     kb = KernelBuilder(name)
-    ins_gm = [kb.arg(f"in{i}", elem) for i in range(len(prog.operands))]
+    ins_gm = [kb.arg(f"in{i}", elem) for i in range(len(prog.operands))]  # C++ names in0, in1, ...
     out_gm = kb.arg("out", elem)
     pipe = kb.pipe()
     if flat:

@@ -3,7 +3,7 @@
 // A fused elementwise chain: one vector kernel, double-buffered queues,
 // DataCopy for full tiles and DataCopyPad for the tail; the splat constant
 // becomes an Adds immediate; the host launches it on the graph's buffers.
-// CHECK-LABEL: ascendc.kernel @elementwise_0 kind(<vector>) blocks(1) tiling({ntiles = 1 : i64, tile = 160 : i64, total = 160 : i64}) {
+// CHECK-LABEL: ascendc.kernel @elementwise_0 kind(<vector>) blocks(1) tiling({ntiles = 1 : i64, tile = 160 : i64, total = 160 : i64}) attributes {arg_names = ["in0", "in1", "out"]} {
 // CHECK-NEXT: ^bb0(%[[X:.*]]: !ascendc.gm<f32>, %[[Y:.*]]: !ascendc.gm<f32>, %[[OUT:.*]]: !ascendc.gm<f32>):
 // CHECK-NEXT: %[[PIPE:.*]] = ascendc.pipe : !ascendc.pipe
 // CHECK-NEXT: %[[Q0:.*]] = ascendc.queue %[[PIPE]] num(2) bytes(640) : <vecin, 2>
@@ -34,7 +34,7 @@ func.func @chain(%x: tensor<4x40xf32>, %y: tensor<4x40xf32>) -> tensor<4x40xf32>
 
 // A bias over the last axis: rows mode, the bias read once per block into a
 // VECCALC buffer (MTE2 -> V flag), then added row by row.
-// CHECK-LABEL: ascendc.kernel @elementwise_0 kind(<vector>) blocks(1) tiling({cols = 8 : i64, ntiles = 1 : i64, rows = 4 : i64, side1_len = 8 : i64, slot = 8 : i64, tile_rows = 4 : i64}) {
+// CHECK-LABEL: ascendc.kernel @elementwise_0 kind(<vector>) blocks(1) tiling({cols = 8 : i64, ntiles = 1 : i64, rows = 4 : i64, side1_len = 8 : i64, slot = 8 : i64, tile_rows = 4 : i64}) attributes {arg_names = ["in0", "in1", "out"]} {
 // CHECK: %[[BIAS:.*]] = ascendc.tbuf_get %{{.*}} : <veccalc> -> <f32, 8, veccalc>
 // CHECK: ascendc.copy_pad_gm_to_local %[[BIAS]], %{{.*}}[%c0], %{{.*}} : <f32, 8, veccalc>, <f32>
 // CHECK-NEXT: ascendc.set_flag <mte2_v>, 0
