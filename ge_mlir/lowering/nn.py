@@ -332,10 +332,8 @@ def _channel_bias_map(rank: int) -> ir.AffineMap:
 
 @lowering("conv2d")
 def lower_conv2d(op: ir.OpView) -> ir.Value:
-    sizes = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
-    x, w = op.operands[0], op.operands[1]
-    bias = op.operands[2] if sizes[2] else None
-    residual = op.operands[2 + sizes[2]] if sizes[3] else None
+    conv = op.operation.opview  # the generated Conv2DOp resolves the optional operands
+    x, w, bias, residual = conv.input, conv.filter, conv.bias, conv.residual
     xt, wt, rt = _tensor(x), _tensor(w), _tensor(op.results[0])
     if xt.rank != 4 or wt.rank != 4:
         raise Unsupported("conv2d rank")

@@ -46,6 +46,7 @@ import numpy as np
 from mlir import ir
 from mlir.rewrite import PatternRewriter, RewritePatternSet
 
+from ..lowering.common import attr_enum
 from ..passes.registry import Option, Pass, PassFailure, register_pass
 from .fusion_common import constant_array, constant_op, make_constant
 from .patterns import apply_without_folding, defining_op, pattern
@@ -86,20 +87,13 @@ def _format_attr(name: str) -> ir.Attribute:
 
 
 def _format_of(op: ir.Operation) -> str:
-    if "data_format" not in op.attributes:
-        return "NCHW"
-    text = str(op.attributes["data_format"])
-    return text[text.index("<") + 1 : text.rindex(">")]
+    return attr_enum(op, "data_format", "NCHW")
 
 
 def _trans_formats(op: ir.Operation) -> tuple[str, str] | None:
     if op.name != "ge.trans_data" or "original_shape" in op.attributes:
         return None
-    fmt = {}
-    for key in ("src_format", "dst_format"):
-        text = str(op.attributes[key])
-        fmt[key] = text[text.index("<") + 1 : text.rindex(">")]
-    return fmt["src_format"], fmt["dst_format"]
+    return attr_enum(op, "src_format", ""), attr_enum(op, "dst_format", "")
 
 
 def make_cancel_pattern(owner: Pass):
@@ -326,29 +320,27 @@ class GeTransformLayoutPass(Pass):
             # Shape in NCHW, then in the wanted layout.
             nchw = _permuted(t, _inverse(PERMS[have]))
             new_t = _permuted(nchw, PERMS[want])
-            arr = constant_array(v) if constant_op(v) is not None else None
-            with ir.InsertionPoint(before), before.location:
-                if arr is not None and have == "NCHW":
-                    out = make_constant(np.transpose(arr, PERMS[want]), t.element_type, "relaid", before.location)
-                    self.bump("constants-relaid")
-                else:
+            if have == "NCHW" and constant_op(v) is not None and constant_array(v) is not None:
+                out = relaid_constant(v, before, PERMS[want])
+            else:
+                with ir.InsertionPoint(before), before.location:
                     out = ir.Operation.create(
                         "ge.trans_data", results=[new_t], operands=[v],
                         attributes={"src_format": _format_attr(have), "dst_format": _format_attr(want)},
                     ).results[0]
-                    self.bump("trans-data-inserted")
-                    counts["inserted"] += 1
+                self.bump("trans-data-inserted")
+                counts["inserted"] += 1
             layout[out] = want
             converted[key] = out
             return out
 
-        def relaid_constant(v: ir.Value, before: ir.Operation) -> ir.Value:
-            """A broadcast constant operand of a target-format elementwise op, re-laid-out."""
+        def relaid_constant(v: ir.Value, before: ir.Operation, to: tuple[int, ...]) -> ir.Value:
+            """An NCHW constant (broadcast ones right-aligned to rank 4) permuted by ``to``, with numpy."""
             arr = constant_array(v)
             t = ir.RankedTensorType(v.type)
-            full = arr.reshape([1] * (4 - arr.ndim) + list(arr.shape)) if arr.ndim <= 4 else arr
+            full = arr.reshape([1] * (4 - arr.ndim) + list(arr.shape))
             with ir.InsertionPoint(before), before.location:
-                out = make_constant(np.transpose(full, perm), t.element_type, "relaid", before.location)
+                out = make_constant(np.transpose(full, to), t.element_type, "relaid", before.location)
             self.bump("constants-relaid")
             return out
 
@@ -361,21 +353,19 @@ class GeTransformLayoutPass(Pass):
             if i in plan.target:
                 is_sensitive = op.name not in AGNOSTIC
                 for k, v in enumerate(op.operands):
-                    if _ranked4(v) is None:
+                    if not is_sensitive and constant_op(v) is not None:
+                        # Constants of a propagated elementwise op (_Plan made
+                        # sure they are readable); scalars need no change.
+                        t = ir.RankedTensorType(v.type)
+                        if t.rank == 4 or (t.rank > 0 and any(d != 1 for d in t.shape)):
+                            op.operands[k] = relaid_constant(v, op, perm)
                         continue
-                    if not is_sensitive and constant_op(v) is not None and layout_of(v) == "NCHW":
-                        op.operands[k] = relaid_constant(v, op)
+                    if _ranked4(v) is None:
                         continue
                     if is_sensitive and k == 1 and op.name.startswith("ge.conv"):
                         continue  # the filter stays OIHW
                     counts["naive"] += 1 if is_sensitive else 0
                     op.operands[k] = get(v, fmt, op)
-                for k, v in enumerate(op.operands):
-                    # Broadcast (rank < 4) constants of elementwise ops.
-                    if not is_sensitive and _ranked4(v) is None and constant_op(v) is not None:
-                        t = ir.RankedTensorType(v.type)
-                        if t.rank > 0 and any(d != 1 for d in t.shape):
-                            op.operands[k] = relaid_constant(v, op)
                 if is_sensitive:
                     op.attributes["data_format"] = _format_attr(fmt)
                     self.bump("ops-converted")

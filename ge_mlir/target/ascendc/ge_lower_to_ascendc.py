@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from mlir import ir
 
+from ...lowering.common import attr_bool, attr_enum, attr_float, attr_int, attr_ints
 from ...optimize.fusion_common import constant_array, constant_op
 from ...optimize.patterns import defining_op
 from ...passes.registry import Option, Pass, PassFailure, register_pass
@@ -43,7 +44,7 @@ _ELEMENTWISE_BINARY = {"ge.add": "add", "ge.sub": "sub", "ge.mul": "mul", "ge.di
                        "ge.max": "max", "ge.min": "min"}
 _ELEMENTWISE_UNARY = {"ge.relu", "ge.sigmoid", "ge.tanh", "ge.gelu", "ge.silu", "ge.exp", "ge.log",
                       "ge.abs", "ge.sqrt", "ge.rsqrt", "ge.reciprocal", "ge.neg", "ge.leaky_relu",
-                      "ge.clip", "ge.hard_sigmoid", "ge.hard_swish", "ge.identity", "ge.pow"}
+                      "ge.clip", "ge.hard_sigmoid", "ge.hard_swish", "ge.pow"}
 _ALIASES = {"ge.reshape", "ge.flatten", "ge.squeeze", "ge.unsqueeze", "ge.identity"}
 _ELEMS = {"f32": np.float32, "f16": np.float16}
 
@@ -68,25 +69,6 @@ def _numel(shape: list[int]) -> int:
     for d in shape:
         n *= d
     return n
-
-
-def _attr_float(op: ir.Operation, name: str, default: float | None) -> float | None:
-    return ir.FloatAttr(op.attributes[name]).value if name in op.attributes else default
-
-
-def _attr_int(op: ir.Operation, name: str, default: int) -> int:
-    return ir.IntegerAttr(op.attributes[name]).value if name in op.attributes else default
-
-
-def _attr_ints(op: ir.Operation, name: str, default: list[int]) -> list[int]:
-    return list(ir.DenseI64ArrayAttr(op.attributes[name])) if name in op.attributes else default
-
-
-def _enum(op: ir.Operation, name: str, default: str) -> str:
-    if name not in op.attributes:
-        return default
-    text = str(op.attributes[name])
-    return text[text.index("<") + 1 : text.rindex(">")]
 
 
 def _scalar_constant(v: ir.Value) -> float | None:
@@ -124,6 +106,8 @@ class Lowering:
     launches: list[Launch] = field(default_factory=list)
     buffers: dict[ir.Value, Buffer] = field(default_factory=dict)
     counter: dict[str, int] = field(default_factory=dict)
+    #: The graph's outputs (host arguments after the inputs).
+    outputs: list[Buffer] = field(default_factory=list)
 
     def name(self, family: str) -> str:
         n = self.counter.get(family, 0)
@@ -173,8 +157,6 @@ def _uses(v: ir.Value) -> list[ir.Operation]:
 def _is_elementwise(op: ir.Operation) -> bool:
     if op.name not in _ELEMENTWISE_BINARY and op.name not in _ELEMENTWISE_UNARY:
         return False
-    if op.name in _ALIASES and op.name != "ge.identity":
-        return False
     return _elem(op.results[0]) in _ELEMS
 
 
@@ -185,10 +167,10 @@ def _is_elementwise(op: ir.Operation) -> bool:
 
 def _fused_into_user(op: ir.Operation) -> bool:
     """An elementwise op computed inside its single user's kernel."""
-    if not _is_elementwise(op) or op.name == "ge.identity":
+    if not _is_elementwise(op):
         return False
     users = _uses(op.results[0])
-    if len(users) != 1 or not _is_elementwise(users[0]) or users[0].name == "func.return":
+    if len(users) != 1 or not _is_elementwise(users[0]):
         return False
     return _shape(users[0].results[0]) == _shape(op.results[0])
 
@@ -246,9 +228,7 @@ class _ChainBuilder:
         if p is not None and _fused_into_user(p):
             return self.build(p)
         scalar = _scalar_constant(v)
-        if scalar is not None and _shape(v) != self.out_shape:
-            return scalar
-        if scalar is not None and constant_op(v) is not None:
+        if scalar is not None:
             return scalar
         if v in self.leaf_regs:
             return self.leaf_regs[v]
@@ -284,8 +264,6 @@ class _ChainBuilder:
                 return p.binary("add", p.scalar("muls", b, -1.0), a)
             return p.binary("mul", p.unary("reciprocal", b), a)   # a / b
         x = self._full(self.reg(op.operands[0]))
-        if name == "ge.identity":
-            return x
         simple = {"ge.relu": "relu", "ge.exp": "exp", "ge.log": "ln", "ge.abs": "abs", "ge.sqrt": "sqrt",
                   "ge.rsqrt": "rsqrt", "ge.reciprocal": "reciprocal"}
         if name in simple:
@@ -302,22 +280,22 @@ class _ChainBuilder:
                 return x
             raise Unsupported("pow with an exponent other than 0.5, 1 or 2")
         if name == "ge.clip":
-            lo, hi = _attr_float(op, "min", None), _attr_float(op, "max", None)
+            lo, hi = attr_float(op, "min", None), attr_float(op, "max", None)
             if lo is not None:
                 x = p.scalar("maxs", x, lo)
             if hi is not None:
                 x = p.scalar("mins", x, hi)
             return x
         if name == "ge.gelu":
-            if "tanh_approx" in op.attributes and ir.BoolAttr(op.attributes["tanh_approx"]).value:
+            if attr_bool(op, "tanh_approx", False):
                 raise Unsupported("tanh-approximated gelu")
             return p.gelu(x)
         if name == "ge.hard_sigmoid":
-            t = p.scalar("adds", p.scalar("muls", x, _attr_float(op, "alpha", 0.2)), _attr_float(op, "beta", 0.5))
+            t = p.scalar("adds", p.scalar("muls", x, attr_float(op, "alpha", 0.2)), attr_float(op, "beta", 0.5))
             return p.scalar("mins", p.scalar("maxs", t, 0.0), 1.0)
         act = {"ge.sigmoid": "sigmoid", "ge.tanh": "tanh", "ge.silu": "silu", "ge.hard_swish": "hard_swish",
                "ge.leaky_relu": "leaky_relu"}[name]
-        return p.activation(act, x, _attr_float(op, "alpha", None))
+        return p.activation(act, x, attr_float(op, "alpha", None))
 
 
 def lower_elementwise_chain(low: Lowering, root: ir.Operation) -> None:
@@ -353,10 +331,7 @@ def epilogue(low: Lowering, acc: Buffer, out_value: ir.Value, shape: list[int], 
         r = prog.input()
         args.append(residual)
         x = prog.binary("add", x, r)
-    x = prog.activation(act, x, alpha)
-    if x == ("in", 0):
-        x = prog.scalar("muls", x, 1.0)   # a plain copy still needs a kernel
-    prog.result = x
+    prog.result = prog.activation(act, x, alpha)
     kb = K.elementwise_kernel(low.name("epilogue"), prog, shape, split if bias is not None else len(shape))
     low.launch(kb, [*args, low.result_buffer(out_value)])
 
@@ -399,11 +374,11 @@ def lower_matmul(low: Lowering, op: ir.Operation) -> None:
     elem = _elem(out)
     alpha, beta = 1.0, 1.0
     if op.name == "ge.gemm":
-        if "trans_a" in op.attributes and ir.BoolAttr(op.attributes["trans_a"]).value:
+        if attr_bool(op, "trans_a", False):
             raise Unsupported("gemm with trans_a")
-        alpha = _attr_float(op, "alpha", 1.0)
-        beta = _attr_float(op, "beta", 1.0)
-        trans_b = "trans_b" in op.attributes and ir.BoolAttr(op.attributes["trans_b"]).value
+        alpha = attr_float(op, "alpha", 1.0)
+        beta = attr_float(op, "beta", 1.0)
+        trans_b = attr_bool(op, "trans_b", False)
         m, k = a_shape
         n = b_shape[0] if trans_b else b_shape[1]
         batch, a_batched, b_batched = 1, False, False
@@ -435,7 +410,7 @@ def lower_matmul(low: Lowering, op: ir.Operation) -> None:
         bt = _matmul_bt(low, b, k, n, _numel(b_batch) if b_batched else 1)
     if elem not in ("f32", "f16"):
         raise Unsupported(f"{op.name} on {elem} (the cube kernel takes f32 or f16)")
-    act = _enum(op, "activation", "none")
+    act = attr_enum(op, "activation", "none")
     needs_epilogue = bias is not None or act != "none" or alpha != 1.0
     acc = low.temp(elem, batch * m * n) if needs_epilogue else low.result_buffer(out)
     kb = K.matmul_kernel(low.name("matmul"), elem, batch, m, n, k, a_batched, b_batched)
@@ -448,24 +423,24 @@ def lower_matmul(low: Lowering, op: ir.Operation) -> None:
             full = [1] * (rank - len(bshape)) + bshape
             if full == o_shape:
                 raise Unsupported("a full-shape gemm C operand")
-            if all(d == 1 for d in full[:-1]):
+            if all(d == 1 for d in full[:-1]) and full[-1] == o_shape[-1]:
                 bias_op = (low.buffer(bias), "row", 0)
             else:
                 raise Unsupported(f"bias of shape {bshape}")
         epilogue(low, acc, out, o_shape, len(o_shape) - 1, bias_op, None, act,
-                 _attr_float(op, "activation_alpha", None), scale=alpha, bias_scale=beta)
+                 attr_float(op, "activation_alpha", None), scale=alpha, bias_scale=beta)
 
 
 def lower_conv2d(low: Lowering, op: ir.Operation) -> None:
     from ...optimize.fusion_common import conv_parts
 
     x, w, bias, residual = conv_parts(op)
-    if _attr_int(op, "groups", 1) != 1:
+    if attr_int(op, "groups", 1) != 1:
         raise Unsupported("grouped or depthwise conv2d")
     warr = constant_array(w) if constant_op(w) is not None else None
     if warr is None:
         raise Unsupported("conv2d with a non-constant filter")
-    fmt = _enum(op, "data_format", "NCHW")
+    fmt = attr_enum(op, "data_format", "NCHW")
     if fmt not in ("NCHW", "NHWC"):
         raise Unsupported(f"conv2d in {fmt}")
     nchw = fmt == "NCHW"
@@ -478,14 +453,14 @@ def lower_conv2d(low: Lowering, op: ir.Operation) -> None:
         n, h, wd, c = xs
         _, oh, ow, f = os_
     _, _, kh, kw = warr.shape
-    pads = _attr_ints(op, "pads", [0, 0, 0, 0])
-    strides = _attr_ints(op, "strides", [1, 1])
-    dil = _attr_ints(op, "dilations", [1, 1])
+    pads = attr_ints(op, "pads", [0, 0, 0, 0])
+    strides = attr_ints(op, "strides", [1, 1])
+    dil = attr_ints(op, "dilations", [1, 1])
     ckk = c * kh * kw
     col = low.temp(elem, n * oh * ow * ckk)
     kb = K.im2col_kernel(low.name("im2col"), elem, nchw, n, c, h, wd, kh, kw, oh, ow, strides, pads[:2], dil)
     low.launch(kb, [low.buffer(x), col])
-    act = _enum(op, "activation", "none")
+    act = attr_enum(op, "activation", "none")
     needs_epilogue = bias is not None or residual is not None or act != "none"
     acc = low.temp(elem, _numel(os_)) if needs_epilogue else low.result_buffer(op.results[0])
     if elem not in ("f32", "f16"):
@@ -506,7 +481,7 @@ def lower_conv2d(low: Lowering, op: ir.Operation) -> None:
             bias_op = (low.buffer(bias), "col", f) if nchw else (low.buffer(bias), "row", 0)
         res = low.buffer(residual) if residual is not None else None
         split = 2 if nchw else 3
-        epilogue(low, acc, op.results[0], os_, split, bias_op, res, act, _attr_float(op, "activation_alpha", None))
+        epilogue(low, acc, op.results[0], os_, split, bias_op, res, act, attr_float(op, "activation_alpha", None))
 
 
 def lower_batch_norm(low: Lowering, op: ir.Operation) -> None:
@@ -515,12 +490,12 @@ def lower_batch_norm(low: Lowering, op: ir.Operation) -> None:
     if any(s is None for s in stats):
         raise Unsupported("batch_norm with non-constant statistics")
     scale, beta, mean, var = (s.reshape(-1).astype(np.float64) for s in stats)
-    eps = _attr_float(op, "epsilon", 1e-5)
+    eps = attr_float(op, "epsilon", 1e-5)
     a = scale / np.sqrt(var + eps)
     b = beta - mean * a
     shape = _shape(op.results[0])
     elem = _elem(op.results[0])
-    nchw = _enum(op, "data_format", "NCHW") == "NCHW"
+    nchw = attr_enum(op, "data_format", "NCHW") == "NCHW"
     prog = K.Program(elem)
     x = prog.input()
     kind, split = ("col", 2) if nchw else ("row", len(shape) - 1)
@@ -534,7 +509,7 @@ def lower_batch_norm(low: Lowering, op: ir.Operation) -> None:
 
 def lower_softmax(low: Lowering, op: ir.Operation) -> None:
     shape = _shape(op.results[0])
-    axis = _attr_int(op, "axis", -1) % len(shape)
+    axis = attr_int(op, "axis", -1) % len(shape)
     if any(d != 1 for d in shape[axis + 1 :]):
         raise Unsupported("softmax over an axis other than the last")
     cols = shape[axis]
@@ -544,7 +519,7 @@ def lower_softmax(low: Lowering, op: ir.Operation) -> None:
 
 def lower_layer_norm(low: Lowering, op: ir.Operation) -> None:
     shape = _shape(op.results[0])
-    axis = _attr_int(op, "axis", -1) % len(shape)
+    axis = attr_int(op, "axis", -1) % len(shape)
     cols = _numel(shape[axis:])
     x, scale = op.operands[0], op.operands[1]
     bias = op.operands[2] if len(op.operands) > 2 and op.name == "ge.layer_norm" else None
@@ -552,10 +527,8 @@ def lower_layer_norm(low: Lowering, op: ir.Operation) -> None:
         if v is not None and _numel(_shape(v)) != cols:
             raise Unsupported("layer_norm scale/bias that broadcast within the normalized axes")
     rms = op.name == "ge.rms_norm"
-    if rms:
-        bias = None
     kb = K.layer_norm_kernel(low.name("rms_norm" if rms else "layer_norm"), _elem(x), _numel(shape) // cols, cols,
-                             _attr_float(op, "epsilon", 1e-6 if rms else 1e-5), True, bias is not None,
+                             attr_float(op, "epsilon", 1e-6 if rms else 1e-5), True, bias is not None,
                              center=not rms)
     args = [low.buffer(x), low.buffer(scale)] + ([low.buffer(bias)] if bias is not None else [])
     low.launch(kb, [*args, low.result_buffer(op.results[0])])
@@ -564,7 +537,7 @@ def lower_layer_norm(low: Lowering, op: ir.Operation) -> None:
 def lower_transpose(low: Lowering, op: ir.Operation) -> None:
     x = op.operands[0]
     shape = _shape(x)
-    perm = _attr_ints(op, "perm", list(range(len(shape)))[::-1])
+    perm = attr_ints(op, "perm", list(range(len(shape)))[::-1])
     rank = len(shape)
     elem = _elem(x)
     if perm[-1] == rank - 1:
@@ -577,7 +550,7 @@ def lower_transpose(low: Lowering, op: ir.Operation) -> None:
 
 
 def lower_trans_data(low: Lowering, op: ir.Operation) -> None:
-    src, dst = _enum(op, "src_format", "?"), _enum(op, "dst_format", "?")
+    src, dst = attr_enum(op, "src_format", "?"), attr_enum(op, "dst_format", "?")
     x = op.operands[0]
     shape = _shape(x)
     if (src, dst) == ("NCHW", "NHWC"):
@@ -596,7 +569,7 @@ def lower_reduce(low: Lowering, op: ir.Operation) -> None:
     x = op.operands[0]
     shape = _shape(x)
     rank = len(shape)
-    axes = sorted(a % rank for a in _attr_ints(op, "axes", [])) or list(range(rank))
+    axes = sorted(a % rank for a in attr_ints(op, "axes", [])) or list(range(rank))
     kind = op.name.removeprefix("ge.reduce_")
     elem = _elem(x)
     if elem not in _ELEMS:
@@ -622,7 +595,7 @@ def lower_global_pool(low: Lowering, op: ir.Operation) -> None:
     shape = _shape(x)
     kind = "sum" if op.name == "ge.global_avg_pool" else "max"
     elem = _elem(x)
-    if _enum(op, "data_format", "NCHW") == "NHWC":
+    if attr_enum(op, "data_format", "NCHW") == "NHWC":
         n, h, w, c = shape
         kb = K.column_reduce_kernel(low.name("global_pool"), elem, kind, n, h * w, c,
                                     1.0 / (h * w) if kind == "sum" else 1.0)
@@ -635,10 +608,10 @@ def lower_global_pool(low: Lowering, op: ir.Operation) -> None:
 
 def lower_pool(low: Lowering, op: ir.Operation) -> None:
     x = op.operands[0]
-    nchw = _enum(op, "data_format", "NCHW") != "NHWC"
-    if _attr_ints(op, "dilations", [1, 1]) != [1, 1]:
+    nchw = attr_enum(op, "data_format", "NCHW") != "NHWC"
+    if attr_ints(op, "dilations", [1, 1]) != [1, 1]:
         raise Unsupported("dilated pooling")
-    if "ceil_mode" in op.attributes and ir.BoolAttr(op.attributes["ceil_mode"]).value:
+    if attr_bool(op, "ceil_mode", False):
         raise Unsupported("ceil_mode pooling")
     elem = _elem(x)
     if nchw:
@@ -649,11 +622,11 @@ def lower_pool(low: Lowering, op: ir.Operation) -> None:
     else:
         n, h, w, c = _shape(x)
         _, oh, ow, _ = _shape(op.results[0])
-    pads = _attr_ints(op, "pads", [0, 0, 0, 0])
+    pads = attr_ints(op, "pads", [0, 0, 0, 0])
     kind = "max" if op.name == "ge.max_pool2d" else "avg"
-    cip = "count_include_pad" in op.attributes and ir.BoolAttr(op.attributes["count_include_pad"]).value
+    cip = attr_bool(op, "count_include_pad", False)
     kb = K.pool_nhwc_kernel(low.name("pool"), elem, kind, n, h, w, c, oh, ow,
-                            _attr_ints(op, "kernel_shape", [1, 1]), _attr_ints(op, "strides", [1, 1]), pads[:2], cip)
+                            attr_ints(op, "kernel_shape", [1, 1]), attr_ints(op, "strides", [1, 1]), pads[:2], cip)
     if not nchw:
         low.launch(kb, [low.buffer(x), low.result_buffer(op.results[0])])
         return
@@ -670,9 +643,6 @@ def lower_cast(low: Lowering, op: ir.Operation) -> None:
     src, dst = _elem(x), _elem(op.results[0])
     if src not in _ELEMS or dst not in _ELEMS:
         raise Unsupported(f"cast {src} -> {dst} (float <-> float casts are lowered)")
-    if src == dst:
-        low.buffers[op.results[0]] = low.buffer(x)
-        return
     kb = K.cast_kernel(low.name("cast"), src, dst, _numel(_shape(x)))
     low.launch(kb, [low.buffer(x), low.result_buffer(op.results[0])])
 
@@ -705,14 +675,14 @@ _LOWERINGS = {
 
 
 def _bt_perm(transpose: ir.Operation) -> list[int]:
-    perm = _attr_ints(transpose, "perm", [])
+    perm = attr_ints(transpose, "perm", [])
     return perm[:-2] + [perm[-1], perm[-2]]
 
 
 def _only_feeds_bt(op: ir.Operation) -> bool:
     """A transpose read by matmuls only as their B, whose B^T is cheap to make
     from the transpose's input (see :func:`_matmul_bt`): no kernel of its own."""
-    if op.name != "ge.transpose" or len(_attr_ints(op, "perm", [])) < 2:
+    if op.name != "ge.transpose" or len(attr_ints(op, "perm", [])) < 2:
         return False
     if _bt_perm(op)[-1] != len(_bt_perm(op)) - 1:
         return False
@@ -721,8 +691,15 @@ def _only_feeds_bt(op: ir.Operation) -> bool:
                                and u.operands[0] != op.results[0] for u in users)
 
 
-def lower_function(fn: ir.Operation) -> tuple[list[str], ir.Operation]:
-    """Kernels (text) and the launches of ``fn``; returns them with the state."""
+def _is_alias(op: ir.Operation | None) -> bool:
+    """Ops whose result is their input's global memory (no kernel)."""
+    if op is None:
+        return False
+    return op.name in _ALIASES or (op.name == "ge.cast" and op.operands[0].type == op.results[0].type)
+
+
+def lower_function(fn: ir.Operation) -> Lowering:
+    """The kernels (text) and launches of ``fn``."""
     block = fn.regions[0].blocks[0]
     low = Lowering(fn)
     ops = [op.operation for op in block.operations]
@@ -743,33 +720,30 @@ def lower_function(fn: ir.Operation) -> tuple[list[str], ir.Operation]:
         low.buffers[a] = Buffer(_elem(a), _numel(_shape(a)), "arg", index=i)
     # Returned values are written straight into the output arguments when
     # their producer is a kernel (aliases resolve to their root).
-    outputs: list[Buffer] = []
-    for j, v in enumerate(ret.operands):
-        outputs.append(Buffer(_elem(v), _numel(_shape(v)), "arg", index=n_in + j))
-    root_of: dict[ir.Value, ir.Value] = {}
+    low.outputs = [Buffer(_elem(v), _numel(_shape(v)), "arg", index=n_in + j)
+                   for j, v in enumerate(ret.operands)]
 
     def root(v: ir.Value) -> ir.Value:
-        p = defining_op(v)
-        while p is not None and p.name in _ALIASES:
-            v = p.operands[0]
-            p = defining_op(v)
+        while _is_alias(defining_op(v)):
+            v = defining_op(v).operands[0]
         return v
 
+    written: set[ir.Value] = set()
     copies: list[tuple[ir.Value, Buffer]] = []
-    for j, v in enumerate(ret.operands):
+    for v, out in zip(ret.operands, low.outputs):
         r = root(v)
         p = defining_op(r)
-        if p is None or p.name == "ge.constant" or r in root_of:
-            copies.append((v, outputs[j]))
+        if p is None or p.name == "ge.constant" or r in written:
+            copies.append((v, out))
             continue
-        root_of[r] = v
-        low.buffers[r] = outputs[j]
+        written.add(r)
+        low.buffers[r] = out
     for op in ops[:-1]:
         name = op.name
         try:
             if name == "ge.constant":
                 continue
-            if name in _ALIASES:
+            if _is_alias(op):
                 low.buffers[op.results[0]] = low.buffer(op.operands[0])
                 continue
             if _only_feeds_bt(op):
@@ -786,12 +760,10 @@ def lower_function(fn: ir.Operation) -> tuple[list[str], ir.Operation]:
             raise PassFailure(f"cannot lower '{name}' to ascendc: {e}", at=op) from None
     for v, out in copies:
         prog = K.Program(_elem(v))
-        x = prog.input()
-        prog.result = prog.scalar("muls", x, 1.0)
+        prog.result = prog.input()
         kb = K.elementwise_kernel(low.name("copy"), prog, _shape(v), len(_shape(v)))
         low.launch(kb, [low.buffer(v), out])
-    low.outputs = outputs  # type: ignore[attr-defined]
-    return low.kernels, low  # type: ignore[return-value]
+    return low
 
 
 def _io_names(fn: ir.Operation, n_in: int, n_out: int) -> list[str]:
@@ -827,7 +799,7 @@ def build_host(low: Lowering, module_block: ir.Block, name: str, loc: ir.Locatio
     fn = low.fn
     block = fn.regions[0].blocks[0]
     args = list(block.arguments)
-    outputs = low.outputs  # type: ignore[attr-defined]
+    outputs = low.outputs
     arg_bufs = [low.buffers[a] for a in args] + outputs
     nbytes = [b.numel * K.elem_bytes(b.elem) for b in arg_bufs]
     ret = block.operations[len(block.operations) - 1].operation
@@ -892,7 +864,7 @@ def kernel_summaries(module: ir.Module) -> list[dict[str, object]]:
                 num = ir.IntegerAttr(o.attributes["num"]).value if "num" in o.attributes else 1
                 usage[mem] = usage.get(mem, 0) + num * K.align_up(nbytes, _ALIGN[mem])
         out.append({"name": ir.StringAttr(op.attributes["sym_name"]).value,
-                    "kind": _enum(op, "kind", "vector"), "blocks": ir.IntegerAttr(op.attributes["block_dim"]).value,
+                    "kind": attr_enum(op, "kind", "vector"), "blocks": ir.IntegerAttr(op.attributes["block_dim"]).value,
                     "bytes": usage})
     return out
 
@@ -926,7 +898,8 @@ class GeLowerToAscendCPass(Pass):
         text = str(module.attributes["ascendc.target"])
         ub = int(text.split("ub = ")[1].split(",")[0])
         with K.ub_budget(ub - UB_HEADROOM):
-            kernels, low = lower_function(fn)
+            low = lower_function(fn)
+        kernels = low.kernels
         text = "module {\n" + "".join(kernels) + "}\n"
         try:
             parsed = ir.Module.parse(text)

@@ -128,13 +128,6 @@ class KernelBuilder:
             self.pro(f"{name} = arith.constant {float(value):.9e} : {elem}")
         return self._consts[key]
 
-    def true(self) -> str:
-        key = ("i1", True)
-        if key not in self._consts:
-            self._consts[key] = "%true"
-            self.pro("%true = arith.constant true")
-        return self._consts[key]
-
     def param(self, field_name: str, value: int) -> str:
         """A tiling field (an index value read from the tiling struct)."""
         if field_name in self.tiling and self.tiling[field_name] != value:
@@ -457,6 +450,11 @@ def elementwise_kernel(name: str, prog: Program, shape: Sequence[int], split: in
     operands can address it.
     """
     elem = prog.elem
+    if not prog.instrs or prog.result != ("r", len(prog.instrs) - 1):
+        # The last instruction writes the output tile; a result computed
+        # earlier (or an operand itself) is copied there. Muls by 1 rather
+        # than DataCopy UB->UB: its count need not fill 32-byte blocks.
+        prog.result = prog.scalar("muls", prog.result, 1.0)
     eb = elem_bytes(elem)
     align = 32 // eb
     total = 1
@@ -586,14 +584,9 @@ def elementwise_kernel(name: str, prog: Program, shape: Sequence[int], split: in
 def _run_program(kb: KernelBuilder, prog: Program, tiles: dict, temp_bufs: list[str], ct: str,
                  out: tuple[str, str], count: str, elem: str, rowctx) -> None:
     """Emits the program's instructions; the last one writes the output tile."""
-    if not prog.instrs:
-        src, st = tiles[prog.result[1]]
-        kb.emit(f"ascendc.copy_local {out[0]}, {src}, {count} : {out[1]}, {st}")
-        return
     plan, _ = prog.plan()
     where: dict[tuple, tuple[str, str]] = {("in", i): v for i, v in tiles.items()}
     for j, ins in enumerate(prog.instrs):
-        reg = ("r", j)
         src, st = where[ins[2]]
         dst, dt = out if plan[j] == "out" else (temp_bufs[plan[j]], ct)
         kind = ins[0]
@@ -602,10 +595,7 @@ def _run_program(kb: KernelBuilder, prog: Program, tiles: dict, temp_bufs: list[
         else:
             other, other_t = where[ins[3]] if kind == "binary" else (None, None)
             _vector_instr(kb, ins, dst, dt, src, st, other, other_t, count, elem)
-        where[reg] = (dst, dt)
-    if plan[-1] != "out":
-        src, st = where[prog.result]
-        kb.emit(f"ascendc.copy_local {out[0]}, {src}, {count} : {out[1]}, {st}")
+        where[("r", j)] = (dst, dt)
 
 
 _BCAST_SCALAR = {"add": "adds", "mul": "muls", "max": "maxs", "min": "mins"}
