@@ -159,14 +159,9 @@ int main(int argc, char** argv) {
   for (uint32_t i = 0; i < BATCH * M * K; ++i) a[i] = half(static_cast<float>((i * 7) % 23) / 8.0f - 1.25f);
   for (uint32_t i = 0; i < K * N; ++i) b[i] = half(static_cast<float>((i * 11) % 19) / 16.0f - 0.5f);
   ICPU_RUN_KF(matmul_f16_f32, BATCH, a, b, c);
-  auto dump = [&](const char* name, const void* p, size_t bytes) {
-    FILE* f = std::fopen((dir + "/" + name).c_str(), "wb");
-    std::fwrite(p, 1, bytes, f);
-    std::fclose(f);
-  };
-  dump("a.bin", a, BATCH * M * K * sizeof(half));
-  dump("b.bin", b, K * N * sizeof(half));
-  dump("c.bin", c, BATCH * M * N * sizeof(float));
+  Dump(dir + "/a.bin", a, BATCH * M * K * sizeof(half));
+  Dump(dir + "/b.bin", b, K * N * sizeof(half));
+  Dump(dir + "/c.bin", c, BATCH * M * N * sizeof(float));
   GmFree(a);
   GmFree(b);
   GmFree(c);

@@ -7,11 +7,16 @@
 
 using namespace AscendC;
 
-// DataCopy of 12 floats = 48 bytes: the hardware would silently move 32.
-extern "C" __global__ __aicore__ void misaligned(GM_ADDR x, GM_ADDR y) {
-  (void)y;
+// The cases' GM tensors: 64 floats (the host allocates 1024 bytes per argument).
+static GlobalTensor<float> Gm64(GM_ADDR p) {
   GlobalTensor<float> g;
-  g.SetGlobalBuffer((__gm__ float*)x, 64);
+  g.SetGlobalBuffer((__gm__ float*)p, 64);
+  return g;
+}
+
+// DataCopy of 12 floats = 48 bytes: the hardware would silently move 32.
+extern "C" __global__ __aicore__ void misaligned(GM_ADDR x, GM_ADDR) {
+  GlobalTensor<float> g = Gm64(x);
   TPipe pipe;
   TQue<TPosition::VECIN, 1> q;
   pipe.InitBuffer(q, 1, 64 * sizeof(float));
@@ -23,17 +28,13 @@ extern "C" __global__ __aicore__ void misaligned(GM_ADDR x, GM_ADDR y) {
 }
 
 // 2 x 98 KiB + nothing else = 200704 bytes > 192 KiB of UB on Ascend910B (fits the 310P preset).
-extern "C" __global__ __aicore__ void ub_overflow(GM_ADDR x, GM_ADDR y) {
-  (void)x;
-  (void)y;
+extern "C" __global__ __aicore__ void ub_overflow(GM_ADDR, GM_ADDR) {
   TPipe pipe;
   TQue<TPosition::VECIN, 2> q;
   pipe.InitBuffer(q, 2, 98 * 1024);
 }
 
-extern "C" __global__ __aicore__ void double_free(GM_ADDR x, GM_ADDR y) {
-  (void)x;
-  (void)y;
+extern "C" __global__ __aicore__ void double_free(GM_ADDR, GM_ADDR) {
   TPipe pipe;
   TQue<TPosition::VECOUT, 1> q;
   pipe.InitBuffer(q, 1, 256);
@@ -42,34 +43,22 @@ extern "C" __global__ __aicore__ void double_free(GM_ADDR x, GM_ADDR y) {
   q.FreeTensor(t);
 }
 
-extern "C" __global__ __aicore__ void alloc_beyond_depth(GM_ADDR x, GM_ADDR y) {
-  (void)x;
-  (void)y;
+extern "C" __global__ __aicore__ void alloc_beyond_depth(GM_ADDR, GM_ADDR) {
   TPipe pipe;
   TQue<TPosition::VECIN, 2> q;
   pipe.InitBuffer(q, 2, 256);
-  LocalTensor<float> a = q.AllocTensor<float>();
-  LocalTensor<float> b = q.AllocTensor<float>();
-  LocalTensor<float> c = q.AllocTensor<float>();
-  (void)a;
-  (void)b;
-  (void)c;
+  for (int i = 0; i < 3; ++i) q.AllocTensor<float>();  // the third finds both buffers in use
 }
 
-extern "C" __global__ __aicore__ void deque_empty(GM_ADDR x, GM_ADDR y) {
-  (void)x;
-  (void)y;
+extern "C" __global__ __aicore__ void deque_empty(GM_ADDR, GM_ADDR) {
   TPipe pipe;
   TQue<TPosition::VECIN, 1> q;
   pipe.InitBuffer(q, 1, 256);
-  LocalTensor<float> t = q.DeQue<float>();
-  (void)t;
+  q.DeQue<float>();
 }
 
-extern "C" __global__ __aicore__ void unbalanced(GM_ADDR x, GM_ADDR y) {
-  (void)y;
-  GlobalTensor<float> g;
-  g.SetGlobalBuffer((__gm__ float*)x, 64);
+extern "C" __global__ __aicore__ void unbalanced(GM_ADDR x, GM_ADDR) {
+  GlobalTensor<float> g = Gm64(x);
   TPipe pipe;
   TQue<TPosition::VECIN, 1> q;
   pipe.InitBuffer(q, 1, 256);
@@ -78,9 +67,7 @@ extern "C" __global__ __aicore__ void unbalanced(GM_ADDR x, GM_ADDR y) {
   q.EnQue(t);  // never dequeued
 }
 
-extern "C" __global__ __aicore__ void use_after_free(GM_ADDR x, GM_ADDR y) {
-  (void)x;
-  (void)y;
+extern "C" __global__ __aicore__ void use_after_free(GM_ADDR, GM_ADDR) {
   TPipe pipe;
   TQue<TPosition::VECCALC, 1> q;
   pipe.InitBuffer(q, 1, 256);
@@ -91,9 +78,7 @@ extern "C" __global__ __aicore__ void use_after_free(GM_ADDR x, GM_ADDR y) {
 
 // GM -> UB on MTE2 then Add on V with neither a flag nor a queue in between.
 extern "C" __global__ __aicore__ void missing_sync(GM_ADDR x, GM_ADDR y) {
-  GlobalTensor<float> gx, gy;
-  gx.SetGlobalBuffer((__gm__ float*)x, 64);
-  gy.SetGlobalBuffer((__gm__ float*)y, 64);
+  GlobalTensor<float> gx = Gm64(x), gy = Gm64(y);
   TPipe pipe;
   TBuf<TPosition::VECCALC> buf;
   pipe.InitBuffer(buf, 256);
@@ -105,10 +90,8 @@ extern "C" __global__ __aicore__ void missing_sync(GM_ADDR x, GM_ADDR y) {
 }
 
 // UB -> GM on MTE3 reads z; V overwrites z without waiting for MTE3.
-extern "C" __global__ __aicore__ void war_hazard(GM_ADDR x, GM_ADDR y) {
-  (void)x;
-  GlobalTensor<float> gy;
-  gy.SetGlobalBuffer((__gm__ float*)y, 64);
+extern "C" __global__ __aicore__ void war_hazard(GM_ADDR, GM_ADDR y) {
+  GlobalTensor<float> gy = Gm64(y);
   TPipe pipe;
   TBuf<TPosition::VECCALC> buf;
   pipe.InitBuffer(buf, 256);
@@ -120,9 +103,7 @@ extern "C" __global__ __aicore__ void war_hazard(GM_ADDR x, GM_ADDR y) {
   Duplicate(z, 2.0f, 64);
 }
 
-extern "C" __global__ __aicore__ void vector_on_l1(GM_ADDR x, GM_ADDR y) {
-  (void)x;
-  (void)y;
+extern "C" __global__ __aicore__ void vector_on_l1(GM_ADDR, GM_ADDR) {
   TPipe pipe;
   TBuf<TPosition::A1> buf;
   pipe.InitBuffer(buf, 256);
@@ -130,9 +111,7 @@ extern "C" __global__ __aicore__ void vector_on_l1(GM_ADDR x, GM_ADDR y) {
   Add(t, t, t, 64);
 }
 
-extern "C" __global__ __aicore__ void out_of_bounds(GM_ADDR x, GM_ADDR y) {
-  (void)x;
-  (void)y;
+extern "C" __global__ __aicore__ void out_of_bounds(GM_ADDR, GM_ADDR) {
   TPipe pipe;
   TBuf<TPosition::VECCALC> buf;
   pipe.InitBuffer(buf, 256);
@@ -140,16 +119,12 @@ extern "C" __global__ __aicore__ void out_of_bounds(GM_ADDR x, GM_ADDR y) {
   Duplicate(t, 0.0f, 128);
 }
 
-extern "C" __global__ __aicore__ void wait_without_set(GM_ADDR x, GM_ADDR y) {
-  (void)x;
-  (void)y;
+extern "C" __global__ __aicore__ void wait_without_set(GM_ADDR, GM_ADDR) {
   WaitFlag<HardEvent::MTE2_V>(EVENT_ID3);
 }
 
 // Block 1 returns early while block 0 waits in SyncAll.
-extern "C" __global__ __aicore__ void syncall_mismatch(GM_ADDR x, GM_ADDR y) {
-  (void)x;
-  (void)y;
+extern "C" __global__ __aicore__ void syncall_mismatch(GM_ADDR, GM_ADDR) {
   if (GetBlockIdx() == 1) return;
   SyncAll();
 }

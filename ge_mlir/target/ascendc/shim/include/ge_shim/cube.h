@@ -115,6 +115,14 @@ void LoadDataCheck(const char* api, const LocalMeta& dm, const LoadData2DParams&
   }
 }
 
+// Byte offsets of repeat r: source fractal startIndex + r*srcStride, destination fractal r*(1+dstGap).
+inline uint64_t LoadDataSrcOff(const LoadData2DParams& p, uint32_t r) {
+  return (static_cast<uint64_t>(p.startIndex) + static_cast<uint64_t>(r) * p.srcStride) * kFractalBytes;
+}
+inline uint64_t LoadDataDstOff(const LoadData2DParams& p, uint32_t r) {
+  return static_cast<uint64_t>(r) * (1u + p.dstGap) * kFractalBytes;
+}
+
 }  // namespace shim
 
 template <typename T>
@@ -127,10 +135,9 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadDa
   shim::RequireAlign(api, "src", sm, 32);
   shim::Op op(api, PIPE_MTE1);
   for (uint32_t r = 0; r < p.repeatTimes; ++r) {
-    uint64_t so = (static_cast<uint64_t>(p.startIndex) + static_cast<uint64_t>(r) * p.srcStride) * shim::kFractalBytes;
-    uint64_t d0 = static_cast<uint64_t>(r) * (1u + p.dstGap) * shim::kFractalBytes;
-    const uint8_t* s = op.Access("src", sm, so, shim::kFractalBytes, false);
-    shim::CopyFractal<T>(op.Access("dst", dm, d0, shim::kFractalBytes, true), s, p.ifTranspose);
+    const uint8_t* s = op.Access("src", sm, shim::LoadDataSrcOff(p, r), shim::kFractalBytes, false);
+    shim::CopyFractal<T>(op.Access("dst", dm, shim::LoadDataDstOff(p, r), shim::kFractalBytes, true), s,
+                         p.ifTranspose);
   }
 }
 
@@ -146,9 +153,8 @@ void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const LoadD
   const uint8_t* s = reinterpret_cast<const uint8_t*>(src.ShimSpan(api, "src", 0, (lastFractal + 1) * fe));
   shim::Op op(api, PIPE_MTE2);
   for (uint32_t r = 0; r < p.repeatTimes; ++r) {
-    uint64_t so = (static_cast<uint64_t>(p.startIndex) + static_cast<uint64_t>(r) * p.srcStride) * shim::kFractalBytes;
-    uint64_t d0 = static_cast<uint64_t>(r) * (1u + p.dstGap) * shim::kFractalBytes;
-    shim::CopyFractal<T>(op.Access("dst", dm, d0, shim::kFractalBytes, true), s + so, p.ifTranspose);
+    shim::CopyFractal<T>(op.Access("dst", dm, shim::LoadDataDstOff(p, r), shim::kFractalBytes, true),
+                         s + shim::LoadDataSrcOff(p, r), p.ifTranspose);
   }
 }
 
@@ -192,9 +198,8 @@ void MmadImpl(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTe
     bi = op.Read("bias", vm, static_cast<uint64_t>(nPad) * sizeof(V));
   }
   uint64_t cBytes = static_cast<uint64_t>(mPad) * nPad * sizeof(T);
-  const uint8_t* cOld = p.cmatrixInitVal ? nullptr : op.Read("dst", cm, cBytes);
+  if (!p.cmatrixInitVal) op.Read("dst", cm, cBytes);  // accumulating reads C: a sync-checked access
   uint8_t* c = op.Write("dst", cm, cBytes);
-  (void)cOld;
   for (uint32_t i = 0; i < mPad; ++i) {
     for (uint32_t j = 0; j < nPad; ++j) {
       uint64_t ci = (static_cast<uint64_t>(j / 16) * mPad + i) * 16 + j % 16;

@@ -91,6 +91,29 @@ inline void RequireLocalToGmSrc(const char* api, const LocalMeta& m) {
   RequireAlign(api, "src", m, 32);
 }
 
+// Checked GM bytes [0, (count-1)*pitch + blk) of a strided copy of count blocks of blk bytes (count >= 1).
+template <typename T>
+uint8_t* GmBlocks(const char* api, const char* role, const GlobalTensor<T>& g, uint64_t count, uint64_t pitch,
+                  uint64_t blk) {
+  return reinterpret_cast<uint8_t*>(g.ShimSpan(api, role, 0, ((count - 1) * pitch + blk) / sizeof(T)));
+}
+
+// DataCopyParams in bytes: blockLen DataBlocks per block, each side's pitch is blockLen plus its gap.
+struct Bursts {
+  uint64_t blk, srcPitch, dstPitch;
+};
+template <typename T>
+Bursts BurstsOf(const char* api, const DataCopyParams& p) {
+  Bursts b{p.blockLen * 32ull, (p.blockLen + p.srcGap) * 32ull, (p.blockLen + p.dstGap) * 32ull};
+  if (b.blk % sizeof(T) != 0) Fail(api, "block of ", b.blk, " bytes is not a whole number of elements");
+  return b;
+}
+
+template <typename T>
+void CheckPadBlockLen(const char* api, uint32_t blockLen) {
+  if (blockLen % sizeof(T) != 0) Fail(api, "blockLen ", blockLen, " bytes is not a multiple of sizeof(T)=", sizeof(T));
+}
+
 }  // namespace shim
 
 template <typename T>
@@ -140,14 +163,11 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataC
   const DataCopyParams& p = repeatParams;
   if (p.blockCount == 0 || p.blockLen == 0) return;
   shim::RequireGmToLocalDst(api, dst.ShimMeta());
-  uint64_t blk = p.blockLen * 32ull, srcPitch = (p.blockLen + p.srcGap) * 32ull,
-           dstPitch = (p.blockLen + p.dstGap) * 32ull;
-  if (blk % sizeof(T) != 0) shim::Fail(api, "block of ", blk, " bytes is not a whole number of elements");
-  const uint8_t* s = reinterpret_cast<const uint8_t*>(
-      src.ShimSpan(api, "src", 0, ((p.blockCount - 1) * srcPitch + blk) / sizeof(T)));
+  shim::Bursts b = shim::BurstsOf<T>(api, p);
+  const uint8_t* s = shim::GmBlocks(api, "src", src, p.blockCount, b.srcPitch, b.blk);
   shim::Op op(api, PIPE_MTE2);
   for (uint32_t i = 0; i < p.blockCount; ++i) {
-    std::memcpy(op.Access("dst", dst.ShimMeta(), i * dstPitch, blk, true), s + i * srcPitch, blk);
+    std::memcpy(op.Access("dst", dst.ShimMeta(), i * b.dstPitch, b.blk, true), s + i * b.srcPitch, b.blk);
   }
 }
 
@@ -157,13 +177,11 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataC
   const DataCopyParams& p = repeatParams;
   if (p.blockCount == 0 || p.blockLen == 0) return;
   shim::RequireLocalToGmSrc(api, src.ShimMeta());
-  uint64_t blk = p.blockLen * 32ull, srcPitch = (p.blockLen + p.srcGap) * 32ull,
-           dstPitch = (p.blockLen + p.dstGap) * 32ull;
-  if (blk % sizeof(T) != 0) shim::Fail(api, "block of ", blk, " bytes is not a whole number of elements");
-  uint8_t* d = reinterpret_cast<uint8_t*>(dst.ShimSpan(api, "dst", 0, ((p.blockCount - 1) * dstPitch + blk) / sizeof(T)));
+  shim::Bursts b = shim::BurstsOf<T>(api, p);
+  uint8_t* d = shim::GmBlocks(api, "dst", dst, p.blockCount, b.dstPitch, b.blk);
   shim::Op op(api, PIPE_MTE3);
   for (uint32_t i = 0; i < p.blockCount; ++i) {
-    std::memcpy(d + i * dstPitch, op.Access("src", src.ShimMeta(), i * srcPitch, blk, false), blk);
+    std::memcpy(d + i * b.dstPitch, op.Access("src", src.ShimMeta(), i * b.srcPitch, b.blk, false), b.blk);
   }
 }
 
@@ -177,9 +195,7 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Da
   const char* api = "DataCopyPad";
   const DataCopyExtParams& p = dataCopyParams;
   if (p.blockCount == 0 || p.blockLen == 0) return;
-  if (p.blockLen % sizeof(T) != 0) {
-    shim::Fail(api, "blockLen ", p.blockLen, " bytes is not a multiple of sizeof(T)=", sizeof(T));
-  }
+  shim::CheckPadBlockLen<T>(api, p.blockLen);
   shim::RequireGmToLocalDst(api, dst.ShimMeta());
   uint32_t left = padParams.isPad ? padParams.leftPadding : 0;
   uint32_t right = padParams.isPad ? padParams.rightPadding : 0;
@@ -191,8 +207,7 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Da
   uint64_t srcPitch = p.blockLen + static_cast<uint64_t>(p.srcStride);
   uint64_t dstPitch = ubBlk + static_cast<uint64_t>(p.dstStride) * 32;
   if (srcPitch % sizeof(T) != 0) shim::Fail(api, "srcStride ", p.srcStride, " bytes breaks element alignment");
-  const uint8_t* s = reinterpret_cast<const uint8_t*>(
-      src.ShimSpan(api, "src", 0, ((p.blockCount - 1) * srcPitch + p.blockLen) / sizeof(T)));
+  const uint8_t* s = shim::GmBlocks(api, "src", src, p.blockCount, srcPitch, p.blockLen);
   shim::Op op(api, PIPE_MTE2);
   for (uint32_t i = 0; i < p.blockCount; ++i) {
     uint8_t* d = op.Access("dst", dst.ShimMeta(), i * dstPitch, ubBlk, true);
@@ -209,15 +224,12 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const Da
   const char* api = "DataCopyPad";
   const DataCopyExtParams& p = dataCopyParams;
   if (p.blockCount == 0 || p.blockLen == 0) return;
-  if (p.blockLen % sizeof(T) != 0) {
-    shim::Fail(api, "blockLen ", p.blockLen, " bytes is not a multiple of sizeof(T)=", sizeof(T));
-  }
+  shim::CheckPadBlockLen<T>(api, p.blockLen);
   shim::RequireLocalToGmSrc(api, src.ShimMeta());
   uint64_t srcPitch = (p.blockLen + 31ull) / 32 * 32 + static_cast<uint64_t>(p.srcStride) * 32;
   uint64_t dstPitch = p.blockLen + static_cast<uint64_t>(p.dstStride);
   if (dstPitch % sizeof(T) != 0) shim::Fail(api, "dstStride ", p.dstStride, " bytes breaks element alignment");
-  uint8_t* d = reinterpret_cast<uint8_t*>(
-      dst.ShimSpan(api, "dst", 0, ((p.blockCount - 1) * dstPitch + p.blockLen) / sizeof(T)));
+  uint8_t* d = shim::GmBlocks(api, "dst", dst, p.blockCount, dstPitch, p.blockLen);
   shim::Op op(api, PIPE_MTE3);
   for (uint32_t i = 0; i < p.blockCount; ++i) {
     std::memcpy(d + i * dstPitch, op.Access("src", src.ShimMeta(), i * srcPitch, p.blockLen, false), p.blockLen);

@@ -37,9 +37,8 @@ inline void InitSocState() {}
 // GM memory for host code. Blocks are 512-byte aligned and filled with 0xFF bytes (NaN for fp16/fp32) so
 // outputs a kernel forgets to write stand out.
 inline void* GmAlloc(size_t bytes) {
-  size_t rounded = (bytes + 511) / 512 * 512;
-  if (rounded == 0) rounded = 512;
-  void* p = std::aligned_alloc(512, rounded);
+  size_t rounded = shim::GmAllocatedBytes(bytes);
+  void* p = rounded < bytes ? nullptr : std::aligned_alloc(512, rounded);  // rounded < bytes: size_t wrapped
   if (p == nullptr) shim::Fail("GmAlloc", "out of host memory (", bytes, " bytes)");
   std::memset(p, 0xFF, rounded);
   shim::GmRegistry& r = shim::Gm();

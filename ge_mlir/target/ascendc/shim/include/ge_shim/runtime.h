@@ -94,6 +94,12 @@ inline uint32_t HwAlign(Hardware hw) {
   }
 }
 
+// len rounded up to hw's alignment: the size InitBuffer gives each buffer (64-bit, so it cannot wrap).
+inline uint64_t AlignedLen(Hardware hw, uint32_t len) {
+  uint64_t a = HwAlign(hw);
+  return (len + a - 1) / a * a;
+}
+
 // §1.4 TPosition -> physical mapping (A2/A3). CO2 is GM there, so it has no on-chip arena.
 inline Hardware HwOf(TPosition p) {
   switch (p) {
@@ -126,7 +132,11 @@ inline GmRegistry& Gm() {
   return r;
 }
 
-// Bounds-checks a GM access when the address lies in a GmAlloc block. Pointers from elsewhere
+// What GmAlloc really allocates for a request of `bytes`: whole 512-byte units, at least one.
+inline size_t GmAllocatedBytes(size_t bytes) { return bytes == 0 ? 512 : (bytes + 511) / 512 * 512; }
+
+// Bounds-checks a GM access when the address lies in a GmAlloc block (its padding up to the 512-byte
+// unit included, so an access that starts just past the end is caught). Pointers from elsewhere
 // (host malloc, stack) cannot be checked and pass.
 inline void CheckGm(const char* api, const void* p, uint64_t bytes) {
   if (p == nullptr) Fail(api, "GM address is null");
@@ -137,7 +147,7 @@ inline void CheckGm(const char* api, const void* p, uint64_t bytes) {
   auto it = r.blocks.upper_bound(a);
   if (it == r.blocks.begin()) return;
   --it;
-  if (a >= it->first + it->second) return;
+  if (a >= it->first + GmAllocatedBytes(it->second)) return;
   if (a + bytes > it->first + it->second) {
     Fail(api, "GM access of ", bytes, " bytes at offset ", a - it->first, " runs past the end of its GmAlloc block (",
          it->second, " bytes)");
@@ -166,7 +176,6 @@ struct BufRec {
 struct QueRec {
   TPosition src = TPosition::VECIN;
   TPosition dst = TPosition::VECIN;
-  int32_t depth = 1;
   pipe_t producer = PIPE_V;
   pipe_t consumer = PIPE_V;
   std::vector<int> bufs;
@@ -281,7 +290,6 @@ class BlockRt {
   int64_t Idx() const { return idx_; }
   int64_t Num() const { return num_; }
   uint64_t Epoch() const { return epoch_; }
-  bool SyncCheck() const { return check_; }
 
   uint8_t* Mem(Hardware hw) {
     auto& m = mem_[static_cast<int>(hw)];

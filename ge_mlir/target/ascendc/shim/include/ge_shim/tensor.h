@@ -19,22 +19,26 @@ struct LocalMeta {
 
 namespace shim {
 
-// Validates that a tensor is alive and that [addr, addr+bytes) lies inside its buffer; returns the buffer record.
-inline BufRec& Validate(const char* api, const char* role, const LocalMeta& m, uint64_t bytes) {
+// Validates that m's tensor is alive and that [addr, addr+bytes) lies inside its buffer. addr is 64-bit so
+// that an offset past 4 GiB is reported instead of wrapping into the buffer; on success it fits uint32_t.
+inline void ValidateAt(const char* api, const char* role, const LocalMeta& m, uint64_t addr, uint64_t bytes) {
   BlockRt& rt = Rt(api);
   if (m.rec < 0) Fail(api, role, " is a default-constructed LocalTensor (no buffer)");
   if (m.epoch != rt.Epoch()) Fail(api, role, " is a LocalTensor from another block or launch");
-  BufRec& r = rt.Recs()[static_cast<size_t>(m.rec)];
+  const BufRec& r = rt.Recs()[static_cast<size_t>(m.rec)];
   if (r.gen != m.gen || r.state == BufState::Free) {
-    Fail(api, "use after free: ", role, " (", r.hw, " offset ", m.addr,
+    Fail(api, "use after free: ", role, " (", r.hw, " offset ", addr,
          ") belongs to a TQue buffer that was released by FreeTensor");
   }
   uint64_t end = static_cast<uint64_t>(r.start) + r.len;
-  if (m.addr < r.start || m.addr + bytes > end) {
-    Fail(api, "out of bounds: ", role, " access ", r.hw, "[", m.addr, ", ", m.addr + bytes, ") (", bytes,
+  if (addr < r.start || addr + bytes > end) {
+    Fail(api, "out of bounds: ", role, " access ", r.hw, "[", addr, ", ", addr + bytes, ") (", bytes,
          " bytes) is outside its buffer ", r.hw, "[", r.start, ", ", end, ")");
   }
-  return r;
+}
+
+inline void Validate(const char* api, const char* role, const LocalMeta& m, uint64_t bytes) {
+  ValidateAt(api, role, m, m.addr, bytes);
 }
 
 inline void RequireAlign(const char* api, const char* role, const LocalMeta& m, uint32_t align) {
@@ -60,13 +64,11 @@ class Op {
   uint8_t* Write(const char* role, const LocalMeta& m, uint64_t bytes) { return Access(role, m, 0, bytes, true); }
   // Access of [m.addr+off, m.addr+off+bytes): strided copies touch only the blocks they move.
   uint8_t* Access(const char* role, const LocalMeta& m, uint64_t off, uint64_t bytes, bool write) {
-    LocalMeta at = m;
-    at.addr = static_cast<uint32_t>(m.addr + off);
-    Validate(api_, role, at, bytes);
-    rt_.Touch(api_, role, m.hw, at.addr, bytes, write, pipe_, ts_);
-    return rt_.Mem(m.hw) + at.addr;
+    uint64_t addr = m.addr + off;
+    ValidateAt(api_, role, m, addr, bytes);
+    rt_.Touch(api_, role, m.hw, static_cast<uint32_t>(addr), bytes, write, pipe_, ts_);
+    return rt_.Mem(m.hw) + addr;
   }
-  const char* Api() const { return api_; }
 
  private:
   const char* api_;
@@ -118,7 +120,7 @@ class GlobalTensor {
                  " elements");
     }
     GlobalTensor r;
-    r.ptr_ = ptr_ + offset;
+    r.ptr_ = ptr_ == nullptr ? nullptr : ptr_ + offset;  // a view of no buffer still has none (ShimSpan says so)
     r.size_ = sized_ ? size_ - offset : 0;
     r.sized_ = sized_;
     return r;
@@ -182,10 +184,11 @@ class LocalTensor {
   }
 
   LocalTensor operator[](const uint32_t offset) const {
+    uint64_t addr = m_.addr + static_cast<uint64_t>(offset) * sizeof(T);
+    shim::ValidateAt("LocalTensor::operator[]", "the offset view", m_, addr, 0);
     LocalMeta m = m_;
-    m.addr = static_cast<uint32_t>(m_.addr + static_cast<uint64_t>(offset) * sizeof(T));
+    m.addr = static_cast<uint32_t>(addr);
     m.size = offset < m_.size ? m_.size - offset : 0;
-    shim::Validate("LocalTensor::operator[]", "the offset view", m, 0);
     return ShimMake(m);
   }
   PrimType GetValue(const uint32_t index) const {

@@ -26,7 +26,7 @@ class TPipe {
   }
   template <HardEvent evt>
   TEventID AllocEventID() {
-    uint8_t& mask = events_[static_cast<size_t>(evt)];
+    uint8_t& mask = EventMask<evt>();
     for (int id = 0; id < 8; ++id) {
       if (!(mask & (1u << id))) {
         mask = static_cast<uint8_t>(mask | (1u << id));
@@ -37,7 +37,7 @@ class TPipe {
   }
   template <HardEvent evt>
   void ReleaseEventID(TEventID id) {
-    uint8_t& mask = events_[static_cast<size_t>(evt)];
+    uint8_t& mask = EventMask<evt>();
     if (id < 0 || id > 7 || !(mask & (1u << id))) {
       shim::Fail("TPipe::ReleaseEventID", "event id ", static_cast<int>(id), " of HardEvent::", evt,
                  " is not allocated");
@@ -46,7 +46,7 @@ class TPipe {
   }
   template <HardEvent evt>
   TEventID FetchEventID() {
-    uint8_t mask = events_[static_cast<size_t>(evt)];
+    uint8_t mask = EventMask<evt>();
     for (int id = 0; id < 8; ++id) {
       if (!(mask & (1u << id))) return static_cast<TEventID>(id);
     }
@@ -61,7 +61,7 @@ class TPipe {
     if (hw == Hardware::GM || hw == Hardware::MAX) shim::Fail(api, "the position has no on-chip buffer");
     if (len == 0 || count == 0) shim::Fail(api, "zero-sized buffer (num=", count, ", len=", len, ")");
     uint32_t align = shim::HwAlign(hw);
-    uint64_t rounded = (static_cast<uint64_t>(len) + align - 1) / align * align;
+    uint64_t rounded = shim::AlignedLen(hw, len);
     uint64_t start = used_[static_cast<size_t>(hw)];
     uint64_t total = start + rounded * count;
     uint32_t cap = shim::Cfg().capacity[static_cast<size_t>(hw)];
@@ -74,6 +74,13 @@ class TPipe {
   }
 
  private:
+  // Allocated ids of one event, one bit each.
+  template <HardEvent evt>
+  uint8_t& EventMask() {
+    static_assert(evt != HardEvent::MAX, "HardEvent::MAX is not an event");
+    return events_[static_cast<size_t>(evt)];
+  }
+
   std::array<uint32_t, shim::kHw> used_{};
   std::array<uint8_t, static_cast<size_t>(HardEvent::MAX)> events_{};
 };
@@ -143,13 +150,7 @@ class TQueBind {
     const char* api = "TQue::FreeTensor";
     shim::BlockRt& rt = shim::Rt(api);
     shim::QueRec& q = Que(api);
-    const LocalMeta& m = tensor.ShimMeta();
-    if (m.rec < 0 || m.epoch != rt.Epoch()) shim::Fail(api, "the tensor does not come from this queue");
-    shim::BufRec& r = rt.Recs()[static_cast<size_t>(m.rec)];
-    if (r.que != que_) shim::Fail(api, "the tensor does not come from this queue");
-    if (r.gen != m.gen || r.state == shim::BufState::Free) {
-      shim::Fail(api, "double free: the buffer (", r.hw, " offset ", r.start, ") was already released by FreeTensor");
-    }
+    shim::BufRec& r = Own(api, tensor.ShimMeta(), true);
     if (r.state == shim::BufState::Enqueued) shim::Fail(api, "the tensor is still enqueued; DeQue it first");
     r.state = shim::BufState::Free;
     ++r.gen;
@@ -176,11 +177,10 @@ class TQueBind {
     Hardware hw = shim::HwOf(kPos);
     if (hw == Hardware::GM) shim::Fail(api, "queue position ", kPos, " has no on-chip buffer");
     uint32_t start = pipe.ShimAlloc(hw, len, num);
-    uint32_t stride = (len + shim::HwAlign(hw) - 1) / shim::HwAlign(hw) * shim::HwAlign(hw);
+    auto stride = static_cast<uint32_t>(shim::AlignedLen(hw, len));  // fits: ShimAlloc checked the capacity
     shim::QueRec q;
     q.src = src;
     q.dst = dst;
-    q.depth = depth;
     q.producer = shim::ProducerOf(src == TPosition::GM ? dst : src);
     q.consumer = shim::ConsumerOf(dst == TPosition::GM ? src : dst);
     que_ = static_cast<int>(rt.Ques().size());
@@ -206,12 +206,16 @@ class TQueBind {
     if (que_ < 0 || epoch_ != rt.Epoch()) shim::Fail(api, "queue used before TPipe::InitBuffer");
     return rt.Ques()[static_cast<size_t>(que_)];
   }
-  shim::BufRec& Own(const char* api, const LocalMeta& m) {
+  // The live buffer record of a tensor of this queue; a released buffer is a double free when freeing.
+  shim::BufRec& Own(const char* api, const LocalMeta& m, bool freeing = false) {
     shim::BlockRt& rt = shim::Rt(api);
     if (m.rec < 0 || m.epoch != rt.Epoch()) shim::Fail(api, "the tensor does not come from this queue");
     shim::BufRec& r = rt.Recs()[static_cast<size_t>(m.rec)];
     if (r.que != que_) shim::Fail(api, "the tensor does not come from this queue");
     if (r.gen != m.gen || r.state == shim::BufState::Free) {
+      if (freeing) {
+        shim::Fail(api, "double free: the buffer (", r.hw, " offset ", r.start, ") was already released by FreeTensor");
+      }
       shim::Fail(api, "use after free: the tensor's buffer was released by FreeTensor");
     }
     return r;
@@ -253,7 +257,7 @@ class TBuf {
     r.hw = hw;
     r.pos = pos;
     r.start = pipe.ShimAlloc(hw, len, 1);
-    r.len = (len + shim::HwAlign(hw) - 1) / shim::HwAlign(hw) * shim::HwAlign(hw);
+    r.len = static_cast<uint32_t>(shim::AlignedLen(hw, len));
     rec_ = rt.AddRec(r);
     epoch_ = rt.Epoch();
     len_ = len;
@@ -271,7 +275,7 @@ class TBuf {
       shim::Fail(api, "requested [", byteOffset, ", ", byteOffset + bytes, ") bytes of a TBuf of ", len_, " bytes");
     }
     LocalMeta m{pos, r.hw, r.start + byteOffset, count, rec_, r.gen, rt.Epoch()};
-    shim::RequireAlign(api, "tensor", m, shim::HwAlign(r.hw) < 32 ? shim::HwAlign(r.hw) : 32);
+    shim::RequireAlign(api, "tensor", m, 32);  // every buffer start is at least 32-byte aligned
     return LocalTensor<T>::ShimMake(m);
   }
 

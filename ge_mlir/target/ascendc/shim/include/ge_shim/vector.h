@@ -88,7 +88,7 @@ void Unary(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& src
 
 template <typename T>
 double ToDouble(T v) {
-  return static_cast<double>(static_cast<std::conditional_t<kIsFloat<T>, float, int64_t>>(v));
+  return static_cast<double>(ToCalc(v));
 }
 
 inline double RoundInteger(double x, RoundMode mode, bool& inexact) {
@@ -149,9 +149,10 @@ TD CastValue(double x, RoundMode mode) {
     if (std::isnan(x)) return TD(0);  // our choice
     bool inexact;
     double r = RoundInteger(x, mode, inexact);
-    // Saturate (our choice; the doc does not say).
+    // Saturate (our choice; the doc does not say). >= max: for 64-bit TD, double(max) is 2^63 (2^64), which
+    // TD cannot hold.
     if (r < static_cast<double>(std::numeric_limits<TD>::min())) return std::numeric_limits<TD>::min();
-    if (r > static_cast<double>(std::numeric_limits<TD>::max())) return std::numeric_limits<TD>::max();
+    if (r >= static_cast<double>(std::numeric_limits<TD>::max())) return std::numeric_limits<TD>::max();
     return static_cast<TD>(r);
   }
 }
@@ -291,9 +292,12 @@ GE_SHIM_SCALAR(LeakyRelu, a >= 0 ? a : a * s)
 template <typename T, bool isSetMask = true>
 void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count) {
   static_assert(std::is_integral_v<T>, "ShiftLeft needs an integer type");
-  int64_t s = scalarValue;
+  if constexpr (std::is_signed_v<T>) {
+    if (scalarValue < 0) shim::Fail("ShiftLeft", "negative shift count ", scalarValue);
+  }
+  auto s = static_cast<uint64_t>(scalarValue);
   shim::Unary("ShiftLeft", dst, src, count, [s](int64_t a) {
-    return static_cast<int64_t>(static_cast<uint64_t>(a) << s);
+    return s >= 64 ? int64_t(0) : static_cast<int64_t>(static_cast<uint64_t>(a) << s);  // >= width: all bits out
   });
 }
 
