@@ -32,7 +32,7 @@ import importlib.util
 import json
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -173,6 +173,8 @@ def load_config(config: Config | Mapping[str, Any] | str | os.PathLike[str] | No
             text = path.read_text(encoding="utf-8")
         except OSError as e:
             raise ConfigError(f"cannot read config file: {e.strerror or e}", source=str(path)) from None
+        except UnicodeDecodeError as e:
+            raise ConfigError(f"not a UTF-8 JSON file ({e.reason} at byte {e.start})", source=str(path)) from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
@@ -212,8 +214,7 @@ class _Checker:
             raise self.fail(key, f"expected an object with {what} {', '.join(valid)}; got {_kind(value)}")
         for k in value:
             if not isinstance(k, str) or k not in valid:
-                close = difflib.get_close_matches(str(k), valid, n=1)
-                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                hint = did_you_mean(str(k), valid)
                 where = f"in '{key}'" if key else "at the top level"
                 raise ConfigError(
                     f"unknown key '{k}' {where}{hint}; valid {what}: {', '.join(valid)}",
@@ -223,7 +224,7 @@ class _Checker:
 
     def boolean(self, key: str, value: Any) -> bool:
         if not isinstance(value, bool):
-            raise self.fail(key, f"expected true or false, got {json.dumps(value) if _jsonable(value) else _kind(value)}")
+            raise self.fail(key, f"expected true or false, got {_shown(value)}")
         return value
 
     def switch(self, key: str, value: Any) -> bool:
@@ -231,25 +232,27 @@ class _Checker:
             return value
         if isinstance(value, str) and value.lower() in ("on", "off"):
             return value.lower() == "on"
-        raise self.fail(key, f"expected one of {', '.join(_SWITCH_VALUES)}, got {json.dumps(value) if _jsonable(value) else _kind(value)}")
+        raise self.fail(key, f"expected one of {', '.join(_SWITCH_VALUES)}, got {_shown(value)}")
 
     def choice(self, key: str, value: Any, valid: tuple[str, ...]) -> str:
         if not isinstance(value, str) or value not in valid:
-            shown = json.dumps(value) if _jsonable(value) else _kind(value)
-            close = []
-            if isinstance(value, str):
-                close = [v for v in valid if v.lower() == value.lower()] or difflib.get_close_matches(value, valid, n=1)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
-            raise self.fail(key, f"expected one of {', '.join(valid)}, got {shown}{hint}")
+            hint = did_you_mean(value, valid) if isinstance(value, str) else ""
+            raise self.fail(key, f"expected one of {', '.join(valid)}, got {_shown(value)}{hint}")
         return value
 
 
-def _jsonable(value: Any) -> bool:
+def _shown(value: Any) -> str:
+    """``value`` as JSON, or its kind when it has no JSON form."""
     try:
-        json.dumps(value)
-        return True
+        return json.dumps(value)
     except (TypeError, ValueError):
-        return False
+        return _kind(value)
+
+
+def did_you_mean(name: str, valid: Sequence[str]) -> str:
+    """`` (did you mean 'x'?)`` for the closest of ``valid`` (a case-insensitive match first), or ""."""
+    close = [v for v in valid if v.lower() == name.lower()] or difflib.get_close_matches(name, valid, n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def _ge_op_names() -> tuple[str, ...]:
@@ -314,7 +317,7 @@ def _parse(data: Any, source: str | None) -> Config:
             if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 0):
                 raise ck.fail("constantFolding.sizeLimit",
                               f"expected a non-negative integer (elements of the largest folded constant) or null, "
-                              f"got {json.dumps(v) if _jsonable(v) else _kind(v)}")
+                              f"got {_shown(v)}")
             cf.size_limit = v
 
     if "layout" in top:
@@ -333,14 +336,12 @@ def _parse(data: Any, source: str | None) -> Config:
             for i, pair in enumerate(pairs):
                 if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(x, str) for x in pair)):
                     raise ck.fail(f"{key}[{i}]", f'expected a pair of ge op names such as ["ge.conv2d", "ge.relu"], '
-                                                 f"got {json.dumps(pair) if _jsonable(pair) else _kind(pair)}")
+                                                 f"got {_shown(pair)}")
                 ops = ops or _ge_op_names()
                 for j, name in enumerate(pair):
                     if name not in ops:
-                        close = difflib.get_close_matches(name, ops, n=1)
-                        hint = f" (did you mean '{close[0]}'?)" if close else ""
                         raise ck.fail(f"{key}[{i}][{j}]",
-                                      f"unknown ge op '{name}'{hint}; expected a ge op name such as ge.conv2d")
+                                      f"unknown ge op '{name}'{did_you_mean(name, ops)}; expected a ge op name such as ge.conv2d")
                 lay.forbid_trans_data.append((pair[0], pair[1]))
 
     if "precisionMode" in top:
@@ -350,7 +351,7 @@ def _parse(data: Any, source: str | None) -> Config:
         mods = top["passModules"]
         if not isinstance(mods, list) or not all(isinstance(m, str) and m.strip() for m in mods):
             raise ck.fail("passModules", 'expected a list of module names or .py paths such as '
-                                         f'["my_pkg.passes", "./my_passes.py"], got {json.dumps(mods) if _jsonable(mods) else _kind(mods)}')
+                                         f'["my_pkg.passes", "./my_passes.py"], got {_shown(mods)}')
         cfg.pass_modules = [m.strip() for m in mods]
 
     if "verifyGraph" in top:

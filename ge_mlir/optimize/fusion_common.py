@@ -2,25 +2,40 @@
 
 Constant reading: ``dense<...>`` constants are read with numpy through the
 buffer protocol of ``DenseElementsAttr``. The Python bindings do not expose
-the data of ``dense_resource`` blobs, but the MLIR C API exported by
-``libMLIRPythonCAPI.so`` does (``mlirDense{Float,Double}ResourceElementsAttrGetValue``,
-one element per call): f32 and f64 blobs up to :data:`MAX_RESOURCE_ELEMENTS`
-elements are read that way through ctypes. Other resource blobs are
-"not readable" and the passes fall back to (or refuse) accordingly.
+the data of ``dense_resource`` blobs, but ``libMLIRPythonCAPI.so`` exports
+``mlir::DenseResourceElementsAttr::getData()`` (the blob's bytes, empty when
+the blob is missing or elided): f32 and f64 blobs up to
+:data:`MAX_RESOURCE_ELEMENTS` elements are read that way through ctypes.
+Other resource blobs, and blobs with fewer bytes than their type needs, are
+"not readable" and the passes fall back to (or refuse) accordingly. (The C
+API's per-element ``mlirDense{Float,Double}ResourceElementsAttrGetValue``
+aborts the process on such blobs.)
+
+:class:`PatternFusionPass` is the base of the built-in ``ge-fuse-*`` passes.
 """
 
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from mlir import _mlir_libs, ir
+from mlir.rewrite import PatternRewriter, RewritePatternSet
 
-from .patterns import apply_without_folding, defining_op
+from ..lowering.common import attr_enum
+from ..passes.registry import Option, Pass
+from .patterns import apply_without_folding, defining_op, single_use
 
-#: Largest dense_resource blob read element by element through the C API.
+__all__ = [
+    "MAX_RESOURCE_ELEMENTS", "RESOURCE_THRESHOLD", "PatternFusionPass", "activation_of", "constant_array",
+    "constant_op", "conv_parts", "fusion_options", "make_constant", "recreate", "recreate_conv", "single_use",
+    "tensor_type",
+]
+
+#: Largest dense_resource blob read through ctypes.
 MAX_RESOURCE_ELEMENTS = 1 << 22
 #: Folded constants with more elements than this are stored as dense_resource
 #: blobs (same threshold as the ONNX importer's default).
@@ -29,38 +44,46 @@ RESOURCE_THRESHOLD = 64
 _NUMPY_OF = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
 
 
-class _Attr(ctypes.Structure):
-    _fields_ = [("ptr", ctypes.c_void_p)]
+class _Bytes(ctypes.Structure):
+    """``llvm::ArrayRef<char>``."""
+
+    _fields_ = [("data", ctypes.c_void_p), ("size", ctypes.c_size_t)]
 
 
 _capsule_ptr = ctypes.pythonapi.PyCapsule_GetPointer
 _capsule_ptr.restype = ctypes.c_void_p
 _capsule_ptr.argtypes = [ctypes.py_object, ctypes.c_char_p]
-_CAPI: ctypes.CDLL | None = None
+_GET_DATA: Any = None
 
 
-def _capi() -> ctypes.CDLL:
-    global _CAPI
-    if _CAPI is None:
+def _get_data() -> Any:
+    """``mlir::DenseResourceElementsAttr::getData()`` (None when the library does not export it)."""
+    global _GET_DATA
+    if _GET_DATA is None:
         lib = ctypes.CDLL(str(Path(_mlir_libs.__file__).parent / "libMLIRPythonCAPI.so"))
-        lib.mlirDenseFloatResourceElementsAttrGetValue.restype = ctypes.c_float
-        lib.mlirDenseFloatResourceElementsAttrGetValue.argtypes = [_Attr, ctypes.c_ssize_t]
-        lib.mlirDenseDoubleResourceElementsAttrGetValue.restype = ctypes.c_double
-        lib.mlirDenseDoubleResourceElementsAttrGetValue.argtypes = [_Attr, ctypes.c_ssize_t]
-        _CAPI = lib
-    return _CAPI
+        fn = getattr(lib, "_ZN4mlir25DenseResourceElementsAttr7getDataEv", None)
+        if fn is not None:
+            fn.restype = _Bytes
+            fn.argtypes = [ctypes.c_void_p]  # this: a pointer to the attribute (its storage pointer)
+        _GET_DATA = fn or False
+    return _GET_DATA or None
 
 
 def _read_resource(attr: ir.Attribute, ttype: ir.RankedTensorType) -> np.ndarray | None:
+    """An f32/f64 ``dense_resource`` blob as numpy, or None (other type, too large, missing or short blob)."""
     elem = str(ttype.element_type)
-    n = int(np.prod(ttype.shape)) if ttype.shape else 1
-    if elem not in ("f32", "f64") or n > MAX_RESOURCE_ELEMENTS or not ttype.has_static_shape:
+    if elem not in ("f32", "f64") or not ttype.has_static_shape:
         return None
-    lib = _capi()
-    get = lib.mlirDenseFloatResourceElementsAttrGetValue if elem == "f32" else lib.mlirDenseDoubleResourceElementsAttrGetValue
-    handle = _Attr(_capsule_ptr(attr._CAPIPtr, b"mlir.ir.Attribute._CAPIPtr"))
-    out = np.fromiter((get(handle, i) for i in range(n)), dtype=_NUMPY_OF[elem], count=n)
-    return out.reshape(ttype.shape)
+    n = int(np.prod(ttype.shape)) if ttype.shape else 1
+    get = _get_data()
+    if n > MAX_RESOURCE_ELEMENTS or get is None:
+        return None
+    dtype = np.dtype(_NUMPY_OF[elem])
+    storage = ctypes.c_void_p(_capsule_ptr(attr._CAPIPtr, b"mlir.ir.Attribute._CAPIPtr"))
+    blob = get(ctypes.byref(storage))
+    if not blob.data or blob.size < n * dtype.itemsize:
+        return None
+    return np.frombuffer(ctypes.string_at(blob.data, n * dtype.itemsize), dtype, count=n).reshape(ttype.shape)
 
 
 def constant_op(value: ir.Value) -> ir.Operation | None:
@@ -103,17 +126,9 @@ def make_constant(array: np.ndarray, elem: ir.Type, name: str, loc: ir.Location)
     return ge.ConstantOp(attr, loc=loc).result
 
 
-def single_use(value: ir.Value) -> bool:
-    uses = iter(value.uses)
-    return next(uses, None) is not None and next(uses, None) is None
-
-
 def activation_of(op: ir.Operation) -> str:
     """Name of the fused activation of a conv2d/matmul/gemm ("none" when absent)."""
-    if "activation" not in op.attributes:
-        return "none"
-    text = str(op.attributes["activation"])  # "#ge.act<relu>"
-    return text[text.index("<") + 1 : text.rindex(">")]
+    return attr_enum(op, "activation", "none")  # "#ge.act<relu>" -> "relu"
 
 
 def tensor_type(value: ir.Value) -> ir.RankedTensorType | None:
@@ -151,6 +166,45 @@ def recreate_conv(op: ir.Operation, x: ir.Value, w: ir.Value, bias: ir.Value | N
     return recreate(op, operands, attrs)
 
 
-def apply_patterns(pass_: Any, patterns: Any, at: ir.Operation) -> None:
-    """Greedy driver without folding or constant CSE: a fusion pass does only its rewrites."""
-    apply_without_folding(pass_, patterns, at)
+def fusion_options(*options: Option) -> tuple[Option, ...]:
+    """The options of a ``ge-fuse-*`` pass: ``enable``, ``options``, ``max-iterations``."""
+    return (
+        Option("enable", bool, True, "run the fusion (false: the pass does nothing)"),
+        *options,
+        Option("max-iterations", int, 10, "greedy driver iteration limit (-1: until fixpoint)"),
+    )
+
+
+PatternFn = Callable[[ir.OpView, PatternRewriter], Any]
+
+
+class PatternFusionPass(Pass):
+    """Base of the built-in ``ge-fuse-*`` passes.
+
+    Subclasses yield ``(root op name, pattern, benefit)`` from
+    :meth:`patterns` and count each rewrite with :meth:`rewritten`. ``run``
+    keeps a ``rewrites`` counter (0 when nothing fused), does nothing under
+    ``enable=false`` and applies the patterns with the greedy driver without
+    folding or constant CSE (the pass does only its rewrites), at most
+    ``max-iterations`` times.
+    """
+
+    stage: ClassVar[str] = "after-builtin-fusion"
+    options: ClassVar[tuple[Option, ...]] = fusion_options()
+
+    def patterns(self, module: ir.Operation) -> Iterable[tuple[str, PatternFn, int]]:
+        raise NotImplementedError
+
+    def rewritten(self, counter: str) -> None:
+        """Counts one rewrite, under ``counter`` and ``rewrites``."""
+        self.bump(counter)
+        self.bump("rewrites")
+
+    def run(self, module: ir.Operation) -> None:
+        self.statistics.setdefault("rewrites", 0)
+        if not self.opt("enable"):
+            return
+        patterns = RewritePatternSet()
+        for root, fn, benefit in self.patterns(module):
+            patterns.add(root, fn, benefit=benefit)
+        apply_without_folding(self, patterns, module)

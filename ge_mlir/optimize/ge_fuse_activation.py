@@ -23,20 +23,17 @@ The fused semantics are those the CPU lowering gives each ``#ge.act``
 from __future__ import annotations
 
 from mlir import ir
-from mlir.rewrite import PatternRewriter, RewritePatternSet
+from mlir.rewrite import PatternRewriter
 
-from ..passes.registry import Option, Pass, register_pass
-from .fusion_common import activation_of, apply_patterns, recreate, single_use
-from .patterns import defining_op, pattern
+from ..lowering.common import attr_float
+from ..passes.registry import Option, PassFailure, register_pass
+from .fusion_common import PatternFusionPass, activation_of, fusion_options, recreate
+from .patterns import defining_op, pattern, single_use
 
 ACTIVATIONS = ("relu", "relu6", "leaky_relu", "sigmoid", "tanh", "gelu", "silu", "hard_sigmoid", "hard_swish")
 _PRODUCERS = ("ge.conv2d", "ge.matmul", "ge.gemm")
 _ROOTS = ("ge.relu", "ge.clip", "ge.leaky_relu", "ge.sigmoid", "ge.tanh", "ge.gelu", "ge.silu",
           "ge.hard_sigmoid", "ge.hard_swish")
-
-
-def _float_attr(op: ir.Operation, name: str, default: float | None) -> float | None:
-    return ir.FloatAttr(op.attributes[name]).value if name in op.attributes else default
 
 
 def _is_float(v: ir.Value) -> bool:
@@ -52,16 +49,16 @@ def classify(op: ir.Operation) -> tuple[str, float | None] | None:
     if kind == "relu":
         return ("relu", None)
     if kind == "leaky_relu":
-        return ("leaky_relu", _float_attr(op, "alpha", 0.01))
+        return ("leaky_relu", attr_float(op, "alpha", 0.01))
     if kind == "gelu":
         tanh_approx = "tanh_approx" in op.attributes and ir.BoolAttr(op.attributes["tanh_approx"]).value
         return None if tanh_approx else ("gelu", None)
     if kind == "hard_sigmoid":
-        if _float_attr(op, "beta", 0.5) != 0.5:
+        if attr_float(op, "beta", 0.5) != 0.5:
             return None
-        return ("hard_sigmoid", _float_attr(op, "alpha", 0.2))
+        return ("hard_sigmoid", attr_float(op, "alpha", 0.2))
     if kind == "clip":
-        lo, hi = _float_attr(op, "min", None), _float_attr(op, "max", None)
+        lo, hi = attr_float(op, "min", None), attr_float(op, "max", None)
         if lo == 0.0 and hi == 6.0 and floating:
             return ("relu6", None)
         if lo == 0.0 and hi is None:
@@ -91,39 +88,27 @@ def make_activation_pattern(owner: GeFuseActivationPass):
                 attrs["activation_alpha"] = ir.FloatAttr.get(ir.F32Type.get(), alpha)
             fused = recreate(prod, list(prod.operands), attrs, drop=("activation_alpha",))
         rewriter.replace_op(act_op, fused)
-        owner.bump(f"{act}-fused")
-        owner.bump("rewrites")
+        owner.rewritten(f"{act}-fused")
         return True
 
     return fuse_activation
 
 
 @register_pass
-class GeFuseActivationPass(Pass):
+class GeFuseActivationPass(PatternFusionPass):
     name = "ge-fuse-activation"
     summary = "Fuse relu/relu6/leaky_relu/sigmoid/tanh/gelu/silu/hard_sigmoid/hard_swish into conv2d/matmul/gemm"
     description = __doc__
-    stage = "after-builtin-fusion"
     priority = 40
-    options = (
-        Option("enable", bool, True, "run the fusion (false: the pass does nothing)"),
+    options = fusion_options(
         Option("activations", list, list(ACTIVATIONS), "activations that may be fused"),
         Option("producers", list, ["conv2d", "matmul", "gemm"], "ops the activation is fused into"),
-        Option("max-iterations", int, 10, "greedy driver iteration limit (-1: until fixpoint)"),
     )
 
-    def run(self, module: ir.Operation) -> None:
-        self.statistics.setdefault("rewrites", 0)
-        if not self.opt("enable"):
-            return
+    def patterns(self, module: ir.Operation):
         unknown = set(self.opt("activations")) - set(ACTIVATIONS)
         if unknown:
-            from ..passes.registry import PassFailure
-
             raise PassFailure(f"unknown activation(s) {', '.join(sorted(unknown))} "
                               f"(known: {', '.join(ACTIVATIONS)})", at=module)
-        patterns = RewritePatternSet()
         fn = make_activation_pattern(self)
-        for root in _ROOTS:
-            patterns.add(root, fn)
-        apply_patterns(self, patterns, module)
+        return [(root, fn, 1) for root in _ROOTS]

@@ -20,29 +20,29 @@ from __future__ import annotations
 
 import numpy as np
 from mlir import ir
-from mlir.rewrite import PatternRewriter, RewritePatternSet
+from mlir.rewrite import PatternRewriter
 
-from ..passes.registry import Option, Pass, register_pass
+from ..lowering.common import attr_enum
+from ..passes.registry import Option, register_pass
 from .fusion_common import (
+    PatternFusionPass,
     activation_of,
-    apply_patterns,
     constant_array,
     constant_op,
     conv_parts,
+    fusion_options,
     make_constant,
     recreate,
     recreate_conv,
-    single_use,
     tensor_type,
 )
-from .patterns import defining_op, pattern
+from .patterns import defining_op, pattern, single_use
 
 _PRODUCERS = {"ge.conv2d": "conv2d", "ge.matmul": "matmul", "ge.gemm": "gemm"}
 
 
 def _channel_dim(conv: ir.Operation, rank: int) -> int:
-    fmt = str(conv.attributes["data_format"]) if "data_format" in conv.attributes else "NCHW"
-    return rank - 1 if "NHWC" in fmt else 1
+    return rank - 1 if attr_enum(conv, "data_format", "NCHW") == "NHWC" else 1
 
 
 def _only_dim(shape: list[int], rank: int, dim: int) -> bool:
@@ -82,8 +82,7 @@ def make_bias_add_pattern(owner: GeFuseBiasAddPass):
             if new is None:
                 continue
             rewriter.replace_op(add, new)
-            owner.bump(f"{_PRODUCERS[prod.name]}-bias-fused")
-            owner.bump("rewrites")
+            owner.rewritten(f"{_PRODUCERS[prod.name]}-bias-fused")
             return True
         return False
 
@@ -157,22 +156,14 @@ def _gemm(gemm: ir.Operation, cval: ir.Value, rank: int, shape: list[int]):
 
 
 @register_pass
-class GeFuseBiasAddPass(Pass):
+class GeFuseBiasAddPass(PatternFusionPass):
     name = "ge-fuse-bias-add"
     summary = "Fold add(conv2d|matmul|gemm, per-channel constant) into the producer's bias"
     description = __doc__
-    stage = "after-builtin-fusion"
     priority = 20
-    options = (
-        Option("enable", bool, True, "run the fusion (false: the pass does nothing)"),
+    options = fusion_options(
         Option("producers", list, ["conv2d", "matmul", "gemm"], "producer ops the bias is folded into"),
-        Option("max-iterations", int, 10, "greedy driver iteration limit (-1: until fixpoint)"),
     )
 
-    def run(self, module: ir.Operation) -> None:
-        self.statistics.setdefault("rewrites", 0)
-        if not self.opt("enable"):
-            return
-        patterns = RewritePatternSet()
-        patterns.add("ge.add", make_bias_add_pattern(self))
-        apply_patterns(self, patterns, module)
+    def patterns(self, module: ir.Operation):
+        return [("ge.add", make_bias_add_pattern(self), 1)]

@@ -23,28 +23,26 @@ from __future__ import annotations
 
 import numpy as np
 from mlir import ir
-from mlir.rewrite import PatternRewriter, RewritePatternSet
+from mlir.rewrite import PatternRewriter
 
-from ..passes.registry import Option, Pass, register_pass
+from ..lowering.common import attr_enum
+from ..passes.registry import Option, register_pass
 from .fusion_common import (
+    PatternFusionPass,
     activation_of,
-    apply_patterns,
     constant_array,
     constant_op,
     conv_parts,
+    fusion_options,
     make_constant,
     recreate_conv,
-    single_use,
     tensor_type,
 )
-from .patterns import defining_op, pattern
+from .patterns import defining_op, pattern, single_use
 
 
 def _format(op: ir.Operation) -> str:
-    if "data_format" not in op.attributes:
-        return "NCHW"
-    text = str(op.attributes["data_format"])
-    return text[text.index("<") + 1 : text.rindex(">")]
+    return attr_enum(op, "data_format", "NCHW")
 
 
 def _name_hint(value: ir.Value, suffix: str) -> str:
@@ -107,31 +105,22 @@ def make_conv_bn_pattern(owner: GeFuseConvBnPass):
             new_bias = make_constant(new_b, elem, _name_hint(bias_val, "_bnfold") if has_bias else "bn_bias", loc)
             fused = recreate_conv(conv, x, new_w, new_bias, None)
         rewriter.replace_op(bn, fused)
-        owner.bump("conv-bn-fused")
-        owner.bump("rewrites")
+        owner.rewritten("conv-bn-fused")
         return True
 
     return fuse_conv_bn
 
 
 @register_pass
-class GeFuseConvBnPass(Pass):
+class GeFuseConvBnPass(PatternFusionPass):
     name = "ge-fuse-conv-bn"
     summary = "Fold inference batch_norm with constant statistics into the preceding conv2d"
     description = __doc__
-    stage = "after-builtin-fusion"
     priority = 10
-    options = (
-        Option("enable", bool, True, "run the fusion (false: the pass does nothing)"),
+    options = fusion_options(
         Option("fold-weights", bool, True,
                "fold the filter with numpy (false: always emit ge.mul(W, factor) for constant folding)"),
-        Option("max-iterations", int, 10, "greedy driver iteration limit (-1: until fixpoint)"),
     )
 
-    def run(self, module: ir.Operation) -> None:
-        self.statistics.setdefault("rewrites", 0)
-        if not self.opt("enable"):
-            return
-        patterns = RewritePatternSet()
-        patterns.add("ge.batch_norm", make_conv_bn_pattern(self))
-        apply_patterns(self, patterns, module)
+    def patterns(self, module: ir.Operation):
+        return [("ge.batch_norm", make_conv_bn_pattern(self), 1)]

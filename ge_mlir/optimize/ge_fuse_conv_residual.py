@@ -17,17 +17,11 @@ numbers (one f32 add either way).
 from __future__ import annotations
 
 from mlir import ir
-from mlir.rewrite import PatternRewriter, RewritePatternSet
+from mlir.rewrite import PatternRewriter
 
-from ..passes.registry import Option, Pass, register_pass
-from .fusion_common import (
-    activation_of,
-    apply_patterns,
-    conv_parts,
-    recreate_conv,
-    single_use,
-)
-from .patterns import defining_op, pattern
+from ..passes.registry import register_pass
+from .fusion_common import PatternFusionPass, activation_of, conv_parts, recreate_conv
+from .patterns import defining_op, pattern, single_use
 
 
 def _eligible(conv: ir.Operation | None, add: ir.Operation) -> bool:
@@ -53,8 +47,7 @@ def make_residual_pattern(owner: GeFuseConvResidualPass):
             with rewriter.ip, add.location:
                 fused = recreate_conv(conv, x, w, bias, residual)
             rewriter.replace_op(add, fused)
-            owner.bump("residual-fused")
-            owner.bump("rewrites")
+            owner.rewritten("residual-fused")
             return True
         return False
 
@@ -62,23 +55,13 @@ def make_residual_pattern(owner: GeFuseConvResidualPass):
 
 
 @register_pass
-class GeFuseConvResidualPass(Pass):
+class GeFuseConvResidualPass(PatternFusionPass):
     name = "ge-fuse-conv-residual"
     summary = "Fold add(conv2d, same-shape tensor) into the conv2d's residual operand"
     description = __doc__
-    stage = "after-builtin-fusion"
     # After bias folding (20), so a constant add becomes a bias rather than a
     # residual; before activation fusion (40), which then takes the block's relu.
     priority = 30
-    options = (
-        Option("enable", bool, True, "run the fusion (false: the pass does nothing)"),
-        Option("max-iterations", int, 10, "greedy driver iteration limit (-1: until fixpoint)"),
-    )
 
-    def run(self, module: ir.Operation) -> None:
-        self.statistics.setdefault("rewrites", 0)
-        if not self.opt("enable"):
-            return
-        patterns = RewritePatternSet()
-        patterns.add("ge.add", make_residual_pattern(self))
-        apply_patterns(self, patterns, module)
+    def patterns(self, module: ir.Operation):
+        return [("ge.add", make_residual_pattern(self), 1)]

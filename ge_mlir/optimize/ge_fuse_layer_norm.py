@@ -25,17 +25,17 @@ import math
 
 import numpy as np
 from mlir import ir
-from mlir.rewrite import PatternRewriter, RewritePatternSet
+from mlir.rewrite import PatternRewriter
 
-from ..passes.registry import Option, Pass, register_pass
+from ..passes.registry import Option, register_pass
 from .fusion_common import (
-    apply_patterns,
+    PatternFusionPass,
     constant_array,
+    fusion_options,
     make_constant,
-    single_use,
     tensor_type,
 )
-from .patterns import defining_op, int_array, pattern
+from .patterns import defining_op, int_array, pattern, single_use
 
 
 def _op(v: ir.Value, name: str) -> ir.Operation | None:
@@ -173,53 +173,37 @@ def make_layer_norm_patterns(owner: GeFuseLayerNormPass):
             ones = make_constant(np.ones(x_t.shape[axis:]), x_t.element_type, "ln_scale", root.location)
             ln = build(x, ones, None, axis, eps)
         rewriter.replace_op(root, ln.operation)
-        owner.bump("layer-norm-fused")
-        owner.bump("rewrites")
+        owner.rewritten("layer-norm-fused")
         return True
+
+    def fold_param(op: ir.OpView, rewriter: PatternRewriter, into_bias: bool) -> bool:
+        """``layer_norm(x, ones) * s`` -> ``layer_norm(x, s)`` / ``layer_norm(x, s) + b`` -> ``layer_norm(x, s, b)``."""
+        root = op.operation
+        for i in (0, 1):
+            ln = _op(root.operands[i], "ge.layer_norm")
+            if ln is None or not single_use(ln.results[0]) or root.results[0].type != ln.results[0].type:
+                continue
+            x, scale, bias, axis, eps = _ln_parts(ln)
+            if bias is not None or (not into_bias and _splat(scale) != 1.0):
+                continue
+            with root.location:
+                p = _param(root.operands[1 - i], ir.RankedTensorType(x.type), axis, rewriter)
+                if p is None:
+                    continue
+                with rewriter.ip:
+                    new = build(x, scale, p, axis, eps) if into_bias else build(x, p, None, axis, eps)
+            rewriter.replace_op(root, new.operation)
+            owner.rewritten("layer-norm-bias-fused" if into_bias else "layer-norm-scale-fused")
+            return True
+        return False
 
     @pattern
     def fuse_scale(op: ir.OpView, rewriter: PatternRewriter) -> bool:
-        mul = op.operation
-        for i in (0, 1):
-            ln = _op(mul.operands[i], "ge.layer_norm")
-            if ln is None or not single_use(ln.results[0]) or mul.results[0].type != ln.results[0].type:
-                continue
-            x, scale, bias, axis, eps = _ln_parts(ln)
-            if bias is not None or _splat(scale) != 1.0:
-                continue
-            with mul.location:
-                s = _param(mul.operands[1 - i], ir.RankedTensorType(x.type), axis, rewriter)
-                if s is None:
-                    continue
-                with rewriter.ip:
-                    new = build(x, s, None, axis, eps)
-            rewriter.replace_op(mul, new.operation)
-            owner.bump("layer-norm-scale-fused")
-            owner.bump("rewrites")
-            return True
-        return False
+        return fold_param(op, rewriter, into_bias=False)
 
     @pattern
     def fuse_bias(op: ir.OpView, rewriter: PatternRewriter) -> bool:
-        add = op.operation
-        for i in (0, 1):
-            ln = _op(add.operands[i], "ge.layer_norm")
-            if ln is None or not single_use(ln.results[0]) or add.results[0].type != ln.results[0].type:
-                continue
-            x, scale, bias, axis, eps = _ln_parts(ln)
-            if bias is not None:
-                continue
-            with add.location:
-                b = _param(add.operands[1 - i], ir.RankedTensorType(x.type), axis, rewriter)
-                if b is None:
-                    continue
-                with rewriter.ip:
-                    new = build(x, scale, b, axis, eps)
-            rewriter.replace_op(add, new.operation)
-            owner.bump("layer-norm-bias-fused")
-            owner.bump("rewrites")
-            return True
-        return False
+        return fold_param(op, rewriter, into_bias=True)
 
     return fuse_norm, fuse_scale, fuse_bias
 
@@ -282,8 +266,7 @@ def make_gelu_pattern(owner: GeFuseLayerNormPass):
                 with rewriter.ip, root.location:
                     g = ge.GeluOp(x)
                 rewriter.replace_op(root, g.operation)
-                owner.bump("gelu-fused")
-                owner.bump("rewrites")
+                owner.rewritten("gelu-fused")
                 return True
         return False
 
@@ -291,30 +274,19 @@ def make_gelu_pattern(owner: GeFuseLayerNormPass):
 
 
 @register_pass
-class GeFuseLayerNormPass(Pass):
+class GeFuseLayerNormPass(PatternFusionPass):
     name = "ge-fuse-layer-norm"
     summary = "Recognize decomposed layer norm (and erf GELU) subgraphs as ge.layer_norm / ge.gelu"
     description = __doc__
-    stage = "after-builtin-fusion"
     priority = 5
-    options = (
-        Option("enable", bool, True, "run the fusion (false: the pass does nothing)"),
+    options = fusion_options(
         Option("layer-norm", bool, True, "fuse decomposed layer norms"),
         Option("gelu", bool, True, "fuse x * 0.5 * (1 + erf(x / sqrt 2)) into ge.gelu"),
-        Option("max-iterations", int, 10, "greedy driver iteration limit (-1: until fixpoint)"),
     )
 
-    def run(self, module: ir.Operation) -> None:
-        self.statistics.setdefault("rewrites", 0)
-        if not self.opt("enable"):
-            return
-        patterns = RewritePatternSet()
+    def patterns(self, module: ir.Operation):
         if self.opt("layer-norm"):
             norm, scale, bias = make_layer_norm_patterns(self)
-            patterns.add("ge.div", norm)
-            patterns.add("ge.mul", norm, benefit=2)
-            patterns.add("ge.mul", scale)
-            patterns.add("ge.add", bias)
+            yield from (("ge.div", norm, 1), ("ge.mul", norm, 2), ("ge.mul", scale, 1), ("ge.add", bias, 1))
         if self.opt("gelu"):
-            patterns.add("ge.mul", make_gelu_pattern(self))
-        apply_patterns(self, patterns, module)
+            yield "ge.mul", make_gelu_pattern(self), 1

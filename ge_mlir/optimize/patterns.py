@@ -12,6 +12,11 @@ recorded in ``budget.records`` (pattern, op name, location) in application
 order. ``rewrite_budget(None)`` only records. The greedy driver is
 deterministic, so the first ``n`` rewrites under a budget are the first ``n``
 of the unlimited run. C++ folders and upstream patterns are not counted.
+
+Pattern errors: the bindings let an exception raised inside a pattern
+propagate out of the greedy driver as is. The Python patterns note it
+(:func:`note_pattern_error`) so :func:`apply_without_folding` re-raises it
+instead of reporting it as non-convergence.
 """
 
 from __future__ import annotations
@@ -79,6 +84,8 @@ class RewriteBudget:
 
 
 _ACTIVE_BUDGET: RewriteBudget | None = None
+#: The exception the last failing Python pattern raised (see :func:`apply_without_folding`).
+_PATTERN_ERROR: BaseException | None = None
 
 
 @contextmanager
@@ -106,18 +113,28 @@ def op_identity(op: ir.OpView | ir.Operation) -> tuple[str, str]:
     return operation.name, str(operation.location)
 
 
+def note_pattern_error(error: BaseException) -> None:
+    """Records ``error`` as raised by a pattern (it then escapes the greedy driver as is)."""
+    global _PATTERN_ERROR
+    _PATTERN_ERROR = error
+
+
 def pattern(fn: PatternFn) -> Callable[[ir.OpView, PatternRewriter], bool]:
     def adapted(op: ir.OpView, rewriter: PatternRewriter) -> bool:
-        budget = _ACTIVE_BUDGET
-        if budget is None:
-            return not fn(op, rewriter)
-        if budget.exhausted:
-            return True  # "no match"
-        ident = op_identity(op)
-        changed = fn(op, rewriter)
-        if changed:
-            budget.record(fn.__name__, *ident)
-        return not changed
+        try:
+            budget = _ACTIVE_BUDGET
+            if budget is None:
+                return not fn(op, rewriter)
+            if budget.exhausted:
+                return True  # "no match"
+            ident = op_identity(op)
+            changed = fn(op, rewriter)
+            if changed:
+                budget.record(fn.__name__, *ident)
+            return not changed
+        except Exception as e:
+            note_pattern_error(e)
+            raise
 
     adapted.__name__ = fn.__name__
     return adapted
@@ -139,6 +156,12 @@ def defining_op(value: ir.Value) -> ir.Operation | None:
     return owner if isinstance(owner, ir.Operation) else None
 
 
+def single_use(value: ir.Value) -> bool:
+    """True when ``value`` has exactly one use."""
+    uses = iter(value.uses)
+    return next(uses, None) is not None and next(uses, None) is None
+
+
 def count_ops(module: ir.Operation, dialect: str = "ge") -> int:
     """Number of ``dialect`` ops in the functions of ``module``."""
     n = 0
@@ -149,14 +172,14 @@ def count_ops(module: ir.Operation, dialect: str = "ge") -> int:
     return n
 
 
-def apply_without_folding(pass_: object, patterns: object, at: ir.Operation,
-                          pattern_error: Callable[[], BaseException | None] | None = None) -> None:
+def apply_without_folding(pass_: object, patterns: object, at: ir.Operation) -> None:
     """Greedy driver without folding or constant CSE, so a counted pass does only
     (and counts all of) its own rewrites; ``pass_.opt("max-iterations")`` bounds it.
 
-    Non-convergence fails the pass (``PassFailure``); a ``PassFailure`` raised
-    inside a pattern, or the error ``pattern_error()`` returns, propagates as is.
+    Non-convergence fails the pass (``PassFailure``); an exception raised inside
+    a Python pattern (:func:`pattern`, ``FusionPattern``) propagates as is.
     """
+    global _PATTERN_ERROR
     from mlir.rewrite import GreedyRewriteConfig, apply_patterns_and_fold_greedily
 
     from ..passes.registry import PassFailure
@@ -165,12 +188,13 @@ def apply_without_folding(pass_: object, patterns: object, at: ir.Operation,
     config.max_iterations = pass_.opt("max-iterations")  # type: ignore[attr-defined]
     config.enable_folding = False
     config.enable_constant_cse = False
+    saved, _PATTERN_ERROR = _PATTERN_ERROR, None
     try:
         apply_patterns_and_fold_greedily(at, patterns.freeze(), config)  # type: ignore[attr-defined]
-    except PassFailure:
-        raise
-    except Exception as e:  # the bindings raise a plain RuntimeError on non-convergence
-        inner = pattern_error() if pattern_error is not None else None
-        if inner is not None:
-            raise inner from None
+    except Exception as e:
+        if isinstance(e, PassFailure) or e is _PATTERN_ERROR:
+            raise
+        # The bindings raise a plain RuntimeError on non-convergence.
         raise PassFailure(f"greedy rewriting did not converge: {e}", at=at) from e
+    finally:
+        _PATTERN_ERROR = saved

@@ -26,7 +26,6 @@ keys (``constantFolding.*``, ``layout.*``), then ``passes.<name>.options``.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,6 +36,7 @@ from ..config import (
     FUSION_SWITCH_ALL,
     Config,
     ConfigError,
+    did_you_mean,
     load_config,
     load_pass_modules,
 )
@@ -142,10 +142,8 @@ class DefaultPipeline:
 
 def _validate_names(cfg: Config, registered: dict[str, type[Pass]]) -> None:
     def unknown(key: str, name: str) -> ConfigError:
-        close = difflib.get_close_matches(name, list(registered), n=1)
-        hint = f" (did you mean '{close[0]}'?)" if close else ""
         return ConfigError(
-            f"{key}: unknown pass '{name}'{hint}; registered passes: {', '.join(sorted(registered))}",
+            f"{key}: unknown pass '{name}'{did_you_mean(name, list(registered))}; registered passes: {', '.join(sorted(registered))}",
             key=key, source=cfg.source,
         )
 

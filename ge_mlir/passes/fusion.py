@@ -34,7 +34,14 @@ from mlir.rewrite import (
 )
 
 from ..errors import GeMlirError
-from ..optimize.patterns import active_budget, apply_without_folding, op_identity
+from ..optimize.patterns import (
+    active_budget,
+    apply_without_folding,
+    defining_op,
+    note_pattern_error,
+    op_identity,
+    single_use,
+)
 from .registry import Option, Pass, register_pass
 
 
@@ -67,19 +74,10 @@ class FusionPattern:
         ``erase_op``, new ops built at ``rewriter.ip``)."""
         raise NotImplementedError
 
-    # Helpers for match().
-    @staticmethod
-    def producer(value: ir.Value) -> ir.Operation | None:
-        """The operation defining ``value`` (None for block arguments)."""
-        owner = value.owner
-        if isinstance(owner, ir.OpView):
-            return owner.operation
-        return owner if isinstance(owner, ir.Operation) else None
-
-    @staticmethod
-    def has_one_use(value: ir.Value) -> bool:
-        uses = iter(value.uses)
-        return next(uses, None) is not None and next(uses, None) is None
+    # Helpers for match(): the operation defining a value (None for block
+    # arguments); whether a value has exactly one use.
+    producer = staticmethod(defining_op)
+    has_one_use = staticmethod(single_use)
 
     @classmethod
     def counter_name(cls) -> str:
@@ -109,7 +107,7 @@ class FusionPass(Pass):
             fn = self._adapt(inst, cls.counter_name())
             for root in roots:
                 patterns.add(root, fn, benefit=cls.benefit)
-        apply_without_folding(self, patterns, module, lambda: getattr(self, "_pattern_error", None))
+        apply_without_folding(self, patterns, module)
 
     def _adapt(self, inst: FusionPattern, counter: str) -> Callable[[ir.OpView, PatternRewriter], bool]:
         def fn(op: ir.OpView, rewriter: PatternRewriter) -> bool:
@@ -124,8 +122,8 @@ class FusionPass(Pass):
                         return True
                     budget.record(type(inst).__name__, *op_identity(op))
                 inst.apply(op, rewriter, data)
-            except Exception as e:  # surfaced by run() as a located error
-                self._pattern_error = e
+            except Exception as e:  # re-raised by run(), reported by the pass callback
+                note_pattern_error(e)
                 raise
             self.bump("rewrites")
             self.bump(counter)

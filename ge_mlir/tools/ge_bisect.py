@@ -297,6 +297,7 @@ def bisect(
     """
     import ge_mlir
     from ge_mlir.config import PASS_MODULES_ENV, load_config, load_pass_modules
+    from ge_mlir.errors import GeMlirError
     from ge_mlir.optimize.pipelines import default_pipeline
 
     cfg = load_config(config)
@@ -310,7 +311,11 @@ def bisect(
     feeds = random_inputs(reference_model.inputs, seed)
     if inputs is not None:
         if isinstance(inputs, (str, Path)):
-            with np.load(inputs) as data:
+            loaded = np.load(inputs)
+            if not isinstance(loaded, np.lib.npyio.NpzFile):
+                raise GeMlirError(f"inputs {inputs}: expected a .npz archive of arrays named by input, "
+                                  f"got a single {type(loaded).__name__}")
+            with loaded as data:
                 given = {k: data[k] for k in data.files}
         else:
             given = dict(inputs)
