@@ -33,9 +33,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         with ir.Context():
-            # parse_file so that locations (and so error messages) carry the file name.
-            module = parse_module(sys.stdin.read(), source_name="<stdin>") if args.input == "-" \
-                else parse_file(args.input)
+            if args.input == "-":
+                text = sys.stdin.read()
+                text.encode("utf-8")  # undecodable bytes read as surrogates: refuse them here
+                module = parse_module(text, source_name="<stdin>")
+            else:
+                # parse_file so that locations (and so error messages) carry the file name.
+                module = parse_file(args.input)
             if args.output:
                 write_project(module, args.output)
                 return 0
@@ -45,6 +49,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except OSError as e:
         print(f"ge-translate: {e}", file=sys.stderr)
+        return 1
+    except UnicodeError as e:
+        source = "<stdin>" if args.input == "-" else args.input
+        print(f"ge-translate: error: {source} is not UTF-8 text: {e}", file=sys.stderr)
         return 1
     out = sys.stdout
     for name, content in files.items():

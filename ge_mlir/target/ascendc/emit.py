@@ -36,13 +36,14 @@ import json
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from mlir import ir
 
 from ...errors import GeMlirError, format_location
+from .targets import DEFAULT_SOC, SOCS
 
 __all__ = ["EmitError", "emit_project", "write_project"]
 
@@ -125,7 +126,7 @@ def _attr_i64(op: ir.Operation, name: str, default: int | None = None) -> int:
     if name in op.attributes:
         return ir.IntegerAttr(op.attributes[name]).value
     if default is None:
-        raise EmitError(f"{format_location(op.location)}: missing attribute '{name}'", op=op.name)
+        raise _error(op, f"missing attribute '{name}'")
     return default
 
 
@@ -144,12 +145,8 @@ def _used(v: ir.Value) -> bool:
     return next(iter(v.uses), None) is not None
 
 
-def _where(op: ir.Operation) -> str:
-    return format_location(op.location)
-
-
 def _error(op: ir.Operation, message: str) -> EmitError:
-    return EmitError(f"{_where(op)}: {message}", op=op.name)
+    return EmitError(f"{format_location(op.location)}: {message}", op=op.name)
 
 
 def _gm_elem(t: ir.Type) -> str | None:
@@ -305,10 +302,11 @@ class _KernelEmitter:
         self.names = _Names(reserved=[self.name])
         self.expr: dict[ir.Value, str] = {}
         self.tbuf_bytes: dict[ir.Value, int] = {}
-        self.tiling_locals: dict[str, str] = {}
         self.helpers: set[str] = set()
         self.reads_tiling = False
         self.body: list[str] = []
+        #: The kernel's ``extern "C"`` declaration (set by :meth:`emit`), for kernels.h.
+        self.prototype = ""
 
     # -- values
 
@@ -316,8 +314,7 @@ class _KernelEmitter:
         try:
             return self.expr[v]
         except KeyError:
-            raise EmitError(f"{_where(self.op)}: value {v.get_name()} used before it is emitted",
-                            op="ascendc.kernel") from None
+            raise _error(self.op, f"value {v.get_name()} used before it is emitted") from None
 
     def gm_at(self, gm: ir.Value, offset: ir.Value) -> str:
         off = self.value(offset)
@@ -377,11 +374,11 @@ class _KernelEmitter:
                 lines += _HELPERS[h].split("\n")
                 lines.append("")
         head = f'extern "C" __global__ __aicore__ void {self.name}('
-        sig = head + ", ".join(params) + ") {"
-        if len(sig) > 110:
-            pad = " " * len(head)
-            sig = head + (",\n" + pad).join(params) + ") {"
-        lines.append(sig)
+        decl = head + ", ".join(params) + ")"
+        if len(decl) > 108:
+            decl = head + (",\n" + " " * len(head)).join(params) + ")"
+        self.prototype = decl + ";"
+        lines.append(decl + " {")
         lines += self.body
         lines.append("}")
         return "\n".join(lines) + "\n"
@@ -764,8 +761,10 @@ def _tiling_fields(kernel: ir.Operation) -> list[tuple[str, int]] | None:
 def _arg_names(op: ir.Operation, n: int, default: list[str] | None = None) -> list[str]:
     if "arg_names" not in op.attributes:
         return default or [f"a{i}" for i in range(n)]
-    arr = ir.ArrayAttr(op.attributes["arg_names"])
-    names = [ir.StringAttr(a).value for a in arr]
+    try:
+        names = [ir.StringAttr(a).value for a in ir.ArrayAttr(op.attributes["arg_names"])]
+    except (ValueError, TypeError):
+        raise _error(op, "arg_names must be an array of strings") from None
     if len(names) != n:
         raise _error(op, f"arg_names has {len(names)} entries for {n} arguments")
     return [_ident(x) for x in names]
@@ -789,7 +788,6 @@ class _Host:
     outputs: list[_HostArg]
     code: str
     constants: bytes
-    kernels: list[str] = field(default_factory=list)
 
 
 def _constant_bytes(op: ir.Operation, elem: str) -> bytes:
@@ -797,23 +795,25 @@ def _constant_bytes(op: ir.Operation, elem: str) -> bytes:
     if elem not in _NUMPY:
         raise _error(op, f"constants of element type {elem} are not supported")
     try:
-        dense = ir.DenseElementsAttr(attr)
+        arr = np.array(ir.DenseElementsAttr(attr))  # i1 included: numpy unpacks it to bool
     except (ValueError, TypeError):
-        dense = None
-    if dense is not None:
-        if elem == "i1":
-            arr = np.array([bool(ir.IntegerAttr(dense[i]).value) for i in range(len(dense))], np.bool_)
-        else:
-            arr = np.array(dense)
-        return np.ascontiguousarray(arr.astype(_NUMPY[elem])).tobytes()
-    from ...optimize.fusion_common import (
-        _read_resource,  # reads f32/f64 dense_resource blobs
-    )
+        arr = _resource_array(op, attr)
+    return np.ascontiguousarray(arr.astype(_NUMPY[elem])).tobytes()
 
-    arr = _read_resource(attr, ir.RankedTensorType(attr.type))
+
+def _resource_array(op: ir.Operation, attr: ir.Attribute) -> np.ndarray:
+    """The data of an f32/f64 ``dense_resource`` constant. Only resource attributes may reach the C API
+    reader: it reinterprets any other attribute's storage (and aborts)."""
+    from ...optimize.fusion_common import _read_resource
+
+    try:
+        ir.DenseResourceElementsAttr(attr)
+        arr = _read_resource(attr, ir.RankedTensorType(attr.type))
+    except (ValueError, TypeError):
+        arr = None
     if arr is None:
         raise _error(op, "cannot read the constant's data (only dense<> and f32/f64 dense_resource are readable)")
-    return np.ascontiguousarray(arr.astype(_NUMPY[elem])).tobytes()
+    return arr
 
 
 def _emit_host(host: ir.Operation, kernels: dict[str, ir.Operation]) -> _Host:
@@ -826,21 +826,27 @@ def _emit_host(host: ir.Operation, kernels: dict[str, ir.Operation]) -> _Host:
                                          for i in range(nargs)])
     shapes: list[list[int] | None] = [None] * nargs
     if "arg_shapes" in host.attributes:
-        arr = ir.ArrayAttr(host.attributes["arg_shapes"])
+        try:
+            arr = ir.ArrayAttr(host.attributes["arg_shapes"])
+        except (ValueError, TypeError):
+            raise _error(host, "arg_shapes must be an array of shapes") from None
         if len(arr) != nargs:
             raise _error(host, f"arg_shapes has {len(arr)} entries for {nargs} arguments")
         for i, s in enumerate(arr):
             try:
                 shapes[i] = list(ir.DenseI64ArrayAttr(s))
             except (ValueError, TypeError):
-                shapes[i] = [ir.IntegerAttr(x).value for x in ir.ArrayAttr(s)]
+                try:
+                    shapes[i] = [ir.IntegerAttr(x).value for x in ir.ArrayAttr(s)]
+                except (ValueError, TypeError):
+                    raise _error(host, f"arg_shapes[{i}] = {s} is not a list of integers") from None
 
     names = _Names(reserved=list(kernels))
     expr: dict[ir.Value, str] = {}
     args: list[_HostArg] = []
     for i, arg in enumerate(block.arguments):
         elem = _gm_elem(arg.type)
-        if elem is None or elem not in _SIZEOF:
+        if elem not in _NUMPY:  # graph.json names a numpy dtype (none for bf16)
             raise _error(host, f"host argument {i} has unsupported type {arg.type}")
         var = names.fresh(arg_names[i] + "Dev", numbered=False)
         expr[arg] = var
@@ -877,12 +883,13 @@ def _emit_host(host: ir.Operation, kernels: dict[str, ir.Operation]) -> _Host:
             if kernel is None:
                 raise _error(op, f"launch of unknown kernel @{kname}")
             launch_args = [expr[v] for v in op.operands]
-            if _tiling_fields(kernel) is not None:
+            tiling = _tiling_fields(kernel)
+            if tiling is not None:
                 if kname not in tiling_vars:
                     tv = names.fresh(f"{kname}TilingDev", numbered=False)
                     tiling_vars[kname] = tv
                     allocs.append((tv, f"sizeof({kname}_Tiling)"))
-                    fields = ", ".join(str(v) for _, v in _tiling_fields(kernel))
+                    fields = ", ".join(str(v) for _, v in tiling)
                     host_var = names.fresh(f"{kname}Tiling", numbered=False)
                     uploads.append(f"  const {kname}_Tiling {host_var}{{{fields}}};")
                     uploads.append(f"  GE_CHECK(ToDevice({tv}, &{host_var}, sizeof({host_var})));")
@@ -1046,7 +1053,7 @@ def _emit_host(host: ir.Operation, kernels: dict[str, ir.Operation]) -> _Host:
     for j, a in enumerate(outputs):
         L.append(f"  GE_CHECK(ToHost(outputs[{j}], {expr[block.arguments[num_inputs + j]]}, {a.nbytes}));")
     L += ["  return 0;", "}"]
-    return _Host(name, inputs, outputs, "\n".join(L) + "\n", bytes(blob), launched)
+    return _Host(name, inputs, outputs, "\n".join(L) + "\n", bytes(blob))
 
 
 # ----------------------------------------------------------------------------- project files
@@ -1273,7 +1280,7 @@ def emit_project(module: ir.Module) -> dict[str, str | bytes]:
     if len(hosts) > 1:
         raise _error(hosts[1], "more than one ascendc.host program in the module")
 
-    soc, arch = "Ascend910B1", "dav-2201"
+    soc, arch = DEFAULT_SOC, str(SOCS[DEFAULT_SOC]["arch"])
     if "ascendc.target" in module.operation.attributes:
         t = str(module.operation.attributes["ascendc.target"])
         m = re.search(r'soc = "([^"]+)", arch = "([^"]+)"', t)
@@ -1288,11 +1295,8 @@ def emit_project(module: ir.Module) -> dict[str, str | bytes]:
         if name in ("host", "runner", "ge_graph_run"):
             raise _error(kop, f"kernel name '{name}' clashes with a generated file or function")
         em = _KernelEmitter(kop)
-        text = em.emit()
-        files[f"{name}.cpp"] = text
-        sig = next(line for line in text.split("\n") if line.startswith('extern "C"'))
-        sig_lines = text[text.index(sig):text.index(") {", text.index(sig)) + 1]
-        protos.append(sig_lines + ";")
+        files[f"{name}.cpp"] = em.emit()
+        protos.append(em.prototype)
     files["tiling.h"] = _tiling_header([(n, _tiling_fields(k)) for n, k in kernels.items()])
     files["kernels.h"] = _kernels_header(protos)
     manifest: dict = {"kernels": [{"name": n, "blocks": _i64(k.attributes["block_dim"]),

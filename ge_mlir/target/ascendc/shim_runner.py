@@ -141,11 +141,9 @@ class ShimExecutable:
 
     def _run_child(self, arrays: list[np.ndarray]) -> list[np.ndarray]:
         with tempfile.TemporaryDirectory(prefix="ge_shim_run_") as tmp:
-            in_files, out_files = [], []
-            for i, a in enumerate(arrays):
-                path = Path(tmp) / f"in{i}.bin"
+            in_files = [Path(tmp) / f"in{i}.bin" for i in range(len(arrays))]
+            for a, path in zip(arrays, in_files):
                 a.tofile(path)
-                in_files.append(path)
             out_files = [Path(tmp) / f"out{j}.bin" for j in range(len(self.outputs))]
             env = {k: v for k, v in os.environ.items() if not k.startswith("GE_ASCENDC_SHIM_")}
             # The shim checks capacities of the SoC the kernels were planned for.
@@ -155,8 +153,10 @@ class ShimExecutable:
             try:
                 r = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=self.timeout, env=env)
             except subprocess.TimeoutExpired as e:
+                # e.stderr is bytes even with text=True.
+                stderr = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else e.stderr or ""
                 raise ShimRunError(f"graph run timed out after {self.timeout} s", returncode=-1,
-                                   stderr=str(e.stderr or "")) from None
+                                   stderr=stderr) from None
             if r.returncode == SHIM_EXIT_CODE:
                 lines = [ln for ln in r.stderr.splitlines() if ln.startswith("ascendc-shim:")]
                 raise ShimCheckError(lines[-1] if lines else r.stderr.strip(), returncode=r.returncode,

@@ -221,6 +221,39 @@ def test_unsupported_op_is_refused_by_name():
     assert ":5:8:" in str(info.value)  # the op's line and column
 
 
+_HOST1 = """
+ascendc.host @graph inputs(1) bytes([16]) attributes {{{attrs}}} {{
+^bb0(%x: !ascendc.gm<{elem}>):
+  {body}
+}}
+"""
+
+
+@pytest.mark.parametrize("attrs, elem, body, message", [
+    ("arg_names = [1]", "f32", "", "arg_names must be an array of strings"),
+    ("arg_shapes = 7", "f32", "", "arg_shapes must be an array of shapes"),
+    ('arg_shapes = [["a"]]', "f32", "", 'arg_shapes[0] = ["a"] is not a list of integers'),
+    ("", "bf16", "", "host argument 0 has unsupported type !ascendc.gm<bf16>"),
+    # Not a dense_resource: must not reach the C API resource reader (which aborts on it).
+    ("", "f32", "%w = ascendc.gm_constant sparse<[[0]], [1.0]> : tensor<4xf32> : !ascendc.gm<f32>",
+     "cannot read the constant's data"),
+])
+def test_malformed_host_is_an_emit_error(attrs, elem, body, message):
+    with ir.Context():
+        module = parse_module(_HOST1.format(attrs=attrs, elem=elem, body=body))
+        with pytest.raises(EmitError) as info:
+            emit_project(module)
+    assert message in str(info.value)
+
+
+def test_i1_constant_bytes():
+    text = _HOST1.format(attrs="", elem="f32", body="%w = ascendc.gm_constant dense<[true, false, true]> : "
+                                                    "tensor<3xi1> : !ascendc.gm<i1>")
+    with ir.Context():
+        files = emit_project(parse_module(text))
+    assert files["constants.bin"] == b"\x01\x00\x01"
+
+
 @needs_gxx
 def test_compile_errors_carry_the_compiler_output(tmp_path):
     proj = _project(MATMUL, tmp_path)
