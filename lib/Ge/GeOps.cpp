@@ -649,6 +649,17 @@ LogicalResult InstanceNormOp::verify() {
 // Contractions and convolutions
 //===----------------------------------------------------------------------===//
 
+/// An optional operand as a ranked tensor. Type inference runs before the ODS
+/// type constraints when ops are built from Python or the C API, so an
+/// unranked operand must be refused here, not dereferenced.
+static FailureOr<RankedTensorType> rankedOperand(const OpError &err,
+                                                 StringRef name, Value v) {
+  if (auto t = asRanked(v.getType()))
+    return t;
+  (void)err("operand '", name, "' must be a ranked tensor, got ", v.getType());
+  return failure();
+}
+
 LogicalResult MatMulOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
     Adaptor rawAdaptor, SmallVectorImpl<Type> &out) {
   Properties props;
@@ -685,7 +696,10 @@ LogicalResult MatMulOp::inferReturnTypes(MLIRContext *ctx, std::optional<Locatio
   if (!vecR)
     shape.push_back(b.back());
   if (adaptor.getBias()) {
-    auto bias = asRanked(adaptor.getBias().getType());
+    auto biasOr = rankedOperand(err, "bias", adaptor.getBias());
+    if (failed(biasOr))
+      return failure();
+    auto bias = *biasOr;
     if (failed(checkSameElementType(err, "lhs", lhs, "bias", bias)) ||
         failed(checkUnidirectional(err, "bias", bias.getShape(), shape)))
       return failure();
@@ -718,7 +732,10 @@ LogicalResult GemmOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location>
                fmtShape({m, k1}), ", op(b) is ", fmtShape({k2, n}));
   SmallVector<int64_t> shape{m, n};
   if (adaptor.getC()) {
-    auto c = asRanked(adaptor.getC().getType());
+    auto cOr = rankedOperand(err, "c", adaptor.getC());
+    if (failed(cOr))
+      return failure();
+    auto c = *cOr;
     if (failed(checkSameElementType(err, "a", a, "c", c)) ||
         failed(checkUnidirectional(err, "c", c.getShape(), shape)))
       return failure();
@@ -803,7 +820,10 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *ctx, std::optional<Locatio
     return err("output channels (", cout, ") must be divisible by 'groups' (",
                groups, ")");
   if (adaptor.getBias()) {
-    auto bias = asRanked(adaptor.getBias().getType());
+    auto biasOr = rankedOperand(err, "bias", adaptor.getBias());
+    if (failed(biasOr))
+      return failure();
+    auto bias = *biasOr;
     if (failed(checkSameElementType(err, "input", input, "bias", bias)))
       return failure();
     if (bias.getRank() != 1 ||
@@ -838,10 +858,13 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *ctx, std::optional<Locatio
     shape[sp[i]] = o;
   }
   if (adaptor.getResidual()) {
-    auto residual = asRanked(adaptor.getResidual().getType());
+    auto residualOr = rankedOperand(err, "residual", adaptor.getResidual());
+    if (failed(residualOr))
+      return failure();
+    auto residual = *residualOr;
     if (failed(checkSameElementType(err, "input", input, "residual", residual)))
       return failure();
-    bool same = residual && residual.getRank() == 4;
+    bool same = residual.getRank() == 4;
     for (int64_t i = 0; same && i < 4; ++i)
       same = residual.isDynamicDim(i) || ShapedType::isDynamic(shape[i]) ||
              residual.getDimSize(i) == shape[i];
@@ -879,7 +902,10 @@ LogicalResult ConvTranspose2DOp::inferReturnTypes(MLIRContext *ctx, std::optiona
     return failure();
   int64_t cout = *coutOr;
   if (adaptor.getBias()) {
-    auto bias = asRanked(adaptor.getBias().getType());
+    auto biasOr = rankedOperand(err, "bias", adaptor.getBias());
+    if (failed(biasOr))
+      return failure();
+    auto bias = *biasOr;
     if (failed(checkSameElementType(err, "input", input, "bias", bias)))
       return failure();
     if (bias.getRank() != 1 ||

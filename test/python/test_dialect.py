@@ -154,6 +154,26 @@ def test_builder_with_invalid_attributes_raises_not_aborts(ctx):
     assert "not a permutation" in str(info.value) or "infer" in str(info.value)
 
 
+@pytest.mark.parametrize("build, operand", [
+    (lambda x, w, a, u: ge.conv2d(x, w, bias=u), "bias"),
+    (lambda x, w, a, u: ge.conv2d(x, w, residual=u), "residual"),
+    (lambda x, w, a, u: ge.conv_transpose2d(x, w, bias=u), "bias"),
+    (lambda x, w, a, u: ge.matmul(a, a, bias=u), "bias"),
+    (lambda x, w, a, u: ge.gemm(a, a, c=u), "c"),
+])
+def test_builder_with_unranked_optional_operand_raises_not_aborts(ctx, build, operand):
+    """Type inference sees builder operands before the ODS type constraints do."""
+    f32 = ir.F32Type.get()
+    module = ir.Module.create()
+    types = [ir.RankedTensorType.get(s, f32) for s in ([1, 8, 4, 4], [8, 8, 3, 3], [4, 4])]
+    with ir.InsertionPoint(module.body):
+        fn = func.FuncOp("f", (types + [ir.UnrankedTensorType.get(f32)], []))
+        with ir.InsertionPoint(fn.add_entry_block()):
+            with pytest.raises(ir.MLIRError) as info:
+                build(*fn.arguments)
+    assert f"operand '{operand}' must be a ranked tensor, got 'tensor<*xf32>'" in str(info.value)
+
+
 def test_enums_and_format_attributes(ctx):
     assert str(ir.Attribute.parse("#ge.format<FRACTAL_NZ>")) == "#ge.format<FRACTAL_NZ>"
     assert str(ir.Attribute.parse("#ge.act<hard_swish>")) == "#ge.act<hard_swish>"
