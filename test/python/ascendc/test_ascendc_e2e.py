@@ -142,3 +142,22 @@ def test_soc_presets(soc, ub, tmp_path):
     np.testing.assert_allclose(compiled(x)[0], want, rtol=0, atol=1e-4 * np.abs(want).max())
     with pytest.raises(CompileError, match="unknown soc 'Ascend999'"):
         ge_mlir.compile(e2e_models.mlp(), target="ascendc", options={"soc": "Ascend999"}, run_on="none")
+
+
+def test_aliases_and_output_copies(tmp_path):
+    """identity and a same-type cast alias their input (the relu still gets its kernel);
+    an input returned as an output is copied by a kernel of its own."""
+    text = """
+    func.func @f(%x: tensor<4x10xf32>) -> (tensor<4x10xf32>, tensor<4x10xf32>) {
+      %0 = ge.relu %x : tensor<4x10xf32>
+      %1 = ge.identity %0 : tensor<4x10xf32>
+      %2 = ge.cast %1 : tensor<4x10xf32> to tensor<4x10xf32>
+      return %2, %x : tensor<4x10xf32>, tensor<4x10xf32>
+    }
+    """
+    compiled = ge_mlir.compile(text, target="ascendc", options={"optimize": False}, output_dir=tmp_path)
+    assert [k["name"] for k in compiled.kernels] == ["elementwise_0", "copy_0"]
+    x = np.random.default_rng(8).standard_normal((4, 10)).astype(np.float32)
+    relu, same = compiled(x)
+    np.testing.assert_array_equal(relu, np.maximum(x, 0))
+    np.testing.assert_array_equal(same, x)
