@@ -147,6 +147,15 @@ class OnnxImportError(ImportError_):
     """An ONNX model is malformed or a node cannot be converted."""
 
 
+class InvalidModelError(OnnxImportError):
+    """The model is not valid ONNX (onnxruntime would refuse it too): the ONNX
+    checker fails, an attribute is outside its domain, an initializer's data
+    does not match its declared type/shape, a value is dangling or written
+    twice, a declared output type differs from the computed one, a size
+    overflows. Distinct from :class:`UnsupportedOpsError` (valid ONNX that
+    ge-mlir cannot import yet)."""
+
+
 class UnsupportedOpsError(OnnxImportError):
     """The model uses op types (or opset versions) the importer does not support.
 
