@@ -98,6 +98,7 @@ def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspac
     elif stage == "llvm":
         with module.context, ir.Location.unknown():
             _copies_to_linalg(module)
+            _expand_bf16_truncations(module)
         _run(module, LLVM_PIPELINE, "lower the module to LLVM")
     else:
         raise ValueError(f"unknown CPU stage {stage!r} (stages: {', '.join(CPU_STAGES)})")
@@ -282,6 +283,50 @@ def _copies_to_linalg(module: ir.Module) -> None:
                 with op.location, ir.InsertionPoint(op):
                     linalg.copy(op.operands[0], outs=[op.operands[1]])
                 op.erase()
+
+
+def _expand_bf16_truncations(module: ir.Module) -> None:
+    """``arith.truncf`` f32 -> bf16 (scalar or vector) as integer round-to-nearest-even.
+
+    LLVM's own lowering depends on the CPU: AVX512-BF16's VCVTNEPS2BF16 treats
+    denormal inputs as zero, scalar code without it flushes them too, vector
+    code without it calls ``__truncsfbf2``. Integer rounding gives every CPU
+    the same, IEEE (and onnxruntime) result and stays vectorizable.
+    """
+    from mlir.dialects import arith as _arith
+
+    def is_bf16_trunc(op: ir.Operation) -> bool:
+        if op.name != "arith.truncf":
+            return False
+        src, dst = op.operands[0].type, op.results[0].type
+        elem = lambda t: ir.ShapedType(t).element_type if isinstance(t, ir.ShapedType) else t  # noqa: E731
+        return isinstance(elem(dst), ir.BF16Type) and isinstance(elem(src), ir.F32Type)
+
+    def like(t: ir.Type, elem: ir.Type) -> ir.Type:
+        return ir.VectorType.get(ir.VectorType(t).shape, elem) if isinstance(t, ir.VectorType) else elem
+
+    def splat(t: ir.Type, value: int) -> ir.Value:
+        if isinstance(t, ir.VectorType):
+            e = ir.VectorType(t).element_type
+            return _arith.constant(t, ir.DenseElementsAttr.get_splat(t, ir.IntegerAttr.get(e, value)))
+        return _arith.constant(t, ir.IntegerAttr.get(t, value))
+
+    for op in [o for o in _pre_order(module.operation) if is_bf16_trunc(o)]:
+        src, dst_t = op.operands[0], op.results[0].type
+        i32 = like(dst_t, ir.IntegerType.get_signless(32))
+        i16 = like(dst_t, ir.IntegerType.get_signless(16))
+        with op.location, ir.InsertionPoint(op):
+            bits = _arith.bitcast(i32, src)
+            c16 = splat(i32, 16)
+            high = _arith.shrui(bits, c16)
+            bias = _arith.addi(_arith.andi(high, splat(i32, 1)), splat(i32, 0x7FFF))
+            rounded = _arith.trunci(i16, _arith.shrui(_arith.addi(bits, bias), c16))
+            # NaN: keep sign and payload, set the quiet bit (the bias could carry into infinity).
+            quiet = _arith.trunci(i16, _arith.ori(high, splat(i32, 0x40)))
+            is_nan = _arith.cmpf(_arith.CmpFPredicate.UNO, src, src)
+            out = _arith.bitcast(dst_t, _arith.select(is_nan, quiet, rounded))
+        op.results[0].replace_all_uses_with(out)
+        op.erase()
 
 
 def lower_to_llvm(module: ir.Module) -> ir.Module:
@@ -481,6 +526,103 @@ def _descriptor(array: np.ndarray) -> Any:
     return d
 
 
+#: CPUs the JIT can be told to compile for instead of the host (the x86-64
+#: micro-architecture levels): code that runs at a level runs on every CPU
+#: that has it, so tests pin the level CI and users' machines share.
+JIT_CPUS = ("host", "x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4")
+#: Environment variable that sets the JIT CPU when ``jit_cpu`` is not given.
+JIT_CPU_ENV = "GE_MLIR_JIT_CPU"
+
+
+def _target_cpu(module: ir.Module, jit_cpu: str | None) -> str:
+    """Stamps ``target_cpu``/``target_features`` on every LLVM function when a
+    level other than ``host`` is asked for; returns the CPU used.
+
+    LLVM picks each function's subtarget from these attributes, replacing the
+    host CPU and feature string the ExecutionEngine was set up with, so an
+    AVX-512 machine generates exactly the code (and the runtime calls) an
+    AVX2-only one would.
+    """
+    import os
+    import platform
+
+    cpu = jit_cpu if jit_cpu is not None else (os.environ.get(JIT_CPU_ENV) or "host")
+    if cpu not in JIT_CPUS:
+        raise ExecutionError(f"unknown JIT CPU {cpu!r} (choose from {', '.join(JIT_CPUS)}; env {JIT_CPU_ENV})")
+    if cpu == "host":
+        return cpu
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        raise ExecutionError(f"JIT CPU {cpu!r} is an x86-64 level; this host is {platform.machine()}")
+    # The feature string replaces the host's; it must not be empty (an empty
+    # one is dropped) and must not re-enable what the level lacks.
+    features = '#llvm.target_features<["+avx512f"]>' if cpu == "x86-64-v4" else '#llvm.target_features<["-avx512f"]>'
+    with module.context:
+        cpu_attr = ir.StringAttr.get(cpu)
+        features_attr = ir.Attribute.parse(features)
+        for op in module.body.operations:
+            if op.operation.name == "llvm.func":
+                op.operation.attributes["target_cpu"] = cpu_attr
+                op.operation.attributes["target_features"] = features_attr
+    return cpu
+
+
+#: compiler-rt names LLVM calls for float conversions a CPU has no instruction
+#: for -> our implementations in the native library (lib/Runtime/CpuRuntime.cpp).
+_RUNTIME_SYMBOLS = (
+    "__truncsfbf2", "__truncdfbf2", "__truncsfhf2", "__truncdfhf2",
+    "__extendhfsf2", "__extendhfdf2", "__extendbfsf2",
+)
+
+
+def _register_runtime(engine: Any) -> None:
+    """Makes the conversion helpers resolvable by the JIT whatever the host
+    CPU or the process's libgcc provide (registered before the first lookup,
+    which is when the engine links the module)."""
+    from ..._dialect import library_path
+
+    lib = _state_runtime.get("lib")
+    if lib is None:
+        lib = _state_runtime["lib"] = ctypes.CDLL(str(library_path()))
+    for name in _RUNTIME_SYMBOLS:
+        engine.raw_register_runtime(name, ctypes.cast(getattr(lib, "ge_rt" + name[1:]), ctypes.c_void_p))
+
+
+_state_runtime: dict[str, Any] = {}
+
+
+class _CapturedStderr:
+    """Captures what native code writes to file descriptor 2 (the JIT reports
+    unresolved symbols there, not through an exception)."""
+
+    def __enter__(self) -> "_CapturedStderr":
+        import os
+        import sys
+        import tempfile
+
+        sys.stderr.flush()
+        self._file = tempfile.TemporaryFile()
+        self._saved = os.dup(2)
+        os.dup2(self._file.fileno(), 2)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        import os
+
+        os.dup2(self._saved, 2)
+        os.close(self._saved)
+
+    def read(self) -> str:
+        self._file.seek(0)
+        text = self._file.read().decode(errors="replace")
+        self._file.close()
+        return text
+
+
+def _jit_errors(text: str) -> str:
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    return (":\n  " + "\n  ".join(lines)) if lines else ""
+
+
 class CpuExecutable:
     """A ge function compiled for the host CPU, callable with numpy arrays.
 
@@ -488,6 +630,10 @@ class CpuExecutable:
         module: a verified module of ge (and upstream) ops; it is copied, not changed.
         func_name: the function to run; None picks the only public function.
         opt_level: LLVM optimization level of the JIT, 0 to 3.
+        jit_cpu: the CPU the JIT generates code for, one of :data:`JIT_CPUS`;
+            default: the ``GE_MLIR_JIT_CPU`` environment variable, else
+            ``"host"``. ``"x86-64-v3"`` (AVX2) reproduces, on any newer CPU,
+            the code an AVX2-only machine runs.
     """
 
     def __init__(
@@ -498,6 +644,7 @@ class CpuExecutable:
         opt_level: int = 2,
         compile_to: str = "llvm",
         on_stage: Callable[[str, ir.Module], None] | None = None,
+        jit_cpu: str | None = None,
     ) -> None:
         from mlir.execution_engine import ExecutionEngine
 
@@ -532,15 +679,21 @@ class CpuExecutable:
                     break
             if compile_to != "llvm":
                 return
+            self.jit_cpu = _target_cpu(self._module, jit_cpu)
             try:
                 self._engine = ExecutionEngine(self._module, opt_level=opt_level)
+                _register_runtime(self._engine)
                 # The packed entry point (void **args), looked up once: the
                 # engine's invoke() looks it up and builds ctypes per call.
-                addr = self._engine.raw_lookup("_mlir_ciface_" + self.func_name)
+                with _CapturedStderr() as err:
+                    addr = self._engine.raw_lookup("_mlir_ciface_" + self.func_name)
             except Exception as e:  # JIT/translation failures
                 raise ExecutionError(f"cannot JIT-compile @{self.func_name}: {e}") from None
             if not addr:
-                raise ExecutionError(f"cannot JIT-compile @{self.func_name}: entry point not found")
+                raise ExecutionError(
+                    f"cannot JIT-compile @{self.func_name} for CPU {self.jit_cpu!r}: entry point not found"
+                    + _jit_errors(err.read())
+                )
             self._packed_fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(addr)
 
     @staticmethod
