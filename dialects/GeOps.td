@@ -21,8 +21,15 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 
+// Every tensor type of a ge op has a byte size (element count x element
+// size) that fits in int64: larger types would reach MLIR's strided-layout
+// computations, which abort the process on the overflow.
+def GE_SizeCheckedTensors : NativeOpTrait<"SizeCheckedTensors"> {
+  let cppNamespace = "::mlir::ge::OpTrait";
+}
+
 class GE_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Ge_Dialect, mnemonic, !listconcat([Pure], traits)>;
+    : Op<Ge_Dialect, mnemonic, !listconcat([Pure, GE_SizeCheckedTensors], traits)>;
 
 // Declared result types may refine inferred ones (a static size for `?`).
 defvar GE_CompatDef = [{
@@ -527,6 +534,7 @@ def GE_GatherOp : GE_InferOp<"gather"> {
   let arguments = (ins GE_Tensor:$data, GE_IndexTensor:$indices,
                        DefaultValuedAttr<I64Attr, "0">:$axis);
   let results = (outs GE_Tensor:$output);
+  let hasVerifier = 1;
 }
 
 def GE_GatherElementsOp : GE_InferOp<"gather_elements"> {
@@ -534,6 +542,7 @@ def GE_GatherElementsOp : GE_InferOp<"gather_elements"> {
   let arguments = (ins GE_Tensor:$data, GE_IndexTensor:$indices,
                        DefaultValuedAttr<I64Attr, "0">:$axis);
   let results = (outs GE_Tensor:$output);
+  let hasVerifier = 1;
 }
 
 def GE_ScatterElementsOp : GE_InferOp<"scatter_elements"> {
@@ -543,6 +552,7 @@ def GE_ScatterElementsOp : GE_InferOp<"scatter_elements"> {
                        DefaultValuedAttr<I64Attr, "0">:$axis,
                        DefaultValuedAttr<GE_ScatterReductionAttr, "::mlir::ge::ScatterReduction::none">:$reduction);
   let results = (outs GE_Tensor:$output);
+  let hasVerifier = 1;
 }
 
 def GE_ExpandOp : GE_InferOp<"expand"> {

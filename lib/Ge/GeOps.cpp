@@ -1304,6 +1304,89 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location
   return pushTensor(err, shape, input.getElementType(), out);
 }
 
+//===----------------------------------------------------------------------===//
+// Tensor sizes, constant indices
+//===----------------------------------------------------------------------===//
+
+LogicalResult mlir::ge::detail::verifyTensorSizes(Operation *op) {
+  auto check = [&](Type t, StringRef what, unsigned i) -> LogicalResult {
+    auto rt = dyn_cast<RankedTensorType>(t);
+    if (!rt)
+      return success();
+    Type elem = rt.getElementType();
+    uint64_t bytes = 1;
+    if (elem.isIntOrFloat())
+      bytes = std::max<uint64_t>(1, (elem.getIntOrFloatBitWidth() + 7) / 8);
+    else if (isa<IndexType>(elem))
+      bytes = 8;
+    uint64_t total = bytes;
+    bool overflow = false;
+    for (int64_t d : rt.getShape()) {
+      if (ShapedType::isDynamic(d) || d < 0)
+        continue;
+      if (d == 0)
+        return success();
+      if (total > static_cast<uint64_t>(INT64_MAX) / static_cast<uint64_t>(d))
+        overflow = true;
+      else
+        total *= static_cast<uint64_t>(d);
+    }
+    if (overflow)
+      return op->emitOpError() << what << " #" << i << " of type " << t
+                               << " is too large: its size in bytes overflows int64";
+    return success();
+  };
+  for (auto [i, v] : llvm::enumerate(op->getOperands()))
+    if (failed(check(v.getType(), "operand", i)))
+      return failure();
+  for (auto [i, v] : llvm::enumerate(op->getResults()))
+    if (failed(check(v.getType(), "result", i)))
+      return failure();
+  return success();
+}
+
+/// A constant `indices` operand must index inside [-d, d) of the indexed
+/// axis (ONNX semantics; onnxruntime refuses the model otherwise).
+static LogicalResult verifyConstantIndices(Operation *op, Value data,
+                                           Value indices, int64_t axis) {
+  auto dt = dyn_cast<RankedTensorType>(data.getType());
+  if (!dt || dt.getRank() < 1)
+    return success();
+  if (axis < 0)
+    axis += dt.getRank();
+  if (axis < 0 || axis >= dt.getRank() || dt.isDynamicDim(axis))
+    return success();
+  DenseIntElementsAttr values;
+  if (!matchPattern(indices, m_Constant(&values)))
+    return success();
+  int64_t d = dt.getDimSize(axis);
+  int64_t pos = 0;
+  for (const APInt &v : values.getValues<APInt>()) {
+    int64_t x = v.getSExtValue();
+    if (x < -d || x >= d)
+      return op->emitOpError() << "constant index " << x << " (element " << pos
+                               << " of 'indices') is out of range [" << -d
+                               << ", " << d << ") of axis " << axis
+                               << " of 'data' " << dt;
+    if (values.isSplat())
+      break;
+    ++pos;
+  }
+  return success();
+}
+
+LogicalResult GatherOp::verify() {
+  return verifyConstantIndices(*this, getData(), getIndices(), getAxis());
+}
+
+LogicalResult GatherElementsOp::verify() {
+  return verifyConstantIndices(*this, getData(), getIndices(), getAxis());
+}
+
+LogicalResult ScatterElementsOp::verify() {
+  return verifyConstantIndices(*this, getData(), getIndices(), getAxis());
+}
+
 LogicalResult GatherOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location> loc,
     Adaptor rawAdaptor, SmallVectorImpl<Type> &out) {
   Properties props;

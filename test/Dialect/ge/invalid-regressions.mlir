@@ -71,11 +71,12 @@ func.func @tile_overflow(%a: tensor<3xf32>) -> tensor<?xf32> {
 
 // -----
 
-func.func @concat_overflow(%a: tensor<6917529027641081856xf32>) -> tensor<?xf32> {
+// i8: the operands' byte size fits in int64, the concatenation's does not.
+func.func @concat_overflow(%a: tensor<6917529027641081856xi8>) -> tensor<?xi8> {
   // expected-error @+2 {{dimension size 6917529027641081856 + 6917529027641081856 overflows int64}}
   // expected-error @+1 {{failed to infer returned types}}
-  %0 = ge.concat %a, %a {axis = 0 : i64} : (tensor<6917529027641081856xf32>, tensor<6917529027641081856xf32>) -> tensor<?xf32>
-  return %0 : tensor<?xf32>
+  %0 = ge.concat %a, %a {axis = 0 : i64} : (tensor<6917529027641081856xi8>, tensor<6917529027641081856xi8>) -> tensor<?xi8>
+  return %0 : tensor<?xi8>
 }
 
 // -----

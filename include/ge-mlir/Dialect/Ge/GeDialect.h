@@ -51,6 +51,25 @@ LogicalResult inferGlobalPoolResult(std::optional<Location> loc,
 int64_t getC0(Type elementType);
 } // namespace mlir::ge::detail
 
+namespace mlir::ge::detail {
+/// Fails (naming the op) when an operand or result is a ranked tensor whose
+/// static element count times element byte size does not fit in int64.
+LogicalResult verifyTensorSizes(Operation *op);
+} // namespace mlir::ge::detail
+
+namespace mlir::ge::OpTrait {
+/// Every tensor type of the op has a byte size that fits in int64 (MLIR's
+/// strided-layout computations abort the process on larger ones).
+template <typename ConcreteType>
+class SizeCheckedTensors
+    : public ::mlir::OpTrait::TraitBase<ConcreteType, SizeCheckedTensors> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return detail::verifyTensorSizes(op);
+  }
+};
+} // namespace mlir::ge::OpTrait
+
 #define GET_OP_CLASSES
 #include "ge-mlir/Dialect/Ge/GeOps.h.inc"
 
