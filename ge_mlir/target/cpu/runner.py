@@ -82,6 +82,8 @@ def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspac
                 apply_strategy(module)
             except (ValueError, ir.MLIRError) as e:  # the transform interpreter reports failures as exceptions
                 raise ExecutionError(f"the CPU codegen strategy failed: {e}") from None
+        with module.context, ir.Location.unknown():
+            _distinct_results(module)
         _run(module, ONE_SHOT_PIPELINE, "bufferize the module")
         if workspace:
             with module.context, ir.Location.unknown():
@@ -105,6 +107,35 @@ def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspac
 
 
 WORKSPACE_ATTR = "ge.workspace"
+
+
+def _distinct_results(module: ir.Module) -> None:
+    """Every ``func.return`` operand after the first use of a value becomes a copy.
+
+    ``return %0, %0`` bufferizes to one buffer returned twice;
+    ``buffer-results-to-out-params{hoist-static-allocs=1}`` then replaces the
+    allocation by the first out-parameter and erases it, leaving the second
+    return operand a dangling (freed) value: the pass segfaults (issue 11).
+    A ``bufferization.alloc_tensor() copy(%0)`` per duplicate gives each
+    result its own buffer, hence its own out-parameter.
+    """
+    from mlir.dialects import bufferization
+
+    for fn in _functions(module):
+        for block in fn.regions[0].blocks:
+            ret = list(block.operations)[-1].operation
+            if ret.name != "func.return":
+                continue
+            seen: set = set()
+            for i in range(len(ret.operands)):
+                v = ret.operands[i]
+                if not isinstance(v.type, ir.RankedTensorType):
+                    continue
+                if v in seen:
+                    with ret.location, ir.InsertionPoint(ret):
+                        ret.operands[i] = bufferization.alloc_tensor(v.type, [], copy=v)
+                else:
+                    seen.add(v)
 
 
 def _allocs_to_workspace(module: ir.Module) -> None:
