@@ -111,3 +111,77 @@ def test_duplicate_results_are_distinct_arrays():
         np.testing.assert_array_equal(r, np.abs(x))
     a[0] = 99.0  # each result is its own buffer
     assert b[0] == 1.0 and c[0] == 1.0
+
+
+# --------------------------------------------------------------------------
+# 2. Huge shapes: no abort, no MemoryError; refused with the size named
+# --------------------------------------------------------------------------
+
+
+def _run_code(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_conv_with_huge_padded_intermediate_is_refused():
+    """Strides and pads of 1e9: the ge types are small (a 3x3 output) but the
+    padded input the lowering builds overflows int64 bytes; bufferization used
+    to abort in makeCanonicalStridedLayoutExpr (exit 134)."""
+    proc = _run_code("""
+        import ge_mlir
+        from ge_mlir.errors import GeMlirError
+        text = '''
+        func.func @f(%x: tensor<1x3x4x4xf32>, %w: tensor<2x3x3x3xf32>) -> tensor<1x2x3x3xf32> {
+          %0 = ge.conv2d %x, %w {pads = array<i64: 1000000000, 1000000000, 1000000000, 1000000000>,
+                                 strides = array<i64: 1000000000, 1000000000>}
+             : (tensor<1x3x4x4xf32>, tensor<2x3x3x3xf32>) -> tensor<1x2x3x3xf32>
+          return %0 : tensor<1x2x3x3xf32>
+        }'''
+        try:
+            ge_mlir.compile(text)
+        except GeMlirError as e:
+            print(type(e).__name__, e)
+    """)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.startswith("ExecutionError"), proc.stdout
+    assert "too large" in proc.stdout and "tensor<1x3x2000000004x2000000004xf32>" in proc.stdout
+    assert "48000000192000000192 bytes" in proc.stdout
+
+
+def test_huge_result_type_is_a_verification_error():
+    text = """
+    func.func @f(%x: tensor<1x1x2x2xf32>, %w: tensor<1x1x1x1xf32>) -> tensor<1x1x2000000002x2000000002xf32> {
+      %0 = ge.conv2d %x, %w {pads = array<i64: 1000000000, 1000000000, 1000000000, 1000000000>}
+         : (tensor<1x1x2x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x2000000002x2000000002xf32>
+      return %0 : tensor<1x1x2000000002x2000000002xf32>
+    }"""
+    with pytest.raises(ge_mlir.errors.VerificationError, match="overflows int64"):
+        ge_mlir.compile(text)
+
+
+def _two_relus(rows: int) -> onnx.ModelProto:
+    return _model(
+        [helper.make_node("Relu", ["x"], ["t"]), helper.make_node("Relu", ["t"], ["y"])],
+        [_vi("x", TensorProto.FLOAT, [rows, 30])],
+        [_vi("y", TensorProto.FLOAT, [rows, 30])],
+    )
+
+
+@pytest.mark.parametrize("rows", [10**9, 2**40])
+def test_huge_workspace_is_refused_before_allocating(rows, monkeypatch):
+    """Input dims of 1e9 (or 2^40) used to raise a bare MemoryError allocating
+    a 112 GiB (120 TiB) workspace; the plan is refused with its size named."""
+    monkeypatch.delenv("GE_MLIR_WORKSPACE_LIMIT", raising=False)
+    planned = rows * 30 * 4
+    with pytest.raises(ExecutionError, match=f"needs a workspace of {planned} bytes"):
+        ge_mlir.compile(_two_relus(rows))
+
+
+def test_workspace_limit_is_overridable(monkeypatch):
+    monkeypatch.setenv("GE_MLIR_WORKSPACE_LIMIT", "1000")
+    with pytest.raises(ExecutionError, match=r"workspace of 1216 bytes .* limit of 1000 bytes"):
+        ge_mlir.compile(_two_relus(10))
+    monkeypatch.setenv("GE_MLIR_WORKSPACE_LIMIT", "1216")  # 1200 rounded up to 64
+    x = np.linspace(-1, 1, 300, dtype=np.float32).reshape(10, 30)
+    (y,) = ge_mlir.compile(_two_relus(10))(x)
+    np.testing.assert_array_equal(y, np.maximum(x, 0))

@@ -73,6 +73,7 @@ def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspac
         _run(module, "ge-lower-to-linalg{fail-on-unlowered=true}", "lower the module to linalg")
         with module.context, ir.Location.unknown():
             _widen_bool_tensors(module)
+        _check_tensor_sizes(module, "lowering to linalg")
     elif stage == "bufferized":
         _read_only_arguments(module)
         if codegen:
@@ -82,6 +83,7 @@ def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspac
                 apply_strategy(module)
             except (ValueError, ir.MLIRError) as e:  # the transform interpreter reports failures as exceptions
                 raise ExecutionError(f"the CPU codegen strategy failed: {e}") from None
+            _check_tensor_sizes(module, "the CPU codegen strategy")
         with module.context, ir.Location.unknown():
             _distinct_results(module)
         _run(module, ONE_SHOT_PIPELINE, "bufferize the module")
@@ -107,6 +109,76 @@ def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspac
 
 
 WORKSPACE_ATTR = "ge.workspace"
+
+
+_INT64_MAX = 2**63 - 1
+#: Environment variable overriding the largest workspace (bytes) an
+#: executable allocates; default: the machine's physical memory.
+WORKSPACE_LIMIT_ENV = "GE_MLIR_WORKSPACE_LIMIT"
+
+
+def workspace_limit() -> int:
+    """Largest workspace in bytes an executable allocates (``GE_MLIR_WORKSPACE_LIMIT``,
+    else the physical memory; no limit when neither is known)."""
+    import os
+
+    text = os.environ.get(WORKSPACE_LIMIT_ENV)
+    if text:
+        try:
+            return int(float(text))
+        except ValueError:
+            raise ExecutionError(f"{WORKSPACE_LIMIT_ENV} must be a byte count, got {text!r}") from None
+    try:
+        return int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
+        return _INT64_MAX
+
+
+def _tensor_bytes(t: ir.Type) -> int | None:
+    """Byte size of a statically shaped ranked tensor/memref type (Python ints: no overflow)."""
+    if not isinstance(t, (ir.RankedTensorType, ir.MemRefType)):
+        return None
+    st = ir.ShapedType(t)
+    if not st.has_static_shape:
+        return None
+    elem = st.element_type
+    if isinstance(elem, ir.IndexType):
+        size = 8
+    elif isinstance(elem, (ir.FloatType, ir.IntegerType)):
+        size = max(1, (elem.width + 7) // 8)
+    else:
+        return None
+    for d in st.shape:
+        size *= d
+    return size
+
+
+def _check_tensor_sizes(module: ir.Module, what: str) -> None:
+    """Refuses any tensor whose byte size overflows int64 (MLIR's layout
+    computations abort the process on them during bufferization): the ge
+    verifier checks the graph's own types, this the ones the lowering and the
+    codegen strategy create (a padded convolution input, an im2col matrix)."""
+    from ...errors import format_location
+
+    bad: list[ir.Operation] = []
+
+    def visit(o: ir.Operation) -> ir.WalkResult:
+        for r in o.results:
+            size = _tensor_bytes(r.type)
+            if size is not None and size > _INT64_MAX:
+                bad.append(o)
+                return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    if bad:
+        o = bad[0]
+        t = next(r.type for r in o.results if (_tensor_bytes(r.type) or 0) > _INT64_MAX)
+        raise ExecutionError(
+            f"{what} creates a tensor too large to compile: '{o.name}' at {format_location(o.location)} "
+            f"produces {t} ({_tensor_bytes(t)} bytes, more than int64 can address)",
+            op=o.name,
+        )
 
 
 def _distinct_results(module: ir.Module) -> None:
@@ -185,6 +257,11 @@ def _allocs_to_workspace(module: ir.Module) -> None:
             plan[4] = offset
             placed.append(plan)
         arena_size = max(p[4] + p[3] for p in plans)
+        if arena_size > _INT64_MAX:
+            raise ExecutionError(
+                f"the workspace of @{ir.StringAttr(fn.attributes['sym_name']).value} would need "
+                f"{arena_size} bytes ({arena_size / 2**30:.1f} GiB), more than int64 can address"
+            )
         arena_t = ir.MemRefType.get([arena_size], ir.IntegerType.get_signless(8))
         arena = entry.add_argument(arena_t, fn.location)
         for op, _, _, _, offset in plans:
@@ -209,7 +286,10 @@ def _byte_size(t: ir.MemRefType) -> int:
         width = ir.FloatType(elem).width
     else:
         width = ir.IntegerType(elem).width
-    return max(1, width // 8) * int(np.prod(t.shape, dtype=np.int64))
+    size = max(1, width // 8)
+    for d in t.shape:  # Python ints: np.prod(dtype=int64) wraps around on huge shapes
+        size *= d
+    return size
 
 
 def _last_use(value: ir.Value, position: dict, fn: ir.Operation) -> int:
@@ -248,6 +328,14 @@ def _workspace_arrays(module: ir.Module, func_name: str) -> list[np.ndarray]:
         if ir.StringAttr(fn.attributes["sym_name"]).value != func_name or WORKSPACE_ATTR not in fn.attributes:
             continue
         arrays = []
+        planned = sum(_tensor_bytes(ir.TypeAttr(t).value) or 0 for t in ir.ArrayAttr(fn.attributes[WORKSPACE_ATTR]))
+        limit = workspace_limit()
+        if planned > limit:
+            raise ExecutionError(
+                f"@{func_name} needs a workspace of {planned} bytes ({planned / 2**30:.1f} GiB) for its "
+                f"intermediate tensors, more than the limit of {limit} bytes ({limit / 2**30:.1f} GiB, "
+                f"the physical memory unless {WORKSPACE_LIMIT_ENV} is set); it is not allocated"
+            )
         for t in ir.ArrayAttr(fn.attributes[WORKSPACE_ATTR]):
             mt = ir.MemRefType(ir.TypeAttr(t).value)
             elem = mt.element_type
@@ -780,7 +868,13 @@ class CpuExecutable:
         if self._engine is None:
             raise ExecutionError(f"@{self.func_name} was compiled only to a partial stage; it cannot run")
         arrays = self._check(args)
-        outs = [np.empty(spec.shape, spec.dtype) for spec in self.outputs]
+        try:
+            outs = [np.empty(spec.shape, spec.dtype) for spec in self.outputs]
+        except MemoryError:
+            total = sum(int(np.prod(s.shape, dtype=object)) * s.dtype.itemsize for s in self.outputs)
+            raise ExecutionError(
+                f"cannot allocate the outputs of @{self.func_name}: {total} bytes ({total / 2**30:.1f} GiB)"
+            ) from None
         all_arrays = [*arrays, *outs, *self._workspace]
         descs = [_descriptor(a) for a in all_arrays]
         packed = (ctypes.c_void_p * len(descs))()
