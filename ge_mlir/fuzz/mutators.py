@@ -286,9 +286,9 @@ def generate_invalid(seed: int, index: int, max_nodes: int = 6, max_attempts: in
         except Reject as e:
             last = str(e)
             continue
-        if validate(model) is not None:
-            continue
         feeds = make_feeds(specs, rng)
+        if validate(model, feeds) is not None:
+            continue
         mut = rng.choices(funcs, weights)[0]
         try:
             data, desc, compile_only = mut(model, feeds, rng)
