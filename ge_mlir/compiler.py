@@ -70,6 +70,9 @@ class CompileOptions:
             shapes the default optimization pipeline.
         soc: ``ascendc``: the SoC the kernels are planned for (tile sizes,
             capacity checks): ``"Ascend910B1"`` (default) or ``"Ascend310P3"``.
+        check_bounds: ``cpu``: run-time gather/gather_elements/scatter_elements
+            indices outside ``[-d, d)`` raise :class:`ExecutionError` naming the
+            op (one extra pass over the indices); False clamps them silently.
     """
 
     optimize: bool = True
@@ -79,6 +82,7 @@ class CompileOptions:
     constant_inputs: Mapping[str, Any] | None = None
     config: Any = None
     soc: str | None = None
+    check_bounds: bool = True
 
 
 @dataclass(frozen=True)
@@ -381,7 +385,7 @@ def compile(  # the natural name, as in torch.compile
                 if compile_to in CPU_STAGES:
                     exe = CpuExecutable(
                         module, options.func_name, opt_level=options.opt_level,
-                        compile_to=compile_to, on_stage=done,
+                        compile_to=compile_to, on_stage=done, check_bounds=options.check_bounds,
                     )
                     fn_name = exe.func_name
                     if compile_to == "llvm":

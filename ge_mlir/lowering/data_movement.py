@@ -20,7 +20,9 @@
 Gathered indices follow ONNX: negative values count from the end. Values still
 out of range after that are clamped (gather, gather_elements), so a bad index
 reads some element of the input instead of faulting; scatter_elements skips
-such updates and one_hot yields an all-``off`` row.
+such updates and one_hot yields an all-``off`` row. The CPU target adds a
+run-time check by default (``check-bounds``, :mod:`.bounds_checks`) that
+turns such indices into an ``ExecutionError`` instead, as onnxruntime does.
 
 Resize follows onnx's reference implementation (separable, one axis at a time,
 edge-clamped neighbours). Shapes are static, so the per-axis source indices

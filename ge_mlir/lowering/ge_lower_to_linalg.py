@@ -97,9 +97,17 @@ class GeLowerToLinalgPass(Pass):
     priority = 10
     options = (
         Option("fail-on-unlowered", bool, False, "fail naming the first ge op left unlowered"),
+        Option("check-bounds", bool, False,
+               "count out-of-range run-time gather/scatter indices into extra function results "
+               "listed in the ge.bounds_checks function attribute (see lowering/bounds_checks.py)"),
     )
 
     def run(self, module: ir.Operation) -> None:
+        if self.opt("check-bounds"):
+            from .bounds_checks import insert_bounds_checks
+
+            with module.context, ir.Location.unknown():
+                self.bump("bounds-checks", insert_bounds_checks(module))
         walk_and_apply_patterns(module, lowering_patterns().freeze())
         if not self.opt("fail-on-unlowered"):
             return

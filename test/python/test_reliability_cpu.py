@@ -185,3 +185,80 @@ def test_workspace_limit_is_overridable(monkeypatch):
     x = np.linspace(-1, 1, 300, dtype=np.float32).reshape(10, 30)
     (y,) = ge_mlir.compile(_two_relus(10))(x)
     np.testing.assert_array_equal(y, np.maximum(x, 0))
+
+
+# --------------------------------------------------------------------------
+# 3. Out-of-range run-time indices: ExecutionError naming the op and node
+#    (onnxruntime: INVALID_ARGUMENT), not clamped rows
+# --------------------------------------------------------------------------
+
+
+def _index_model(op_type: str, data_shape, index_shape, index_type=TensorProto.INT64, axis=0,
+                 updates_shape=None) -> onnx.ModelProto:
+    inputs = [_vi("x", TensorProto.FLOAT, data_shape), _vi("i", index_type, index_shape)]
+    names = ["x", "i"]
+    if updates_shape is not None:
+        inputs.append(_vi("u", TensorProto.FLOAT, updates_shape))
+        names.append("u")
+    node = helper.make_node(op_type, names, ["y"], axis=axis, name=f"my_{op_type.lower()}")
+    return _model([node], inputs, [_vi("y", TensorProto.FLOAT, None)])
+
+
+_RNG = np.random.default_rng(3)
+_INDEX_CASES = {
+    # op type: (model, feeds with in-range indices, out-of-range indices, ge op)
+    "Gather": (_index_model("Gather", [3, 2], [3]), {"x": _RNG.standard_normal((3, 2)).astype(np.float32),
+                                                     "i": np.array([0, 2, -3], np.int64)},
+               np.array([0, 5, -9], np.int64), "ge.gather"),
+    "Gather_axis1_i32": (_index_model("Gather", [2, 4], [2, 2], TensorProto.INT32, axis=1),
+                         {"x": _RNG.standard_normal((2, 4)).astype(np.float32),
+                          "i": np.array([[3, -4], [0, 1]], np.int32)},
+                         np.array([[3, 4], [0, 1]], np.int32), "ge.gather"),
+    "GatherElements": (_index_model("GatherElements", [2, 3], [2, 2], axis=1),
+                       {"x": _RNG.standard_normal((2, 3)).astype(np.float32),
+                        "i": np.array([[0, -1], [2, 1]], np.int64)},
+                       np.array([[0, -4], [2, 1]], np.int64), "ge.gather_elements"),
+    "ScatterElements": (_index_model("ScatterElements", [3, 3], [1, 2], axis=0, updates_shape=[1, 2]),
+                        {"x": _RNG.standard_normal((3, 3)).astype(np.float32),
+                         "i": np.array([[2, -3]], np.int64), "u": np.ones((1, 2), np.float32)},
+                        np.array([[3, 0]], np.int64), "ge.scatter_elements"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_INDEX_CASES))
+def test_out_of_range_runtime_indices_raise(case):
+    model, feeds, bad, ge_op = _INDEX_CASES[case]
+    compiled = ge_mlir.compile(model)
+    # In range (negative indices count from the end): exact match with onnxruntime.
+    for got, want in zip(compiled(**feeds), _ort(model, feeds)):
+        np.testing.assert_array_equal(got, want)
+    bad_feeds = {**feeds, "i": bad}
+    with pytest.raises(Exception, match="(?i)out of range|INVALID_ARGUMENT|invalid"):
+        _ort(model, bad_feeds)  # the oracle refuses them too
+    op_type = case.split("_")[0]
+    with pytest.raises(ExecutionError, match=r"out of range \[-\d+, \d+\)") as info:
+        compiled(**bad_feeds)
+    assert info.value.op == ge_op
+    assert info.value.node == f"my_{op_type.lower()}"
+    assert f"my_{op_type.lower()}" in str(info.value)
+
+
+def test_bounds_check_can_be_disabled():
+    model, feeds, bad, _ = _INDEX_CASES["Gather"]
+    compiled = ge_mlir.compile(model, options={"check_bounds": False})
+    assert "ge.bounds_checks" not in compiled.ir("linalg")
+    (y,) = compiled(x=feeds["x"], i=bad)  # documented: clamped, no check
+    np.testing.assert_array_equal(y, feeds["x"][[0, 2, 0]])
+    checked = ge_mlir.compile(model)
+    assert "ge.bounds_checks" in checked.ir("linalg")
+
+
+def test_constant_out_of_range_index_fails_at_compile_time():
+    text = """
+    func.func @f(%a: tensor<3x2xf32>) -> tensor<1x2xf32> {
+      %i = ge.constant dense<[7]> : tensor<1xi64>
+      %0 = ge.gather %a, %i : (tensor<3x2xf32>, tensor<1xi64>) -> tensor<1x2xf32>
+      return %0 : tensor<1x2xf32>
+    }"""
+    with pytest.raises(ge_mlir.errors.VerificationError, match=r"constant index 7 .* out of range \[-3, 3\)"):
+        ge_mlir.compile(text)

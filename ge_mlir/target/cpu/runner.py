@@ -54,7 +54,8 @@ def _run(module: ir.Module, pipeline: str, what: str) -> None:
         raise ExecutionError(f"cannot {what}", diagnostics=e.diagnostics) from None
 
 
-def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspace: bool = True) -> None:
+def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspace: bool = True,
+                check_bounds: bool = False) -> None:
     """Runs one CPU stage on ``module`` in place (see :data:`CPU_STAGES`).
 
     * ``linalg``: every ge op to linalg/tensor/arith/math; i1 tensors stored
@@ -65,12 +66,18 @@ def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspac
       function body becomes a workspace argument (``ge.workspace`` function
       attribute) that the caller allocates once;
     * ``llvm``: the LLVM dialect, ready for the JIT.
+
+    With ``check_bounds`` (``linalg``) run-time gather/scatter indices are
+    counted out of range into extra function results (``ge.bounds_checks``,
+    see :mod:`ge_mlir.lowering.bounds_checks`) that :class:`CpuExecutable` checks.
     """
     if stage == "linalg":
         for fn in _functions(module):
             if fn.regions[0].blocks and "llvm.emit_c_interface" not in fn.attributes:
                 fn.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get(module.context)
-        _run(module, "ge-lower-to-linalg{fail-on-unlowered=true}", "lower the module to linalg")
+        checks = "true" if check_bounds else "false"
+        _run(module, f"ge-lower-to-linalg{{fail-on-unlowered=true check-bounds={checks}}}",
+             "lower the module to linalg")
         with module.context, ir.Location.unknown():
             _widen_bool_tensors(module)
         _check_tensor_sizes(module, "lowering to linalg")
@@ -320,6 +327,24 @@ def _last_use(value: ir.Value, position: dict, fn: ir.Operation) -> int:
 def _identity_layout(t: ir.MemRefType) -> bool:
     m = t.layout.value
     return m == ir.AffineMap.get_identity(m.n_dims) if isinstance(m, ir.AffineMap) else False
+
+
+def _bounds_checks(module: ir.Module, func_name: str) -> list[dict[str, Any]]:
+    """The ``ge.bounds_checks`` entries of ``func_name`` (one per extra trailing result)."""
+    from ...lowering.bounds_checks import BOUNDS_CHECKS_ATTR
+
+    for fn in _functions(module):
+        if ir.StringAttr(fn.attributes["sym_name"]).value == func_name and BOUNDS_CHECKS_ATTR in fn.attributes:
+            checks = []
+            for entry in ir.ArrayAttr(fn.attributes[BOUNDS_CHECKS_ATTR]):
+                d = ir.DictAttr(entry)
+                checks.append({
+                    "op": ir.StringAttr(d["op"]).value, "loc": ir.StringAttr(d["loc"]).value,
+                    "axis_size": ir.IntegerAttr(d["axis_size"]).value,
+                    "node": ir.StringAttr(d["node"]).value if "node" in d else None,
+                })
+            return checks
+    return []
 
 
 def _workspace_arrays(module: ir.Module, func_name: str) -> list[np.ndarray]:
@@ -753,6 +778,9 @@ class CpuExecutable:
             default: the ``GE_MLIR_JIT_CPU`` environment variable, else
             ``"host"``. ``"x86-64-v3"`` (AVX2) reproduces, on any newer CPU,
             the code an AVX2-only machine runs.
+        check_bounds: run-time gather/scatter indices outside ``[-d, d)``
+            raise :class:`ExecutionError` naming the op (and ONNX node);
+            False leaves them clamped (gather) or skipped (scatter).
     """
 
     def __init__(
@@ -764,6 +792,7 @@ class CpuExecutable:
         compile_to: str = "llvm",
         on_stage: Callable[[str, ir.Module], None] | None = None,
         jit_cpu: str | None = None,
+        check_bounds: bool = True,
     ) -> None:
         from mlir.execution_engine import ExecutionEngine
 
@@ -788,8 +817,11 @@ class CpuExecutable:
                 raise ExecutionError(f"compile_to must be one of {', '.join(CPU_STAGES)}, got {compile_to!r}")
             self._engine = None
             self._workspace: list[np.ndarray] = []
+            self._bounds_checks: list[dict[str, Any]] = []
             for stage in CPU_STAGES:
-                lower_stage(self._module, stage)
+                lower_stage(self._module, stage, check_bounds=check_bounds)
+                if stage == "linalg":
+                    self._bounds_checks = _bounds_checks(self._module, self.func_name)
                 if stage == "bufferized":
                     self._workspace = _workspace_arrays(self._module, self.func_name)
                 if on_stage is not None:
@@ -875,7 +907,8 @@ class CpuExecutable:
             raise ExecutionError(
                 f"cannot allocate the outputs of @{self.func_name}: {total} bytes ({total / 2**30:.1f} GiB)"
             ) from None
-        all_arrays = [*arrays, *outs, *self._workspace]
+        flags = [np.zeros((), np.int64) for _ in self._bounds_checks]
+        all_arrays = [*arrays, *outs, *flags, *self._workspace]
         descs = [_descriptor(a) for a in all_arrays]
         packed = (ctypes.c_void_p * len(descs))()
         holders = [ctypes.pointer(d) for d in descs]
@@ -883,6 +916,13 @@ class CpuExecutable:
             packed[i] = ctypes.cast(ctypes.pointer(h), ctypes.c_void_p)
         self._packed_fn(packed)
         del all_arrays, holders
+        for flag, check in zip(flags, self._bounds_checks):
+            if int(flag):
+                raise ExecutionError(
+                    f"{check['op']} at {check['loc']}: {int(flag)} run-time index value(s) out of range "
+                    f"[-{check['axis_size']}, {check['axis_size']}) (disable with CompileOptions.check_bounds=False)",
+                    op=check["op"], node=check.get("node"),
+                )
         return outs
 
     def __repr__(self) -> str:

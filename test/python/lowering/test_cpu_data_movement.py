@@ -9,6 +9,7 @@ from mlir import ir
 
 import ge_mlir
 from ge_mlir.target.cpu import CpuExecutable
+from ge_mlir.target.cpu.runner import ExecutionError
 
 RNG = np.random.default_rng(7)
 
@@ -25,14 +26,14 @@ def ttype(shape, dtype) -> str:
     return f"tensor<{dims}{MLIR_TYPE[np.dtype(dtype).type]}>"
 
 
-def compile_fn(body: str, args: list[tuple], results: list[tuple]) -> CpuExecutable:
+def compile_fn(body: str, args: list[tuple], results: list[tuple], *, check_bounds: bool = True) -> CpuExecutable:
     """`body` uses %a0.. for arguments and returns %r0..; args/results are (shape, dtype)."""
     params = ", ".join(f"%a{i}: {ttype(*a)}" for i, a in enumerate(args))
     rtypes = ", ".join(ttype(*r) for r in results)
     rets = ", ".join(f"%r{i}" for i in range(len(results)))
     text = f"func.func @f({params}) -> ({rtypes}) {{\n{body}\n  return {rets} : {rtypes}\n}}\n"
     with ir.Context():
-        return CpuExecutable(ge_mlir.parse_module(text))
+        return CpuExecutable(ge_mlir.parse_module(text), check_bounds=check_bounds)
 
 
 def rand(shape, dtype) -> np.ndarray:
@@ -296,8 +297,13 @@ def test_gather_out_of_range_is_clamped():
     x = rand((5, 4), np.float32)
     idx = np.array([0, 5, -6, 1 << 40, -(1 << 40), 4, -1], np.int64)
     body = f"  %r0 = ge.gather %a0, %a1 : ({ttype(x.shape, np.float32)}, {ttype(idx.shape, np.int64)}) -> {ttype((7, 4), np.float32)}"
-    exe = compile_fn(body, [(x.shape, np.float32), (idx.shape, np.int64)], [((7, 4), np.float32)])
+    # Without the run-time bounds check (check_bounds=False) indices are
+    # clamped, never read out of bounds; with it (the default) they raise.
+    exe = compile_fn(body, [(x.shape, np.float32), (idx.shape, np.int64)], [((7, 4), np.float32)], check_bounds=False)
     exact(exe(x, idx)[0], onnx_take(x, idx, 0))
+    checked = compile_fn(body, [(x.shape, np.float32), (idx.shape, np.int64)], [((7, 4), np.float32)])
+    with pytest.raises(ExecutionError, match=r"ge.gather at .*: 4 run-time index value\(s\) out of range \[-5, 5\)"):
+        checked(x, idx)
 
 
 @pytest.mark.parametrize("itype", [np.int32, np.int64])
@@ -316,7 +322,8 @@ def test_gather_elements(axis, dtype, itype):
         f"  %r0 = ge.gather_elements %a0, %a1 {{axis = {axis} : i64}} : "
         f"({ttype(x.shape, dtype)}, {ttype(idx.shape, itype)}) -> {ttype(want.shape, dtype)}"
     )
-    exact(compile_fn(body, [(x.shape, dtype), (idx.shape, itype)], [(want.shape, dtype)])(x, idx)[0], want)
+    exe = compile_fn(body, [(x.shape, dtype), (idx.shape, itype)], [(want.shape, dtype)], check_bounds=False)
+    exact(exe(x, idx)[0], want)
 
 
 def np_scatter(data, idx, upd, axis, reduction):
@@ -365,7 +372,8 @@ def test_scatter_out_of_range_is_skipped():
         f"  %r0 = ge.scatter_elements %a0, %a1, %a2 {{axis = 1 : i64}} : ({ttype((3, 4), np.float32)}, "
         f"{ttype((1, 4), np.int64)}, {ttype((1, 4), np.float32)}) -> {ttype((3, 4), np.float32)}"
     )
-    exe = compile_fn(body, [((3, 4), np.float32), ((1, 4), np.int64), ((1, 4), np.float32)], [((3, 4), np.float32)])
+    exe = compile_fn(body, [((3, 4), np.float32), ((1, 4), np.int64), ((1, 4), np.float32)], [((3, 4), np.float32)],
+                     check_bounds=False)
     exact(exe(data, idx, upd)[0], np_scatter(data, idx, upd, 1, "none"))
 
 
