@@ -331,6 +331,12 @@ def compile(  # the natural name, as in torch.compile
                 f"(options: {', '.join(CompileOptions.__dataclass_fields__)})"
             )
         options = CompileOptions(**options)
+    elif not isinstance(options, CompileOptions):
+        raise CompileError(
+            f"options must be a CompileOptions or a dict of its fields, got {type(options).__name__} {options!r}"
+        )
+    if not isinstance(options.check_bounds, bool):
+        raise CompileError(f"check_bounds must be True or False, got {options.check_bounds!r}")
     if not isinstance(options.opt_level, int) or not 0 <= options.opt_level <= 3:
         raise CompileError(f"opt_level must be an integer from 0 to 3, got {options.opt_level!r}")
     # Config errors (and user pass modules that fail to import) surface before any work.
@@ -426,7 +432,12 @@ def _compile_ascendc(module: ir.Module, compile_to: str, output_dir: str | Path 
     if compile_to == "ascendc":
         return None, kernels, None
     out = Path(output_dir) if output_dir is not None else Path(tempfile.mkdtemp(prefix="ge-ascendc-"))
-    project = write_project(module, out)
+    if out.exists() and not out.is_dir():
+        raise CompileError(f"output_dir {str(out)!r} exists and is not a directory")
+    try:
+        project = write_project(module, out)
+    except OSError as e:
+        raise CompileError(f"cannot write the Ascend C project to {str(out)!r}: {e}") from None
     files = sorted(p for p in project.rglob("*") if p.is_file() and p.suffix in (".cpp", ".h", ".txt", ".json"))
     done("source", module)
     texts["source"] = "".join(f"// ----- file: {p.relative_to(project)}\n{p.read_text()}" for p in files)

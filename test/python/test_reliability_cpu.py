@@ -262,3 +262,50 @@ def test_constant_out_of_range_index_fails_at_compile_time():
     }"""
     with pytest.raises(ge_mlir.errors.VerificationError, match=r"constant index 7 .* out of range \[-3, 3\)"):
         ge_mlir.compile(text)
+
+
+# --------------------------------------------------------------------------
+# 4. Zero-size dimensions work; bad options / output_dir are CompileErrors
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("op_type,x_shape,w_shape", [
+    ("Gemm", (0, 4), (4, 5)),          # empty batch: was IndexError in codegen._chunks
+    ("MatMul", (0, 4), (4, 5)),
+    ("MatMul", (2, 0, 4), (4, 5)),     # empty rows of a batched matmul
+    ("MatMul", (3, 0), (0, 5)),        # K = 0: zeros (tiling it aborted the process)
+    ("MatMul", (3, 4), (4, 0)),        # no columns
+    ("Conv", (0, 3, 8, 8), (4, 3, 3, 3)),
+])
+def test_zero_size_contractions_match_onnxruntime(tmp_path, op_type, x_shape, w_shape):
+    w = np.random.default_rng(4).standard_normal(w_shape).astype(np.float32)
+    model = _model([helper.make_node(op_type, ["x", "w"], ["y"])], [_vi("x", TensorProto.FLOAT, list(x_shape))],
+                   [_vi("y", TensorProto.FLOAT, None)], [numpy_helper.from_array(w, "w")])
+    x = np.ones(x_shape, np.float32)
+    (got,) = _isolated(tmp_path, model, {"x": x})
+    (want,) = _ort(model, {"x": x})
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+
+
+_RELU = "func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {\n %0 = ge.relu %a : tensor<2xf32>\n return %0 : tensor<2xf32>\n}"
+
+
+@pytest.mark.parametrize("options", [[1, 2], "fast", 3, ("optimize", False)])
+def test_options_of_the_wrong_type_are_a_compile_error(options):
+    with pytest.raises(CompileError, match="options must be a CompileOptions or a dict"):
+        ge_mlir.compile(_RELU, options=options)
+
+
+def test_check_bounds_option_must_be_a_bool():
+    with pytest.raises(CompileError, match="check_bounds must be True or False"):
+        ge_mlir.compile(_RELU, options={"check_bounds": "yes"})
+
+
+def test_ascendc_output_dir_that_is_a_file(tmp_path):
+    f = tmp_path / "not_a_dir"
+    f.write_text("x")
+    with pytest.raises(CompileError, match="exists and is not a directory"):
+        ge_mlir.compile(_RELU, target="ascendc", output_dir=f, run_on="none")
+    with pytest.raises(CompileError, match="cannot write the Ascend C project"):
+        ge_mlir.compile(_RELU, target="ascendc", output_dir=f / "sub", run_on="none")

@@ -93,6 +93,8 @@ def _float_conv_operands(op: ir.Operation):
         return None
     if {str(t.element_type) for t in (xt, wt, ot)} not in ({"f32"}, {"f64"}):
         return None
+    if any(0 in t.shape for t in (xt, wt, ot)):  # zero-size: plain loops (nothing to run)
+        return None
     return x, w, out, xt, wt, ot
 
 
@@ -220,7 +222,7 @@ def window_to_taps(op: ir.Operation) -> bool:
     xt, wt, ot = _static(x.type), _static(w.type), _static(out.type)
     if xt is None or wt is None or ot is None or not isinstance(xt.element_type, ir.FloatType):
         return False
-    if xt.element_type != ot.element_type:
+    if xt.element_type != ot.element_type or any(0 in t.shape for t in (xt, wt, ot)):
         return False
     kh, kw = wt.shape[-2], wt.shape[-1]
     if kh * kw > _MAX_TAPS:
@@ -286,6 +288,11 @@ def _plan(op: ir.Operation) -> Plan | None:
     # casts the LLVM lowering cannot translate; they keep the loop form.
     if {str(t.element_type) for t in ts} not in ({"f32"}, {"f64"}):
         return None
+    # Zero-size operands (an empty batch, K = 0) keep the loop form: there is
+    # nothing to tile, _chunks(0) has no part, and tiling a K = 0 contraction
+    # trips an assertion in linalg's slice computation (process abort).
+    if any(0 in t.shape for t in ts):
+        return None
     out = ts[2]
     if op.name == "linalg.matmul":
         m, n = out.shape
@@ -303,6 +310,8 @@ def _plan(op: ir.Operation) -> Plan | None:
 def _chunks(size: int, tile: int) -> list[tuple[int | None, int]]:
     """[(split point or None for the last part, tile)]: parts of ``size`` divisible by
     decreasing power-of-two tiles, e.g. 49 with 32 -> [(32, 32), (16, 16), (None, 1)]."""
+    if size <= 0:
+        raise ValueError(f"_chunks needs a positive size, got {size}")
     out: list[tuple[int | None, int]] = []
     while size:
         if size >= tile:
