@@ -50,7 +50,12 @@ _ELEMS = {"f32": np.float32, "f16": np.float16}
 
 
 class Unsupported(Exception):
-    """An op the ascendc lowering does not handle; the message says why."""
+    """An op the ascendc lowering does not handle; the message says why.
+
+    ``op`` is the op actually refused when it differs from the one being
+    lowered (a member of a fused elementwise chain)."""
+
+    op: ir.Operation | None = None
 
 
 def _shape(v: ir.Value) -> list[int]:
@@ -247,6 +252,14 @@ class _ChainBuilder:
         return r
 
     def build(self, op: ir.Operation):
+        try:
+            return self._build(op)
+        except Unsupported as e:
+            if e.op is None:  # the innermost chain member that refused
+                e.op = op.operation if isinstance(op, ir.OpView) else op
+            raise
+
+    def _build(self, op: ir.Operation):
         p = self.prog
         name = op.name
         if name in _ELEMENTWISE_BINARY:
@@ -757,6 +770,11 @@ def lower_function(fn: ir.Operation) -> Lowering:
                 raise Unsupported("no ascendc lowering for this op")
             fn_(low, op)
         except (Unsupported, K.LoweringError) as e:
+            refused = getattr(e, "op", None)
+            if refused is not None and refused != op:
+                # A fused chain: name the member that was refused, located at it.
+                raise PassFailure(f"cannot lower '{refused.name}' to ascendc: {e} (fused into the elementwise "
+                                  f"chain ending at '{name}')", at=refused) from None
             raise PassFailure(f"cannot lower '{name}' to ascendc: {e}", at=op) from None
     for v, out in copies:
         prog = K.Program(_elem(v))
