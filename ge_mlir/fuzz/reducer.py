@@ -72,7 +72,14 @@ class _Space:
         new_outputs = [o for o in out_vis if o.name in kept_outs or
                        (o.name not in removed_outs and (o.name in in_names or o.name in init_names))]
         if not new_outputs:
-            return None
+            # every output was produced by removed nodes: the last kept node's
+            # typed results become the outputs (a dead node can then be the repro)
+            for n in reversed(kept):
+                new_outputs = [helper.make_value_info(o, self.types[o]) for o in n.output if o in self.types]
+                if new_outputs:
+                    break
+            if not new_outputs:
+                return None
         used = {x for n in kept for x in n.input if x} | {o.name for o in new_outputs}
         new_inputs = [i for i in g0.input if i.name in used]
         have = {i.name for i in new_inputs}
