@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 import traceback
@@ -127,6 +128,9 @@ def classify(meta: dict, ort: dict, ge: dict) -> tuple[str, str, str]:
     if st == "uncaught":
         return "uncaught", f"{ge['error_type']}@{ge.get('where', '?')}", f"{ge['phase']}: {ge['error']}"
     ort_ok = ort["status"] in ("ok", "loaded")
+    internal = re.search(r"internal error: (\w+)", ge.get("error", "")) if st == "refused" else None
+    if internal:  # a Python exception a pass wrapped into its GeMlirError: still a bug
+        return "uncaught", f"internal:{internal.group(1)}", f"{ge['phase']}: {ge['error']}"
     if st == "refused":
         text = f"{ge['phase']}: {ge['error']}"
         if not ort_ok:

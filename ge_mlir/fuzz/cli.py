@@ -234,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
         f"invalid ratio {args.invalid_ratio:g}, timeout {args.timeout:g} s, out {out}")
 
     def one(i: int):
-        case = generate_case(args.seed, i, args.invalid_ratio, args.max_nodes)
+        case = generate_case(args.seed, i, args.invalid_ratio, args.max_nodes, profile=args.target)
         res = run_model(case.model_bytes, case.feeds, kind=case.kind, target=args.target,
                         compile_only=case.compile_only, timeout=args.timeout, memory_mb=args.memory_mb)
         repro = None

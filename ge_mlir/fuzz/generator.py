@@ -87,8 +87,9 @@ def random_feed(rng: np.random.Generator, dtype: str, shape, feed: object = "nor
 
 
 class Builder:
-    def __init__(self, rng: random.Random, opset: int, max_nodes: int) -> None:
+    def __init__(self, rng: random.Random, opset: int, max_nodes: int, profile: str = "cpu") -> None:
         self.rng = rng
+        self.profile = profile
         self.opset = opset
         self.max_nodes = max_nodes
         self.nodes: list[onnx.NodeProto] = []
@@ -102,6 +103,9 @@ class Builder:
         self.allow_zero = rng.random() < 0.15
         r = rng.random()
         self.main_dtype = "float32" if r < 0.72 else "float16" if r < 0.88 else rng.choice(INTS)
+        if profile == "ascendc":  # float graphs, no zero-size dims: what the Ascend C lowering takes
+            self.allow_zero = False
+            self.main_dtype = "float32" if r < 0.8 else "float16"
 
     # -- names, shapes, values -------------------------------------------------
     def fresh(self, prefix: str) -> str:
@@ -146,8 +150,9 @@ class Builder:
         return v
 
     def data(self, dtype: str, shape, feed: object = "normal") -> Val:
-        """Fresh independent data of a type: a graph input or a constant."""
-        if self.rng.random() < 0.5:
+        """Fresh independent data of a type: a graph input or a constant
+        (always a constant in the ascendc profile: weights must be known there)."""
+        if self.rng.random() < 0.5 and self.profile != "ascendc":
             return self.new_input(dtype, shape, feed)
         npr = np.random.default_rng(self.rng.getrandbits(32))
         return self.const(random_feed(npr, dtype, shape, feed))
@@ -246,6 +251,7 @@ def is_num(v: Val) -> bool:
 
 UNARY_FREE = ["Abs", "Neg", "Relu", "Sigmoid", "Tanh", "Floor", "Ceil", "Erf", "Sin", "Cos", "Softsign",
               "Softplus", "Identity", "Sign", "HardSwish", "Round"]
+ASCENDC_UNARY = ["Relu", "Exp", "Abs", "Neg", "Sigmoid", "Tanh", "HardSwish"]
 UNARY_ATTR = {"Elu": ("alpha", (0.5, 1.0, 2.0)), "LeakyRelu": ("alpha", (0.01, 0.2)),
               "HardSigmoid": ("alpha", (0.2, 0.5)), "Selu": ("gamma", (1.0507, 2.0)),
               "Celu": ("alpha", (1.0, 0.5))}
@@ -255,6 +261,9 @@ def g_unary(b: Builder) -> None:
     rng = b.rng
     x = b.operand(lambda v: is_float(v), b.main_dtype if b.main_dtype in FLOATS else "float32", b.shape)
     r = rng.random()
+    if b.profile == "ascendc" and r < 0.7:
+        b.node(rng.choice(ASCENDC_UNARY), [x])
+        return
     if r < 0.5:
         op = rng.choice(UNARY_FREE + (["Gelu"] if b.opset >= 20 else []))
         attrs = {}
@@ -299,8 +308,8 @@ def g_binary(b: Builder) -> None:
     rng = b.rng
     x = b.operand(is_num, b.main_dtype, b.shape)
     floaty = is_float(x)
-    op = rng.choice(["Add", "Sub", "Mul", "Div", "Max", "Min", "Pow", "Sum", "Mean"] if floaty
-                    else ["Add", "Sub", "Mul", "Div", "Max", "Min"])
+    op = rng.choice(["Add", "Sub", "Mul", "Div", "Max", "Min", "Pow", "Sum", "Mean"]
+                    if floaty and b.profile != "ascendc" else ["Add", "Sub", "Mul", "Div", "Max", "Min"])
     if op == "Div":
         if floaty:
             y = b.positive(_second(b, x))
@@ -385,7 +394,7 @@ def g_gemm(b: Builder) -> None:
     rng = b.rng
     a = b.operand(lambda v: is_float(v) and len(v.shape) == 2, b.main_dtype if b.main_dtype in FLOATS else "float32",
                   lambda: (b.dim(), b.dim()))
-    ta, tb = rng.random() < 0.3, rng.random() < 0.4
+    ta, tb = rng.random() < (0.3 if b.profile != "ascendc" else 0.0), rng.random() < 0.4
     m, k = (a.shape[1], a.shape[0]) if ta else a.shape
     n = b.dim()
     bm = b.data(a.dtype, (n, k) if tb else (k, n))
@@ -464,8 +473,8 @@ def g_pool(b: Builder) -> None:
 def g_reduce(b: Builder) -> None:
     rng = b.rng
     x = b.operand(lambda v: is_num(v) and len(v.shape) >= 1, b.main_dtype, lambda: b.shape(1, 4))
-    ops = ["ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ArgMax", "ArgMin"]
-    if is_float(x):
+    ops = ["ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin"] + (["ArgMax", "ArgMin"] if b.profile == "cpu" else [])
+    if is_float(x) and b.profile == "cpu":
         ops += ["ReduceProd", "ReduceL2", "ReduceSumSquare", "ReduceL1"]
     op = rng.choice(ops)
     r = len(x.shape)
@@ -675,14 +684,24 @@ FAMILIES: list[tuple[Callable[[Builder], None], float]] = [
 ]
 
 
-def build_graph(rng: random.Random, max_nodes: int = 8, opset: int | None = None) -> tuple[onnx.ModelProto, dict[str, Val]]:
-    """One random model (not yet validated) and its input specs."""
+#: ``--target ascendc``: the families the Ascend C lowering has kernels for
+ASCENDC_FAMILIES = [(g_unary, 3), (g_binary, 4), (g_matmul, 1.5), (g_gemm, 1), (g_conv, 1), (g_pool, 1),
+                    (g_reduce, 1), (g_transpose, 1), (g_softmax, 1), (g_layernorm, 1)]
+
+
+def build_graph(rng: random.Random, max_nodes: int = 8, opset: int | None = None,
+                profile: str = "cpu") -> tuple[onnx.ModelProto, dict[str, Val]]:
+    """One random model (not yet validated) and its input specs.
+
+    ``profile="ascendc"`` draws from :data:`ASCENDC_FAMILIES` only, float
+    dtypes, constant weights, no zero-size dims (the CPU profile's graphs
+    nearly all contain an op without an Ascend C lowering)."""
     opset = opset or rng.choice(OPSETS)
-    b = Builder(rng, opset, max_nodes)
+    b = Builder(rng, opset, max_nodes, profile)
     for _ in range(rng.choice((1, 1, 2))):
         b.new_input(b.main_dtype, b.shape())
     target = rng.randint(1, max_nodes)
-    funcs, weights = zip(*FAMILIES)
+    funcs, weights = zip(*(ASCENDC_FAMILIES if profile == "ascendc" else FAMILIES))
     tries = 0
     while sum(1 for n in b.nodes if n.op_type != "Constant") < target and tries < 6 * max_nodes:
         tries += 1
@@ -763,13 +782,14 @@ def case_rng(seed: int, index: int, attempt: int, salt: str = "") -> random.Rand
     return random.Random(f"ge-fuzz:{seed}:{index}:{attempt}{salt}")
 
 
-def generate_valid(seed: int, index: int, max_nodes: int = 8, max_attempts: int = 100) -> Case:
+def generate_valid(seed: int, index: int, max_nodes: int = 8, max_attempts: int = 100,
+                   profile: str = "cpu") -> Case:
     """The valid case ``(seed, index)``: deterministic for the same arguments."""
     last = ""
     for attempt in range(max_attempts):
-        rng = case_rng(seed, index, attempt)
+        rng = case_rng(seed, index, attempt, salt="" if profile == "cpu" else f":{profile}")
         try:
-            model, specs = build_graph(rng, max_nodes)
+            model, specs = build_graph(rng, max_nodes, profile=profile)
         except Reject as e:
             last = str(e)
             continue

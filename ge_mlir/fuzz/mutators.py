@@ -301,11 +301,15 @@ def generate_invalid(seed: int, index: int, max_nodes: int = 6, max_attempts: in
     raise RuntimeError(f"no mutated model for seed {seed} case {index} ({last})")
 
 
-def generate_case(seed: int, index: int, invalid_ratio: float = 0.3, max_nodes: int = 8) -> Case:
-    """Case ``index`` of run ``seed``: valid or mutated, decided by the seed too."""
+def generate_case(seed: int, index: int, invalid_ratio: float = 0.3, max_nodes: int = 8,
+                  profile: str = "cpu") -> Case:
+    """Case ``index`` of run ``seed``: valid or mutated, decided by the seed too.
+
+    ``profile`` ("cpu" or "ascendc") selects the valid-graph families; mutated
+    cases are the same for both."""
     from .generator import generate_valid
 
     pick = random.Random(f"ge-fuzz-kind:{seed}:{index}").random()
     if pick < invalid_ratio:
         return generate_invalid(seed, index, max_nodes=min(max_nodes, 6))
-    return generate_valid(seed, index, max_nodes=max_nodes)
+    return generate_valid(seed, index, max_nodes=max_nodes, profile=profile)

@@ -106,6 +106,8 @@ def test_classify_verdicts():
     assert classify(valid, ok_ort, unsupported)[0] == "refused"
     assert classify(valid, ok_ort, refused)[:2] == ("mismatch", "refused-valid:InvalidModelError")
     assert classify(invalid, bad_ort, ran)[0] == "mismatch"  # accepted what onnxruntime refuses
+    wrapped = dict(refused, error="pass failed\n  error: ge-lower-to-ascendc: internal error: ValueError: x")
+    assert classify(invalid, bad_ort, wrapped)[:2] == ("uncaught", "internal:ValueError")
     wrong = dict(ran, outputs=[np.zeros(2, np.float32)])
     assert classify(valid, ok_ort, wrong)[:2] == ("mismatch", "numeric")
 
