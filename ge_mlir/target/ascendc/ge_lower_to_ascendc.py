@@ -608,14 +608,19 @@ def lower_global_pool(low: Lowering, op: ir.Operation) -> None:
     shape = _shape(x)
     kind = "sum" if op.name == "ge.global_avg_pool" else "max"
     elem = _elem(x)
+    if elem not in _ELEMS:
+        raise Unsupported(f"{op.name} on {elem}")
+    if len(shape) < 3:
+        raise Unsupported(f"{op.name} of a rank-{len(shape)} input (needs batch, channel and spatial axes)")
+    # Any number of spatial axes (1-D, 2-D, 3-D pools): they are one reduced block.
     if attr_enum(op, "data_format", "NCHW") == "NHWC":
-        n, h, w, c = shape
-        kb = K.column_reduce_kernel(low.name("global_pool"), elem, kind, n, h * w, c,
-                                    1.0 / (h * w) if kind == "sum" else 1.0)
+        n, c, spatial = shape[0], shape[-1], _numel(shape[1:-1])
+        kb = K.column_reduce_kernel(low.name("global_pool"), elem, kind, n, spatial, c,
+                                    1.0 / spatial if kind == "sum" else 1.0)
     else:
-        n, c, h, w = shape
-        kb = K.row_reduce_kernel(low.name("global_pool"), elem, kind, n * c, h * w,
-                                 1.0 / (h * w) if kind == "sum" else 1.0)
+        n, c, spatial = shape[0], shape[1], _numel(shape[2:])
+        kb = K.row_reduce_kernel(low.name("global_pool"), elem, kind, n * c, spatial,
+                                 1.0 / spatial if kind == "sum" else 1.0)
     low.launch(kb, [low.buffer(x), low.result_buffer(op.results[0])])
 
 

@@ -161,3 +161,18 @@ def test_aliases_and_output_copies(tmp_path):
     relu, same = compiled(x)
     np.testing.assert_array_equal(relu, np.maximum(x, 0))
     np.testing.assert_array_equal(same, x)
+
+
+@pytest.mark.parametrize("op", ["GlobalMaxPool", "GlobalAveragePool"])
+@pytest.mark.parametrize("shape", [[2, 3, 8], [1, 4, 2, 3, 5]])
+def test_global_pools_of_any_spatial_rank(op, shape, tmp_path):
+    """1-D and 3-D global pools (issue 11's fuzzer: a 3-D input was an internal ValueError)."""
+    from onnx import TensorProto, helper
+
+    out = shape[:2] + [1] * (len(shape) - 2)
+    graph = helper.make_graph([helper.make_node(op, ["x"], ["y"])], "g",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, out)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    _, got, want = _run(model, tmp_path)
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-5 * max(1.0, np.abs(want).max()))
