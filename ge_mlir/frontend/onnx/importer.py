@@ -23,10 +23,11 @@ import onnx
 from mlir import ir
 from mlir.dialects import func
 
-from ...errors import OnnxImportError, UnsupportedOpsError
+from ...errors import InvalidModelError, OnnxImportError, UnsupportedOpsError
 from ...dialects import ge  # noqa: F401  (loads the dialect)
 from . import registry as reg
-from .registry import NodeContext, Refusal
+from . import validate as _validate_mod
+from .registry import Invalid, NodeContext, Refusal
 
 # Nodes never folded at import: their value is not a pure function of inputs.
 _NO_FOLD = {"RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike", "Multinomial", "Bernoulli"}
@@ -109,6 +110,11 @@ class Importer:
         self.types: dict[str, ir.Type] = {}
         self.unsupported: dict[tuple[str, str, int], list[str]] = {}
         self.refusals: list[tuple[str, str, str]] = []
+        #: Problems that make the model invalid ONNX (InvalidModelError).
+        self.invalid: list[str] = []
+        #: STRING initializers (valid ONNX, but ge has no string tensors).
+        self.string_inits: set[str] = set()
+        self._invalid_nodes: set[str] = set()
         self.unavailable: set[str] = set()
         self._resource_names: set[str] = set()
         self.used_names: set[str] = set()
@@ -127,7 +133,9 @@ class Importer:
         if name in self.consts:
             arr = self.consts[name]
             elem = self.types.get(name) or reg.mlir_element_of(arr)
-            return ir.RankedTensorType.get(list(arr.shape), elem)
+            return reg.tensor_type(arr.shape, elem, f"constant {name!r}")
+        if name in self.string_inits:
+            raise Refusal(f"{name!r} is a STRING initializer: ge has no string tensors")
         raise Refusal(f"value {name!r} is not available")
 
     def is_graph_input(self, name: str) -> bool:
@@ -140,6 +148,8 @@ class Importer:
             v = self.make_constant(self.consts[name], self.types.get(name), resource_name=name)
             self.values[name] = v
             return v
+        if name in self.string_inits:
+            raise Refusal(f"{name!r} is a STRING initializer: ge has no string tensors")
         raise Refusal(f"value {name!r} is not available")
 
     def make_constant(self, array: np.ndarray, elem: ir.Type | None = None, resource_name: str | None = None) -> ir.Value:
@@ -149,7 +159,7 @@ class Importer:
             elem = reg.mlir_element_of(array)
         # np.require keeps 0-d arrays 0-d (ascontiguousarray would make them 1-d).
         array = np.require(array.astype(reg.numpy_dtype(elem), copy=False), requirements="C")
-        ttype = ir.RankedTensorType.get(list(array.shape), elem)
+        ttype = reg.tensor_type(array.shape, elem, f"constant {resource_name!r}" if resource_name else "a constant")
         # 16-bit float blobs stay dense<>: the C API reads resource blobs back
         # only as f32/f64/integers, and the passes and the Ascend C emitter
         # need the weights' values.
@@ -172,7 +182,7 @@ class Importer:
         return ge.ConstantOp(attr).result
 
     # --- types ----------------------------------------------------------
-    def _type_of(self, tp: onnx.TypeProto) -> ir.Type | None:
+    def _type_of(self, tp: onnx.TypeProto, what: str = "a tensor") -> ir.Type | None:
         if not tp.HasField("tensor_type"):
             return None
         tt = tp.tensor_type
@@ -180,11 +190,8 @@ class Importer:
         if not tt.HasField("shape"):
             return None
         # Negative sizes (from inference on invalid models) count as unknown.
-        dims = [
-            d.dim_value if d.HasField("dim_value") and d.dim_value >= 0 else ir.ShapedType.get_dynamic_size()
-            for d in tt.shape.dim
-        ]
-        return ir.RankedTensorType.get(dims, elem)
+        dims = [d.dim_value if d.HasField("dim_value") and d.dim_value >= 0 else -1 for d in tt.shape.dim]
+        return reg.tensor_type(dims, elem, what)
 
     # --- folding --------------------------------------------------------
     def _try_fold(self, node: onnx.NodeProto) -> bool:
@@ -253,7 +260,11 @@ class Importer:
     def import_graph(self) -> ir.Module:
         graph = self.model.graph
         for init in graph.initializer:
-            self.consts[init.name] = onnx.numpy_helper.to_array(init)
+            if init.data_type == onnx.TensorProto.STRING:
+                _validate_mod.decode_initializer(init)  # still checked: must be valid
+                self.string_inits.add(init.name)
+                continue
+            self.consts[init.name] = _validate_mod.decode_initializer(init)
             try:
                 self.types[init.name] = reg.element_type(init.data_type)
             except Refusal:
@@ -264,7 +275,9 @@ class Importer:
         arg_types = []
         for i in real_inputs:
             try:
-                t = self._type_of(i.type)
+                t = self._type_of(i.type, f"graph input {i.name!r}")
+            except Invalid as e:
+                _validate_mod.raise_invalid([e.message])
             except Refusal as e:
                 raise OnnxImportError(f"graph input {i.name!r}: {e.message}") from None
             if t is None:
@@ -288,6 +301,15 @@ class Importer:
             for idx, node in enumerate(graph.node):
                 # Unnamed nodes are called "<OpType>_<index in the graph>".
                 self._convert_node(node, node.name or f"{node.op_type}_{idx}", vinfo)
+            for o in graph.output:
+                if o.name in self.string_inits:
+                    self.refusals.append((o.name, "graph output", "a STRING initializer: ge has no string tensors"))
+            self._check_sizes(entry)
+            if self.invalid:
+                also = []
+                if self.unsupported or self.refusals:
+                    also = str(UnsupportedOpsError(self.unsupported, self.refusals)).splitlines()[1:]
+                _validate_mod.raise_invalid(self.invalid, [a.strip() for a in also])
             if self.unsupported or self.refusals:
                 raise UnsupportedOpsError(self.unsupported, self.refusals, sorted(self.needs_constant))
             results = []
@@ -302,6 +324,29 @@ class Importer:
             [ir.DictAttr.get({"onnx.name": ir.StringAttr.get(o.name)}) for o in graph.output]
         )
         return module
+
+    def _add_invalid(self, node: onnx.NodeProto, name: str, reason: str) -> None:
+        self.invalid.append(f"{node.op_type} node {name!r}: {reason}")
+        self._invalid_nodes.add(name)
+        self.unavailable.update(n for n in node.output if n)
+
+    def _check_sizes(self, block: ir.Block) -> None:
+        """Every tensor type the conversion built (also those the ge ops
+        inferred) must have a byte size that fits in int64."""
+        for op in block.operations:
+            for r in op.results:
+                try:
+                    reg.check_tensor_type(r.type, "the result")
+                except Invalid as e:
+                    text = str(op.location)
+                    name = re.search(r'\["((?:[^"\\]|\\.)*)"\]', text)
+                    op_type = re.search(r'fused<"([^"]*)">', text)
+                    if name and name.group(1) in self._invalid_nodes:
+                        continue
+                    where = (f"{op_type.group(1) if op_type else '?'} node {name.group(1)!r}" if name
+                             else f"op {op.name}")
+                    self.invalid.append(f"{where}: {op.name} {e.message}")
+                    return  # one is enough: the rest follows from it
 
     def _collect_used(self, nodes) -> None:
         """Names read by nodes, including (nested) subgraphs and their outputs."""
@@ -323,6 +368,12 @@ class Importer:
                 self.unsupported.setdefault((domain, node.op_type, opset), []).append(name)
             self.unavailable.update(n for n in node.output if n)
             return
+        strings = [n for n in node.input if n in self.string_inits]
+        if strings and node.op_type != "Constant":
+            self.refusals.append((name, node.op_type, f"input {strings[0]!r} is a STRING initializer: "
+                                  "ge has no string tensors"))
+            self.unavailable.update(n for n in node.output if n)
+            return
         if self._try_fold(node):
             return
         if support is None:
@@ -332,7 +383,7 @@ class Importer:
         out_types = []
         for o in node.output:
             try:
-                out_types.append(self._type_of(vinfo[o]) if o in vinfo else None)
+                out_types.append(self._type_of(vinfo[o], f"output {o!r}") if o in vinfo else None)
             except Refusal:
                 out_types.append(None)
         ctx = NodeContext(node, opset, self, out_types, name)
@@ -340,6 +391,9 @@ class Importer:
         try:
             with loc:
                 results = reg.values_of(support.converter(ctx))
+        except Invalid as e:
+            self._add_invalid(node, name, e.message)
+            return
         except Refusal as e:
             self.refusals.append((name, node.op_type, e.message))
             self.unavailable.update(n for n in node.output if n)
@@ -352,6 +406,13 @@ class Importer:
             self.refusals.append((name, node.op_type, f"conversion failed: {detail}"))
             self.unavailable.update(n for n in node.output if n)
             return
+        # Result sizes first: an overflowing shape is the model's fault.
+        for r in results:
+            try:
+                reg.check_tensor_type(getattr(r, "type", None), "the result")
+            except Invalid as e:
+                self._add_invalid(node, name, e.message)
+                return
         # Verify what the converter produced now, so that an invalid op is
         # reported against its node (and all such nodes together).
         for r in results:
@@ -402,6 +463,8 @@ def import_onnx(
             needs this way.
 
     Raises:
+        InvalidModelError: the model is not valid ONNX (onnxruntime refuses
+            it too); lists every problem found, with node names.
         UnsupportedOpsError: lists every unsupported op type (with opset and
             node names) and every refused node, not just the first.
         OnnxImportError: malformed model, bad ``input_shapes``.
@@ -409,6 +472,20 @@ def import_onnx(
     proto, source = load_model(model)
     proto_copy = onnx.ModelProto()
     proto_copy.CopyFrom(proto)
+    # Invalid models (onnxruntime refuses them too) stop here, every problem listed.
+    order = _validate_mod.validate(proto_copy)
+    if order != list(range(len(proto_copy.graph.node))):
+        # Out of order (onnxruntime sorts too): sorted. Unnamed nodes keep
+        # the names of their original position (as problems name them).
+        for k, node in enumerate(proto_copy.graph.node):
+            if not node.name:
+                node.name = f"{node.op_type}_{k}"
+        nodes = [proto_copy.graph.node[k] for k in order]
+        sorted_nodes = [onnx.NodeProto() for _ in nodes]
+        for dst, src in zip(sorted_nodes, nodes):
+            dst.CopyFrom(src)
+        del proto_copy.graph.node[:]
+        proto_copy.graph.node.extend(sorted_nodes)
     if input_shapes:
         _apply_input_shapes(proto_copy, input_shapes)
     if constant_inputs:

@@ -75,6 +75,56 @@ class Refusal(OnnxImportError):
     """Raised by ``ctx.refuse``: this node cannot be imported, for a stated reason."""
 
 
+class Invalid(Refusal):
+    """Raised by ``ctx.invalid``: this node is not valid ONNX (onnxruntime
+    refuses it too: an attribute outside its domain, a constant index out of
+    range, shapes that do not fit). Reported as InvalidModelError, apart from
+    the refusals (valid ONNX that ge-mlir does not import)."""
+
+
+#: Largest byte size of a tensor type the importer builds: size computations
+#: downstream are int64.
+MAX_TENSOR_BYTES = (1 << 63) - 1
+
+
+def element_nbytes(elem: ir.Type) -> int:
+    """Bytes per element (i1 is stored as a byte)."""
+    try:
+        return max(1, np.dtype(numpy_dtype(elem)).itemsize)
+    except Exception:
+        width = getattr(elem, "width", None)
+        return max(1, (int(width) + 7) // 8) if width else 8
+
+
+def check_tensor_type(t: ir.Type, what: str = "a tensor") -> ir.Type:
+    """``t`` itself; raises Invalid when its static byte size overflows int64."""
+    if not isinstance(t, ir.RankedTensorType):
+        return t
+    size = element_nbytes(t.element_type)
+    for i in range(t.rank):
+        if not t.is_dynamic_dim(i):
+            size *= t.get_dim_size(i)
+    if size > MAX_TENSOR_BYTES:
+        raise Invalid(f"{what} has type {t}: {size} bytes, more than int64 can address (size overflow)")
+    return t
+
+
+def tensor_type(dims, elem: ir.Type, what: str = "a tensor") -> ir.RankedTensorType:
+    """``tensor<dims x elem>`` (negative dims are dynamic), size-checked: the one
+    way the importer and the converters build ranked tensor types."""
+    dyn = ir.ShapedType.get_dynamic_size()
+    dims = [dyn if int(d) < 0 else int(d) for d in dims]
+    size = element_nbytes(elem)
+    for d in dims:
+        if d != dyn:
+            size *= d
+    if size > MAX_TENSOR_BYTES:
+        shown = "x".join("?" if d == dyn else str(d) for d in dims)
+        raise Invalid(f"{what} of shape {shown} x {elem} has {size} bytes, more than int64 can address "
+                      "(size overflow)")
+    return ir.RankedTensorType.get(dims, elem)
+
+
 # ONNX TensorProto data types -> MLIR element types (signed ints are signless).
 _ELEM = {
     1: "f32", 2: "ui8", 3: "i8", 4: "ui16", 5: "i16", 6: "i32", 7: "i64", 9: "i1",
@@ -238,7 +288,12 @@ class NodeContext:
         return self.constant(np.array(value, dtype=numpy_dtype(elem)), elem)
 
     def refuse(self, reason: str) -> None:
+        """This valid node cannot be imported (UnsupportedOpsError)."""
         raise Refusal(reason)
+
+    def invalid(self, reason: str) -> None:
+        """This node is not valid ONNX (InvalidModelError)."""
+        raise Invalid(reason)
 
 
 def as_list(x: Any) -> list:

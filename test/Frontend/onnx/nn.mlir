@@ -428,7 +428,7 @@
 // LPNORM-L1-NEXT: return %[[V2]] : tensor<3x5xf32>
 
 // RUN: %python %S/Inputs/nn_models.py lpnorm_p3 %t.lpnorm_p3.onnx && not ge-import-onnx %t.lpnorm_p3.onnx 2>&1 | FileCheck %s --check-prefix=LPNORM-P3
-// LPNORM-P3: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
+// LPNORM-P3: ge-import-onnx: error: invalid ONNX model: 1 problem(s)
 // LPNORM-P3-NEXT: LpNormalization node 'lpnormalization0': p=3 is not supported (ONNX allows only 1 and 2)
 
 // RUN: %python %S/Inputs/nn_models.py mvn %t.mvn.onnx && ge-import-onnx %t.mvn.onnx | FileCheck %s --check-prefix=MVN

@@ -319,8 +319,9 @@
 // REFUSE-DYNAMIC-AXES-NEXT: ReduceSum node 'ReduceSum_0': input #1 (axes) comes from graph input 'axes'; it must be a constant (an initializer) to be imported
 
 // RUN: %python %S/Inputs/reduction_models.py refuse_axis_out_of_range %t.refuse_axis_out_of_range.onnx && not ge-import-onnx %t.refuse_axis_out_of_range.onnx 2>&1 | FileCheck %s --check-prefix=REFUSE-AXIS-OUT-OF-RANGE
-// REFUSE-AXIS-OUT-OF-RANGE: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
-// REFUSE-AXIS-OUT-OF-RANGE-NEXT: ReduceMean node 'ReduceMean_0': axis 3 is out of range for a rank-2 input (valid: [-2, 1])
+// Invalid ONNX (onnxruntime refuses it too): InvalidModelError, not "unsupported".
+// REFUSE-AXIS-OUT-OF-RANGE: ge-import-onnx: error: invalid ONNX model: 1 problem(s)
+// REFUSE-AXIS-OUT-OF-RANGE-NEXT: ReduceMean node 'ReduceMean_0': [ShapeInferenceError] axis must be in [-rank, rank-1]. Input rank was 2
 
 // RUN: %python %S/Inputs/reduction_models.py refuse_log_sum_int %t.refuse_log_sum_int.onnx && not ge-import-onnx %t.refuse_log_sum_int.onnx 2>&1 | FileCheck %s --check-prefix=REFUSE-LOG-SUM-INT
 // REFUSE-LOG-SUM-INT: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
@@ -331,5 +332,5 @@
 // REFUSE-CUMSUM-DYNAMIC-AXIS-NEXT: CumSum node 'CumSum_0': input #1 (axis) comes from graph input 'axis'; it must be a constant (an initializer) to be imported
 
 // RUN: %python %S/Inputs/reduction_models.py refuse_argmax_axis %t.refuse_argmax_axis.onnx && not ge-import-onnx %t.refuse_argmax_axis.onnx 2>&1 | FileCheck %s --check-prefix=REFUSE-ARGMAX-AXIS
-// REFUSE-ARGMAX-AXIS: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
-// REFUSE-ARGMAX-AXIS-NEXT: ArgMax node 'ArgMax_0': axis 2 is out of range for a rank-2 input (valid: [-2, 1])
+// REFUSE-ARGMAX-AXIS: ge-import-onnx: error: invalid ONNX model: 1 problem(s)
+// REFUSE-ARGMAX-AXIS-NEXT: ArgMax node 'ArgMax_0': [ShapeInferenceError] 'axis' must be in [-rank(indices), rank(indices)-1]

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 from mlir import ir
 
-from ge_mlir.errors import UnsupportedOpsError
+from ge_mlir.errors import InvalidModelError, UnsupportedOpsError
 from ge_mlir.frontend.onnx import import_onnx, supported_ops
 from ge_mlir.frontend.onnx.registry import lookup
 
@@ -247,7 +247,23 @@ def test_import(name):
     assert result_types == expected
 
 
-@pytest.mark.parametrize("name", sorted(REFUSED))
+#: Refused models that are invalid ONNX (onnxruntime refuses them too):
+#: InvalidModelError naming the node, with the same reason.
+INVALID = {"lpnorm_p3"}
+
+
+@pytest.mark.parametrize("name", sorted(INVALID))
+def test_invalid(name):
+    model = nn_models.build(name)
+    with ir.Context(), pytest.raises(InvalidModelError) as info:
+        import_onnx(model)
+    node = model.graph.node[0]
+    assert f"{node.op_type} node '{node.op_type.lower()}0': {REFUSED[name]}" in str(info.value)
+    with pytest.raises(Exception):
+        ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+
+
+@pytest.mark.parametrize("name", sorted(set(REFUSED) - INVALID))
 def test_refusal(name):
     model = nn_models.build(name)
     with ir.Context(), pytest.raises(UnsupportedOpsError) as info:

@@ -43,7 +43,7 @@ def _is_float(t: ir.Type) -> bool:
 
 def _norm_axis(ctx, axis: int, rank: int, what: str = "axis") -> int:
     if not -rank <= axis < rank:
-        ctx.refuse(f"{what} {axis} is out of range for rank {rank}")
+        ctx.invalid(f"{what} {axis} is out of range for rank {rank}")
     return axis + rank if axis < 0 else axis
 
 
@@ -69,12 +69,12 @@ def _window(ctx, in_spatial: Sequence[int], kernel: Sequence[int]) -> tuple[list
     strides = list(ctx.attr("strides", None) or [1] * n)
     dilations = list(ctx.attr("dilations", None) or [1] * n)
     if len(strides) != n or len(dilations) != n:
-        ctx.refuse(f"strides {strides} / dilations {dilations} must have {n} values")
+        ctx.invalid(f"strides {strides} / dilations {dilations} must have {n} values")
     auto_pad = ctx.attr("auto_pad", "NOTSET") or "NOTSET"
     if auto_pad == "NOTSET":
         pads = list(ctx.attr("pads", None) or [0] * (2 * n))
         if len(pads) != 2 * n:
-            ctx.refuse(f"pads {pads} must have {2 * n} values")
+            ctx.invalid(f"pads {pads} must have {2 * n} values")
     elif auto_pad == "VALID":
         pads = [0] * (2 * n)
     elif auto_pad in ("SAME_UPPER", "SAME_LOWER"):
@@ -93,7 +93,7 @@ def _window(ctx, in_spatial: Sequence[int], kernel: Sequence[int]) -> tuple[list
             end.append(total - b)
         pads = begin + end
     else:
-        ctx.refuse(f"unknown auto_pad {auto_pad!r}")
+        ctx.invalid(f"unknown auto_pad {auto_pad!r}")
     return strides, pads, dilations
 
 
@@ -114,8 +114,8 @@ def _kernel(ctx, w_shape: Sequence[int] | None, n: int) -> list[int]:
                 ctx.refuse(f"the weight's spatial dims {ks} must be static")
             ks = list(attr)
         if attr is not None and list(attr) != ks:
-            ctx.refuse(f"kernel_shape {list(attr)} differs from the weight's spatial dims {ks}")
+            ctx.invalid(f"kernel_shape {list(attr)} differs from the weight's spatial dims {ks}")
         return ks
     if attr is None or len(attr) != n:
-        ctx.refuse(f"kernel_shape must have {n} values, got {attr}")
+        ctx.invalid(f"kernel_shape must have {n} values, got {attr}")
     return list(attr)

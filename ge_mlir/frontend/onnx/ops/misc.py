@@ -114,7 +114,7 @@ def _lp_p(ctx) -> float:
     p = ctx.attr("p", 2.0 if ctx.opset < 2 else 2)
     p = float(p)
     if not p > 0 or not math.isfinite(p):
-        ctx.refuse(f"p={p} must be a positive finite number")
+        ctx.invalid(f"p={p} must be a positive finite number")
     return p
 
 
@@ -347,7 +347,7 @@ def window(ctx):
         ctx.refuse(f"size must be a scalar, got shape {list(size_arr.shape)}")
     size = size_arr.reshape(())
     if int(size) < 0:
-        ctx.refuse(f"size {int(size)} is negative")
+        ctx.invalid(f"size {int(size)} is negative")
     elem = element_type(int(ctx.attr("output_datatype", 1)))
     periodic = int(ctx.attr("periodic", 1))
     with np.errstate(all="ignore"):
@@ -368,14 +368,14 @@ def center_crop_pad(ctx):
         axes = list(range(rank))
     axes = [int(a) for a in axes]
     if any(not -rank <= a < rank for a in axes):
-        ctx.refuse(f"axes {axes} are out of range for rank {rank}")
+        ctx.invalid(f"axes {axes} are out of range for rank {rank}")
     axes = [a + rank if a < 0 else a for a in axes]
     if len(set(axes)) != len(axes):
-        ctx.refuse(f"axes {axes} repeat an axis")
+        ctx.invalid(f"axes {axes} repeat an axis")
     if len(target) != len(axes):
-        ctx.refuse(f"shape has {len(target)} values for {len(axes)} axes")
+        ctx.invalid(f"shape has {len(target)} values for {len(axes)} axes")
     if any(t < 0 for t in target):
-        ctx.refuse(f"shape {target} has negative sizes")
+        ctx.invalid(f"shape {target} has negative sizes")
     starts, ends, sl_axes = [], [], []
     pads = [0] * (2 * rank)
     for a, t in zip(axes, target):
@@ -407,7 +407,7 @@ def _heads_4d(ctx, v: ir.Value, shape: list[int], heads: int, what: str) -> ir.V
     """[B, S, heads * H] -> [B, heads, S, H]."""
     b, s, hidden = shape
     if hidden % heads:
-        ctx.refuse(f"{what}'s hidden size {hidden} is not a multiple of {heads} heads")
+        ctx.invalid(f"{what}'s hidden size {hidden} is not a multiple of {heads} heads")
     return ge.transpose(_reshape(v, [b, s, heads, hidden // heads]), [0, 2, 1, 3])
 
 
@@ -445,9 +445,9 @@ def attention(ctx):
     _, kvh, skv, hk = _shape_of(k)
     _, vh, sv, hv = _shape_of(v)
     if hk != hd or vh != kvh or sv != skv:
-        ctx.refuse(f"inconsistent Q/K/V shapes {qs}, {ks}, {vs}")
+        ctx.invalid(f"inconsistent Q/K/V shapes {qs}, {ks}, {vs}")
     if qh % kvh:
-        ctx.refuse(f"q_num_heads {qh} is not a multiple of kv_num_heads {kvh}")
+        ctx.invalid(f"q_num_heads {qh} is not a multiple of kv_num_heads {kvh}")
     softcap = float(ctx.attr("softcap", 0.0) or 0.0)
     if softcap < 0:
         ctx.refuse(f"softcap {softcap} is negative")
@@ -552,7 +552,7 @@ def rotary_embedding(ctx):
             ctx.refuse("3-D X needs the num_heads attribute")
         bsz, seq, hidden = xs
         if hidden % heads:
-            ctx.refuse(f"hidden size {hidden} is not a multiple of num_heads {heads}")
+            ctx.invalid(f"hidden size {hidden} is not a multiple of num_heads {heads}")
         head = hidden // heads
         x4 = _reshape(x, [bsz, seq, heads, head])  # [B, S, heads, H]
         cache_axis = 2  # caches [B, S, d] -> [B, S, 1, d]

@@ -57,7 +57,7 @@ def conv(ctx):
     n = _spatial_rank(ctx, "convolution")
     x, w, b = ctx.input(0), ctx.input(1), ctx.input(2)
     if ctx.rank(1) != n + 2:
-        ctx.refuse(f"weight rank {ctx.rank(1)} does not match the {n}-D convolution")
+        ctx.invalid(f"weight rank {ctx.rank(1)} does not match the {n}-D convolution")
     kernel = _kernel(ctx, ctx.shape(1), n)
     strides, pads, dilations = _window(ctx, ctx.shape(0)[2:], kernel)
     strides, pads, dilations, _ = _to_2d(n, strides, pads, dilations)
@@ -74,14 +74,14 @@ def conv_transpose(ctx):
     n = _spatial_rank(ctx, "transposed convolution")
     x, w, b = ctx.input(0), ctx.input(1), ctx.input(2)
     if ctx.rank(1) != n + 2:
-        ctx.refuse(f"weight rank {ctx.rank(1)} does not match the {n}-D transposed convolution")
+        ctx.invalid(f"weight rank {ctx.rank(1)} does not match the {n}-D transposed convolution")
     kernel = _kernel(ctx, ctx.shape(1), n)
     in_sp = ctx.shape(0)[2:]
     strides = list(ctx.attr("strides", None) or [1] * n)
     dilations = list(ctx.attr("dilations", None) or [1] * n)
     out_pad = list(ctx.attr("output_padding", None) or [0] * n)
     if len(strides) != n or len(dilations) != n or len(out_pad) != n:
-        ctx.refuse(f"strides/dilations/output_padding must have {n} values")
+        ctx.invalid(f"strides/dilations/output_padding must have {n} values")
     auto_pad = ctx.attr("auto_pad", "NOTSET") or "NOTSET"
     output_shape = ctx.attr("output_shape", None)
     if output_shape is not None or auto_pad in ("SAME_UPPER", "SAME_LOWER"):
@@ -92,7 +92,7 @@ def conv_transpose(ctx):
         if output_shape is not None:
             output_shape = list(output_shape)[-n:]  # some exporters include N, C
             if len(output_shape) != n:
-                ctx.refuse(f"output_shape {list(ctx.attr('output_shape'))} must have {n} spatial values")
+                ctx.invalid(f"output_shape {list(ctx.attr('output_shape'))} must have {n} spatial values")
         else:
             output_shape = [in_sp[i] * strides[i] for i in range(n)]
         begin, end = [], []
@@ -113,9 +113,9 @@ def conv_transpose(ctx):
     elif auto_pad == "NOTSET":
         pads = list(ctx.attr("pads", None) or [0] * (2 * n))
         if len(pads) != 2 * n:
-            ctx.refuse(f"pads {pads} must have {2 * n} values")
+            ctx.invalid(f"pads {pads} must have {2 * n} values")
     else:
-        ctx.refuse(f"unknown auto_pad {auto_pad!r}")
+        ctx.invalid(f"unknown auto_pad {auto_pad!r}")
     strides, pads, dilations, out_pad = _to_2d(n, strides, pads, dilations, out_pad)
     if n == 1:
         x, w = ge.unsqueeze(x, [2]), ge.unsqueeze(w, [2])
@@ -312,7 +312,7 @@ def group_norm(ctx):
     groups = int(ctx.attr("num_groups"))
     n, c = shape[0], shape[1]
     if groups <= 0 or c % groups:
-        ctx.refuse(f"num_groups {groups} must divide the {c} channels")
+        ctx.invalid(f"num_groups {groups} must divide the {c} channels")
     elem = x.type.element_type
     wide = _stash(ctx, x) if ctx.opset >= 21 else None
     cw = elem if wide is None else wide
@@ -341,7 +341,7 @@ def lp_norm(ctx):
     elif p == 1:
         norm = ge.reduce_sum(ge.abs(x), axes=[axis], keepdims=True)
     else:
-        ctx.refuse(f"p={p} is not supported (ONNX allows only 1 and 2)")
+        ctx.invalid(f"p={p} is not supported (ONNX allows only 1 and 2)")
     # A zero vector stays zero (the ONNX reference gives 0, not 0 / 0 = NaN).
     elem = x.type.element_type
     zero, one = _scalar(0.0, elem, ctx), _scalar(1.0, elem, ctx)
@@ -393,7 +393,7 @@ def _einsum_terms(ctx, eq: str, ranks: Sequence[int]) -> tuple[list[list[str]], 
     lhs, arrow, rhs = full.partition("->")
     terms = lhs.split(",")
     if len(terms) != len(ranks):
-        ctx.refuse(f"equation {eq!r} has {len(terms)} input terms for {len(ranks)} inputs")
+        ctx.invalid(f"equation {eq!r} has {len(terms)} input terms for {len(ranks)} inputs")
     n_ell = 0
     for t, r in zip(terms, ranks):
         if "..." in t:
@@ -402,23 +402,23 @@ def _einsum_terms(ctx, eq: str, ranks: Sequence[int]) -> tuple[list[list[str]], 
     out_terms = []
     for t, r in zip(terms, ranks):
         if t.count("...") > 1 or "." in t.replace("...", ""):
-            ctx.refuse(f"malformed equation {eq!r}")
+            ctx.invalid(f"malformed equation {eq!r}")
         if "..." in t:
             pre, post = t.split("...")
             k = r - len(pre) - len(post)
             if k < 0:
-                ctx.refuse(f"term {t!r} of {eq!r} has more labels than its input's rank {r}")
+                ctx.invalid(f"term {t!r} of {eq!r} has more labels than its input's rank {r}")
             labels = list(pre) + ell[n_ell - k:] + list(post)
         else:
             labels = list(t)
         if len(labels) != r:
-            ctx.refuse(f"term {t!r} of {eq!r} does not match its input's rank {r}")
+            ctx.invalid(f"term {t!r} of {eq!r} does not match its input's rank {r}")
         if not all(c.isalpha() for c in t.replace("...", "")):
-            ctx.refuse(f"malformed equation {eq!r}")
+            ctx.invalid(f"malformed equation {eq!r}")
         out_terms.append(labels)
     if arrow:
         if rhs.count("...") > 1:
-            ctx.refuse(f"malformed equation {eq!r}")
+            ctx.invalid(f"malformed equation {eq!r}")
         if "..." in rhs:
             pre, post = rhs.split("...")
             out = list(pre) + ell + list(post)
@@ -444,7 +444,7 @@ def einsum(ctx):
         ctx.refuse(f"equation {eq!r}: operand shapes {shapes} must be static")
     terms, out = _einsum_terms(ctx, eq, [len(s) for s in shapes])
     if len(set(out)) != len(out):
-        ctx.refuse(f"equation {eq!r} repeats an output label")
+        ctx.invalid(f"equation {eq!r} repeats an output label")
     for labels in terms:
         if len(set(labels)) != len(labels):
             ctx.refuse(f"equation {eq!r} takes a diagonal (a label repeated in one term), which is not supported")
@@ -454,7 +454,7 @@ def einsum(ctx):
         for c, n in d.items():
             sizes[c] = max(sizes.get(c, n), n)
     if any(c not in sizes for c in out):
-        ctx.refuse(f"equation {eq!r} has an output label that no input has")
+        ctx.invalid(f"equation {eq!r} has an output label that no input has")
 
     # Sum out labels that only one operand has and the output does not keep.
     ops = []
@@ -570,12 +570,12 @@ def _resize(ctx, mode: str, scales=None, sizes=None, axes=None, *, coord="half_p
     else:
         axes = [_norm_axis(ctx, int(a), rank, "axes value") for a in axes]
         if len(set(axes)) != len(axes):
-            ctx.refuse(f"axes {axes} repeats an axis")
+            ctx.invalid(f"axes {axes} repeats an axis")
     full_scales = None
     if sizes is not None:
         sizes = [int(s) for s in np.asarray(sizes).reshape(-1)]
         if len(sizes) != len(axes):
-            ctx.refuse(f"sizes {sizes} must have {len(axes)} values")
+            ctx.invalid(f"sizes {sizes} must have {len(axes)} values")
         out = list(in_shape)
         for a, s in zip(axes, sizes):
             out[a] = s
@@ -604,9 +604,9 @@ def _resize(ctx, mode: str, scales=None, sizes=None, axes=None, *, coord="half_p
     else:
         sc = [float(s) for s in np.asarray(scales, dtype=np.float32).reshape(-1)]
         if len(sc) != len(axes):
-            ctx.refuse(f"scales {sc} must have {len(axes)} values")
+            ctx.invalid(f"scales {sc} must have {len(axes)} values")
         if any(not s > 0 for s in sc):
-            ctx.refuse(f"scales {sc} must be positive")
+            ctx.invalid(f"scales {sc} must be positive")
         full_scales = [1.0] * rank
         for a, s in zip(axes, sc):
             full_scales[a] = s
@@ -663,10 +663,10 @@ def resize(ctx):
     scales = None
     if sizes is None:
         if not ctx.has_input(2):
-            ctx.refuse("one of scales and sizes must be given")
+            ctx.invalid("one of scales and sizes must be given")
         scales = _const_input(ctx, 2, "scales")
         if scales.size == 0:
-            ctx.refuse("one of scales and sizes must be given (both are empty)")
+            ctx.invalid("one of scales and sizes must be given (both are empty)")
     return _resize(
         ctx, ctx.attr("mode", "nearest"), scales=scales, sizes=sizes, axes=ctx.attr("axes", None),
         coord=ctx.attr("coordinate_transformation_mode", "half_pixel"),
@@ -721,7 +721,7 @@ def _nll(ctx, logp: ir.Value, target: ir.Value, weight: ir.Value | None) -> ir.V
     if reduction == "sum":
         return total
     if reduction != "mean":
-        ctx.refuse(f"reduction {reduction!r} is not one of none, sum, mean")
+        ctx.invalid(f"reduction {reduction!r} is not one of none, sum, mean")
     if w is None:
         count = int(np.prod(_shape_of(target)))
         if count <= 0:

@@ -55,7 +55,7 @@ def _normalize_axis(ctx, axis: int, rank: int, what: str) -> int:
     # Rank-0 tensors accept axis 0/-1 (as the ge ops do).
     r = max(rank, 1)
     if not -r <= axis < r:
-        ctx.refuse(f"{what} {axis} is out of range for a rank-{rank} input (valid: [{-r}, {r - 1}])")
+        ctx.invalid(f"{what} {axis} is out of range for a rank-{rank} input (valid: [{-r}, {r - 1}])")
     return axis + r if axis < 0 else axis
 
 
@@ -218,7 +218,7 @@ def arg_reduce(ctx):
 def cumsum(ctx):
     raw = np.asarray(ctx.require_const(1, "axis"))
     if raw.size != 1:
-        ctx.refuse(f"axis must be a single integer, got shape {list(raw.shape)}")
+        ctx.invalid(f"axis must be a single integer, got shape {list(raw.shape)}")
     axis = _normalize_axis(ctx, int(raw.reshape(-1)[0]), ctx.rank(0), "axis")
     return ge.cumsum(
         ctx.input(0), axis,

@@ -38,7 +38,7 @@ def _ints(array, ctx, what: str) -> list[int]:
 def _scalar_int(array, ctx, what: str) -> int:
     a = np.asarray(array).reshape(-1)
     if a.size != 1:
-        ctx.refuse(f"{what} must hold exactly one value, got {a.size}")
+        ctx.invalid(f"{what} must hold exactly one value, got {a.size}")
     return int(a[0])
 
 
@@ -66,17 +66,17 @@ def reshape(ctx):
     allowzero = bool(ctx.attr("allowzero", 0))
     in_shape = ctx.shape(0)
     if target.count(-1) > 1:
-        ctx.refuse(f"shape {target} has more than one -1")
+        ctx.invalid(f"shape {target} has more than one -1")
     if allowzero and -1 in target and 0 in target:
-        ctx.refuse(f"shape {target} has both 0 and -1 with allowzero=1")
+        ctx.invalid(f"shape {target} has both 0 and -1 with allowzero=1")
     dims = []
     for i, d in enumerate(target):
         if d == 0 and not allowzero:
             if i >= len(in_shape):
-                ctx.refuse(f"shape {target} copies dimension {i} (0) but the input has rank {len(in_shape)}")
+                ctx.invalid(f"shape {target} copies dimension {i} (0) but the input has rank {len(in_shape)}")
             dims.append(in_shape[i])  # may be dynamic (-1)
         elif d < -1:
-            ctx.refuse(f"shape {target} has a negative dimension {d}")
+            ctx.invalid(f"shape {target} has a negative dimension {d}")
         else:
             dims.append(d)  # -1 is resolved below
     if -1 in target:
@@ -91,15 +91,15 @@ def reshape(ctx):
             known = int(np.prod(others, dtype=np.int64))
             if known == 0:  # [0, -1]-like targets: -1 is ambiguous, left dynamic
                 if total:
-                    ctx.refuse(f"cannot reshape {in_shape} ({total} elements) to {target}")
+                    ctx.invalid(f"cannot reshape {in_shape} ({total} elements) to {target}")
             elif total % known:
-                ctx.refuse(f"cannot reshape {in_shape} ({total} elements) to {target}")
+                ctx.invalid(f"cannot reshape {in_shape} ({total} elements) to {target}")
             else:
                 dims[at] = total // known
         else:
             dims[at] = -1
     elif all(d >= 0 for d in in_shape) and int(np.prod(in_shape, dtype=np.int64)) != int(np.prod(dims, dtype=np.int64)):
-        ctx.refuse(f"cannot reshape {in_shape} to {target}: element counts differ")
+        ctx.invalid(f"cannot reshape {in_shape} to {target}: element counts differ")
     return _reshape(ctx.input(0), dims)
 
 
@@ -171,14 +171,14 @@ def pad(ctx):
     pads = [int(p) for p in pads or []]
     if axes is not None:
         if len(pads) != 2 * len(axes):
-            ctx.refuse(f"pads has {len(pads)} values, expected 2 * {len(axes)} for axes {axes}")
+            ctx.invalid(f"pads has {len(pads)} values, expected 2 * {len(axes)} for axes {axes}")
         full = [0] * (2 * rank)
         for i, a in enumerate(axes):
             a = _norm_axis(ctx, a, rank, "axes entry")
             full[a], full[a + rank] = pads[i], pads[i + len(axes)]
         pads = full
     if len(pads) != 2 * rank:
-        ctx.refuse(f"pads has {len(pads)} values, expected {2 * rank} for rank {rank}")
+        ctx.invalid(f"pads has {len(pads)} values, expected {2 * rank} for rank {rank}")
     kw = {"mode": _PAD_MODES[mode]}
     if mode == "constant" and value != 0.0:
         kw["value"] = value
@@ -194,7 +194,7 @@ def _depth_space_dims(ctx):
         ctx.refuse(f"{ctx.op_type} needs static C, H and W, got {ctx.input_type(0)}")
     bs = ctx.attr("blocksize")
     if bs is None or bs <= 0:
-        ctx.refuse("blocksize must be a positive integer")
+        ctx.invalid("blocksize must be a positive integer")
     mode = ctx.attr("mode", "DCR")
     if mode not in ("DCR", "CRD"):
         ctx.refuse(f"unsupported mode {mode!r}")
@@ -205,7 +205,7 @@ def _depth_space_dims(ctx):
 def depth_to_space(ctx):
     n, c, h, w, bs, mode = _depth_space_dims(ctx)
     if c % (bs * bs):
-        ctx.refuse(f"channels ({c}) are not divisible by blocksize^2 ({bs * bs})")
+        ctx.invalid(f"channels ({c}) are not divisible by blocksize^2 ({bs * bs})")
     cc = c // (bs * bs)
     if mode == "DCR":
         t = _reshape(ctx.input(0), [n, bs, bs, cc, h, w])
@@ -220,7 +220,7 @@ def depth_to_space(ctx):
 def space_to_depth(ctx):
     n, c, h, w, bs, mode = _depth_space_dims(ctx)
     if h % bs or w % bs:
-        ctx.refuse(f"spatial size {h}x{w} is not divisible by blocksize {bs}")
+        ctx.invalid(f"spatial size {h}x{w} is not divisible by blocksize {bs}")
     t = _reshape(ctx.input(0), [n, c, h // bs, bs, w // bs, bs])
     t = ge.transpose(t, [0, 3, 5, 1, 2, 4] if mode == "DCR" else [0, 1, 3, 5, 2, 4])
     return _reshape(t, [n, c * bs * bs, h // bs, w // bs])
@@ -233,7 +233,7 @@ def space_to_depth(ctx):
 def concat(ctx):
     axis = ctx.attr("axis", 1 if ctx.opset < 4 else None)
     if axis is None:
-        ctx.refuse("Concat needs an axis")
+        ctx.invalid("Concat needs an axis")
     values = [v for v in ctx.inputs() if v is not None]
     return ge.concat(values, int(axis))
 
@@ -258,14 +258,14 @@ def split(ctx):
             chunk = -(-dim // n)  # ceil: the last chunk is smaller when uneven
             sizes = [chunk] * (n - 1) + [dim - chunk * (n - 1)]
             if sizes[-1] < 0:
-                ctx.refuse(f"dimension {a} of size {dim} cannot be split into {n} outputs")
+                ctx.invalid(f"dimension {a} of size {dim} cannot be split into {n} outputs")
         else:
             if dim % n:
-                ctx.refuse(f"dimension {a} of size {dim} does not split evenly into {n} outputs")
+                ctx.invalid(f"dimension {a} of size {dim} does not split evenly into {n} outputs")
             sizes = [dim // n] * n
     sizes = [int(s) for s in sizes]
     if len(sizes) != ctx.num_outputs:
-        ctx.refuse(f"{len(sizes)} split sizes {sizes} for {ctx.num_outputs} outputs")
+        ctx.invalid(f"{len(sizes)} split sizes {sizes} for {ctx.num_outputs} outputs")
     return list(ge.SplitOp(ctx.input(0), axis, sizes).results)
 
 
@@ -304,14 +304,38 @@ def _index_value(ctx, i: int) -> ir.Value:
     return v
 
 
+def _check_constant_indices(ctx, axis: int) -> None:
+    """Constant indices must lie in [-dim, dim) of ``axis`` of the data
+    (onnxruntime fails at run time with INVALID_ARGUMENT; ge would clamp)."""
+    rank = ctx.rank(0)
+    if not -rank <= axis < rank:
+        ctx.invalid(f"axis {axis} is out of range for a rank-{rank} input")
+    c = ctx.const(1)
+    dim = ctx.shape(0)[axis]
+    if c is None or dim < 0 or c.size == 0:
+        return
+    idx = np.asarray(c).reshape(-1)
+    if not np.issubdtype(idx.dtype, np.integer):
+        return
+    bad = np.nonzero((idx < -dim) | (idx >= dim))[0]
+    if bad.size:
+        ctx.invalid(f"constant index {int(idx[bad[0]])} (element {int(bad[0])} of indices "
+                    f"{ctx.node.input[1]!r}) is out of range [{-dim}, {dim - 1}] for axis {axis} of size {dim}"
+                    + (f"; {bad.size} indices are out of range" if bad.size > 1 else ""))
+
+
 @converter("Gather")
 def gather(ctx):
-    return ge.gather(ctx.input(0), _index_value(ctx, 1), axis=int(ctx.attr("axis", 0)))
+    axis = int(ctx.attr("axis", 0))
+    _check_constant_indices(ctx, axis)
+    return ge.gather(ctx.input(0), _index_value(ctx, 1), axis=axis)
 
 
 @converter("GatherElements", since=11)
 def gather_elements(ctx):
-    return ge.gather_elements(ctx.input(0), _index_value(ctx, 1), axis=int(ctx.attr("axis", 0)))
+    axis = int(ctx.attr("axis", 0))
+    _check_constant_indices(ctx, axis)
+    return ge.gather_elements(ctx.input(0), _index_value(ctx, 1), axis=axis)
 
 
 _REDUCTIONS = {"none": ge.ScatterReduction.none, "add": ge.ScatterReduction.add, "mul": ge.ScatterReduction.mul,
@@ -323,7 +347,7 @@ _REDUCTIONS = {"none": ge.ScatterReduction.none, "add": ge.ScatterReduction.add,
 def scatter_elements(ctx):
     reduction = ctx.attr("reduction", "none")
     if reduction not in _REDUCTIONS:
-        ctx.refuse(f"unsupported reduction {reduction!r}")
+        ctx.invalid(f"unsupported reduction {reduction!r}")
     kw = {"axis": int(ctx.attr("axis", 0))}
     if reduction != "none":
         kw["reduction"] = _REDUCTIONS[reduction]
@@ -349,7 +373,7 @@ def compress(ctx):
         a = _norm_axis(ctx, int(axis), len(shape))
         dim = shape[a]
     if dim >= 0 and idx.size and idx[-1] >= dim:
-        ctx.refuse(f"condition selects index {idx[-1]} but the compressed dimension has size {dim}")
+        ctx.invalid(f"condition selects index {idx[-1]} but the compressed dimension has size {dim}")
     return ge.gather(x, ctx.constant(idx), axis=int(axis))
 
 
@@ -419,17 +443,17 @@ def range_(ctx):
 def one_hot(ctx):
     depth = _scalar_int(ctx.require_const(1, "depth"), ctx, "depth")
     if depth <= 0:
-        ctx.refuse(f"depth must be positive, got {depth}")
+        ctx.invalid(f"depth must be positive, got {depth}")
     values = np.asarray(ctx.require_const(2, "values")).reshape(-1)
     if values.size != 2:
-        ctx.refuse(f"values must be [off_value, on_value], got {values.size} values")
+        ctx.invalid(f"values must be [off_value, on_value], got {values.size} values")
     off, on = values.tolist()
     elem = mlir_element_of(values)
     in_shape = ctx.shape(0)
     out_rank = len(in_shape) + 1
     axis = int(ctx.attr("axis", -1))
     if not -out_rank <= axis < out_rank:
-        ctx.refuse(f"axis {axis} is out of range for output rank {out_rank}")
+        ctx.invalid(f"axis {axis} is out of range for output rank {out_rank}")
     dims = list(in_shape)
     dims.insert(axis + out_rank if axis < 0 else axis, depth)
     indices = _index_value(ctx, 0)
@@ -472,7 +496,7 @@ def constant_of_shape(ctx):
             )
         dims = list(t.shape)
     if any(d < 0 for d in dims):
-        ctx.refuse(f"shape {dims} has negative dimensions")
+        ctx.invalid(f"shape {dims} has negative dimensions")
     ttype = ir.RankedTensorType.get(dims, elem)
     return ge.ConstantOp(ir.DenseElementsAttr.get_splat(ttype, _splat_attr(elem, value.reshape(-1)[0]))).result
 
@@ -519,7 +543,7 @@ def top_k(ctx):
     else:
         k = _scalar_int(ctx.require_const(1, "K"), ctx, "K")
     if k < 0:
-        ctx.refuse(f"k must be non-negative, got {k}")
+        ctx.invalid(f"k must be non-negative, got {k}")
     axis = int(ctx.attr("axis", -1))
     kw = {"axis": axis}
     if not ctx.attr("largest", 1):
