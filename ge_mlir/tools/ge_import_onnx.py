@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from typing import Sequence
@@ -63,12 +64,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         if args.output == "-":
             sys.stdout.write(text)
+            sys.stdout.flush()  # a closed pipe surfaces here, inside the handler
         else:
             with open(args.output, "w", encoding="utf-8") as f:
                 f.write(text)
         if args.stats:
             print(f"ge-import-onnx: imported {args.model} in {elapsed:.3f} s", file=sys.stderr)
         return 0
+    except BrokenPipeError:
+        # The reader went away (`ge-import-onnx m.onnx | head`): stop quietly.
+        # Point stdout at devnull so the interpreter's final flush does not
+        # raise again (the recipe of the Python docs, "Note on SIGPIPE").
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     except GeMlirError as e:
         print(f"ge-import-onnx: error: {e}", file=sys.stderr)
         return 1
