@@ -317,7 +317,7 @@ def _slice_params(op: ir.OpView, shape: Sequence[int]) -> tuple[list[int], list[
             raise Unsupported("zero step")
         if s < 0:
             s += d
-        first[a] = max(0, min(d, s)) if k > 0 else max(-1, min(d - 1, s))
+        first[a] = max(0, min(d, s)) if k > 0 else max(0, min(d - 1, s))  # ONNX clamps
         stride[a] = k
         del e  # the result type carries the length
     return first, stride

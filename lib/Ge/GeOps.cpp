@@ -1295,9 +1295,11 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location
       e = clampIdx(ends[i], 0, d);
       len = e > s ? (e - s + step - 1) / step : 0;
     } else {
-      s = clampIdx(starts[i], -1, d - 1);
+      // ONNX: a negative step clamps the start to [0, d-1] (a start below -d
+      // is the first element) and the end to [-1, d-1].
+      s = clampIdx(starts[i], 0, d - 1);
       e = ends[i] < -d ? -1 : clampIdx(ends[i], -1, d - 1);
-      len = s > e ? (s - e + (-step) - 1) / (-step) : 0;
+      len = d > 0 && s > e ? (s - e + (-step) - 1) / (-step) : 0;
     }
     shape[*axis] = len;
   }

@@ -309,3 +309,25 @@ def test_ascendc_output_dir_that_is_a_file(tmp_path):
         ge_mlir.compile(_RELU, target="ascendc", output_dir=f, run_on="none")
     with pytest.raises(CompileError, match="cannot write the Ascend C project"):
         ge_mlir.compile(_RELU, target="ascendc", output_dir=f / "sub", run_on="none")
+
+
+@pytest.mark.parametrize("start, end, step, dim", [
+    (-5, -2**62, -1, 4),   # the fuzzer's case: start below -dim is the first element
+    (-100, -100, -1, 4),   # start and end below -dim: the first element only
+    (10, -10, -2, 5),      # start past the end clamps to dim-1
+    (-1, -6, -1, 5),       # the whole axis reversed
+    (2, 0, -1, 0),         # a zero-size axis stays empty
+    (-7, 3, 2, 6),         # positive step, start below -dim
+])
+def test_slice_clamping_matches_onnxruntime(start, end, step, dim):
+    """Slice's start/end clamping with negative steps (ge-fuzz: start below -dim gave 0 elements, onnxruntime 1)."""
+    model = _model(
+        [helper.make_node("Slice", ["x", "s", "e", "a", "k"], ["y"])],
+        [_vi("x", TensorProto.FLOAT, [dim, 3])], [_vi("y", TensorProto.FLOAT, None)],
+        [numpy_helper.from_array(np.array(v, np.int64), n)
+         for v, n in (([start], "s"), ([end], "e"), ([0], "a"), ([step], "k"))])
+    x = np.arange(dim * 3, dtype=np.float32).reshape(dim, 3)
+    (want,) = _ort(model, {"x": x})
+    (got,) = ge_mlir.compile(model)(x)
+    assert got.shape == want.shape
+    np.testing.assert_array_equal(got, want)
