@@ -7,8 +7,8 @@ name, op type, reason), apart from :class:`~ge_mlir.errors.UnsupportedOpsError`
 
 The checks, in order:
 
-1. the model itself: not empty, ``ir_version`` set and known, an opset for the
-   default domain that exists;
+1. the model itself: not empty, ``ir_version`` set and known, an
+   ``opset_import``, a default-domain opset that exists;
 2. the graph's structure: every node input is produced (by a graph input, an
    initializer or a node), no tensor is written twice (nor a graph input /
    initializer overwritten), no cycle, every graph output produced. A graph
@@ -41,13 +41,11 @@ import onnx
 from onnx import TensorProto
 
 from ...errors import InvalidModelError
+from .registry import MAX_TENSOR_BYTES
 
 #: Initializers with more elements than this are checked on their own and
 #: replaced by typed graph inputs in the copy given to the ONNX checker.
 _LIGHT_LIMIT = 4096
-#: Largest byte size a tensor may have: it must fit in int64 (size
-#: computations of the compiler are int64).
-MAX_TENSOR_BYTES = (1 << 63) - 1
 
 #: Integer attributes whose only valid values are 0 and 1.
 _FLAGS = frozenset({
@@ -112,8 +110,9 @@ def _model_problems(model: onnx.ModelProto) -> list[str]:
         problems.append("the model has no graph")
     default = [o.version for o in model.opset_import if o.domain in ("", "ai.onnx")]
     newest = onnx.defs.onnx_opset_version()
-    if model.ir_version >= 3 and not default:
-        problems.append("there is no opset_import for the default ONNX domain (required since IR version 3)")
+    if model.ir_version >= 3 and not model.opset_import:
+        # (A model importing only other domains, e.g. ai.onnx.ml, is valid.)
+        problems.append("there is no opset_import (required since IR version 3)")
     for v in default:
         if v > newest:
             problems.append(f"opset {v} of the default ONNX domain does not exist (the newest is {newest})")
@@ -385,13 +384,23 @@ def _light_copy(model: onnx.ModelProto, order: list[int]) -> onnx.ModelProto:
 
 def _with_shapes(model: onnx.ModelProto) -> onnx.ModelProto:
     """A copy whose top-level tensor value infos all have a shape field (the
-    checker demands one; onnxruntime does not). Only for the structural check:
-    the added shapes are rank 0."""
+    checker demands one; onnxruntime does not) and no typeless output. Only for
+    the structural check: the added shapes are rank 0."""
     m = onnx.ModelProto()
     m.CopyFrom(model)
     for vi in list(m.graph.input) + list(m.graph.output) + list(m.graph.value_info):
         if vi.type.HasField("tensor_type") and not vi.type.tensor_type.HasField("shape"):
             vi.type.tensor_type.shape.SetInParent()
+    # Outputs / value infos without a type (onnxruntime infers it; that an
+    # output is produced was checked already).
+    for field in (m.graph.output, m.graph.value_info):
+        keep = [vi for vi in field if vi.HasField("type")]
+        if len(keep) != len(field):
+            kept = [onnx.ValueInfoProto() for _ in keep]
+            for dst, src in zip(kept, keep):
+                dst.CopyFrom(src)
+            del field[:]
+            field.extend(kept)
     return m
 
 
