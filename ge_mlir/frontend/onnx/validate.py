@@ -53,7 +53,7 @@ _FLAGS = frozenset({
     "count_include_pad", "allowzero", "exclusive", "reverse", "largest", "sorted", "upper", "fmod",
     "detect_negative", "detect_positive", "center_point_box", "align_corners", "exclude_outside",
     "antialias", "periodic", "onesided", "inverse", "saturate", "is_causal", "interleaved", "spatial",
-    "training_mode", "new_axis", "layout",
+    "training_mode", "new_axis", "layout", "storage_order",
 })
 #: Ops whose "pads" attribute is a window padding (Pad-2's may be negative).
 _WINDOW_OPS = frozenset({

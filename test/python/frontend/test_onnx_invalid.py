@@ -261,6 +261,11 @@ BAD_ATTRIBUTES = {
     "zero_strides": (lambda: _conv(strides=[0, 1]), "Conv node 'conv': attribute strides=[0, 1] must be positive"),
     "zero_dilations": (lambda: _conv(dilations=[1, 0]), "Conv node 'conv': attribute dilations=[1, 0] must be positive"),
     "zero_group": (lambda: _conv(group=0), "Conv node 'conv': attribute group=0 must be positive"),
+    # ge-fuzz: compiled and ran; onnxruntime refuses it, the ONNX checker does not.
+    "storage_order": (lambda: model([h.make_node("MaxPool", ["x"], ["y"], name="mp", kernel_shape=[2, 2],
+                                                 storage_order=3)], [vi("x", (1, 1, 4, 4))],
+                                    [h.make_tensor_value_info("y", T.FLOAT, None)]),
+                      "MaxPool node 'mp': attribute storage_order=3 is not 0 or 1"),
 }
 
 
