@@ -31,6 +31,9 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper, shape_inference
 
 FLOATS = ("float32", "float16")
+#: Elements of any tensor of a generated graph, at most (small graphs find the
+#: bugs; big ones only cost memory and time, in the oracle too).
+MAX_ELEMENTS = 1 << 18
 INTS = ("int64", "int32")
 OPSETS = (17, 18, 20)
 
@@ -187,6 +190,10 @@ class Builder:
         vals = []
         for o in outs:
             dtype, shape = types[o]
+            if int(np.prod(shape, dtype=np.float64)) > MAX_ELEMENTS:
+                # The fuzzer's own process validates models with onnxruntime: an
+                # Expand/MatMul chain growing tensors once took it to 24 GiB.
+                raise Reject(f"{op}: result of {shape} exceeds {MAX_ELEMENTS} elements")
             vals.append(Val(o, dtype, shape))
         # only a node that inferred fully is added
         self.nodes.append(node)

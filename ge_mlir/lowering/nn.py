@@ -225,7 +225,7 @@ def lower_matmul(op: ir.OpView) -> ir.Value:
     ba, bb = list(at.shape[:-2]), list(bt.shape[:-2])
     r = max(len(ba), len(bb))
     ba_full, bb_full = [1] * (r - len(ba)) + ba, [1] * (r - len(bb)) + bb
-    batch = [max(x, y) for x, y in zip(ba_full, bb_full)]
+    batch = [x if y == 1 else y for x, y in zip(ba_full, bb_full)]  # 1 broadcasts, even to 0
     if all(d == 1 for d in bb):
         a = reshape(a, [*ba_full, *at.shape[-2:]])
         c = _contract(a, reshape(b, list(bt.shape[-2:])), ba_full, acc)

@@ -208,3 +208,36 @@ def test_cli_usage_errors():
 
     assert main(["--seed", "1"]) == 2
     assert main(["--cases", "1", "--jobs", "0"]) == 2
+
+
+def test_float16_models_compare_at_float16_tolerance():
+    """onnxruntime drops the float16 rounding of Div(f16)->Cast(float): a
+    float32 output computed from float16 values gets the float16 tolerance."""
+    from onnx import TensorProto, helper
+
+    from ge_mlir.fuzz._worker import compare, computes_in_float16
+
+    def model(elem):
+        g = helper.make_graph([helper.make_node("Div", ["a", "b"], ["d"]),
+                               helper.make_node("Cast", ["d"], ["y"], to=TensorProto.FLOAT)], "g",
+                              [helper.make_tensor_value_info(n, elem, [2]) for n in "ab"],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])])
+        return helper.make_model(g).SerializeToString()
+
+    assert computes_in_float16(model(TensorProto.FLOAT16))
+    assert not computes_in_float16(model(TensorProto.FLOAT))
+    got = np.array([0.98974609375, 3.001953125], np.float32)  # float16-rounded, as ONNX says
+    want = np.array([0.9899451732635498, 3.0011792182922363], np.float32)  # onnxruntime
+    assert compare(got, want) is not None
+    assert compare(got, want, "float16") is None
+
+
+def test_generated_tensors_are_bounded():
+    from ge_mlir.fuzz.generator import MAX_ELEMENTS, generate_valid
+
+    for i in range(12):
+        m = onnx.load_from_string(generate_valid(5, i).model_bytes)
+        inferred = onnx.shape_inference.infer_shapes(m)
+        for v in (*inferred.graph.value_info, *inferred.graph.output):
+            dims = [d.dim_value for d in v.type.tensor_type.shape.dim]
+            assert int(np.prod(dims, dtype=np.float64)) <= MAX_ELEMENTS, (v.name, dims)

@@ -276,6 +276,9 @@ def test_constant_out_of_range_index_fails_at_compile_time():
     ("MatMul", (3, 0), (0, 5)),        # K = 0: zeros (tiling it aborted the process)
     ("MatMul", (3, 4), (4, 0)),        # no columns
     ("Conv", (0, 3, 8, 8), (4, 3, 3, 3)),
+    ("MatMul", (6, 0, 3, 4), (4, 1)),  # ge-fuzz: a 0 batch dim broadcast against 1 became 1
+    ("MatMul", (5, 0, 2, 1), (1,)),    # ... and with a 1-D B
+    ("MatMul", (2, 3), (4, 0, 3, 2)),  # the 0 batch dim on B's side
 ])
 def test_zero_size_contractions_match_onnxruntime(tmp_path, op_type, x_shape, w_shape):
     w = np.random.default_rng(4).standard_normal(w_shape).astype(np.float32)
