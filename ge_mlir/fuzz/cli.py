@@ -137,8 +137,12 @@ def _reduce_and_save(case, res: Result, args, say) -> Path:
                       compile_only=case.compile_only, timeout=args.timeout, memory_mb=args.memory_mb)
         return r.cls == res.cls and r.signature == res.signature
 
-    best, tests = reduce_model(model, case.feeds, still_fails, time_budget=args.reduce_budget,
-                               log=say if args.verbose else None)
+    try:
+        best, tests = reduce_model(model, case.feeds, still_fails, time_budget=args.reduce_budget,
+                                   log=say if args.verbose else None)
+    except Exception as e:  # a reducer bug must not end the run or lose the failure
+        say(f"      reduction failed ({type(e).__name__}: {e}); saving the case as generated")
+        return _save_repro(Path(args.out), case, res, Candidate(model, case.feeds), args.target, 0, False)
     return _save_repro(Path(args.out), case, res, best, args.target, tests, True)
 
 

@@ -22,7 +22,7 @@ import numpy as np
 import onnx
 from onnx import helper, shape_inference
 
-from .generator import random_feed
+from .generator import MAX_ELEMENTS, random_feed
 
 
 @dataclass
@@ -96,6 +96,8 @@ class _Space:
                     tt = t.tensor_type
                     dtype = str(helper.tensor_dtype_to_np_dtype(tt.elem_type))
                     shape = [d.dim_value for d in tt.shape.dim]
+                    if int(np.prod(shape, dtype=np.float64)) > MAX_ELEMENTS:
+                        return None  # an input we could not feed (a huge-dims mutation's intermediate)
                     rng = np.random.default_rng(zlib.crc32(x.encode()))
                     feeds[x] = random_feed(rng, dtype, shape)
         graph = helper.make_graph(kept, g0.name, new_inputs, new_outputs,

@@ -177,6 +177,26 @@ def test_huge_workspace_is_refused_before_allocating(rows, monkeypatch):
         ge_mlir.compile(_two_relus(rows))
 
 
+def test_workspace_beyond_the_address_space_ulimit_is_refused():
+    """ge-fuzz (seed 2027, case 130): under `ulimit -v` 8 GiB a 12 GB plan, below
+    the physical memory, was a bare MemoryError from numpy."""
+    proc = _run_code(f"""
+        import os, resource
+        os.environ.pop("GE_MLIR_WORKSPACE_LIMIT", None)
+        resource.setrlimit(resource.RLIMIT_AS, (8 << 30, resource.RLIM_INFINITY))
+        import onnx, ge_mlir
+        from ge_mlir.errors import GeMlirError
+        try:
+            ge_mlir.compile(onnx.load_from_string({_two_relus(100_000_000).SerializeToString()!r}))
+        except GeMlirError as e:
+            print(type(e).__name__, e)
+    """)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.startswith("ExecutionError") and "needs a workspace of 12000000000 bytes" in proc.stdout, \
+        proc.stdout
+    assert f"limit of {8 << 30} bytes" in proc.stdout
+
+
 def test_workspace_limit_is_overridable(monkeypatch):
     monkeypatch.setenv("GE_MLIR_WORKSPACE_LIMIT", "1000")
     with pytest.raises(ExecutionError, match=r"workspace of 1216 bytes .* limit of 1000 bytes"):

@@ -126,7 +126,7 @@ WORKSPACE_LIMIT_ENV = "GE_MLIR_WORKSPACE_LIMIT"
 
 def workspace_limit() -> int:
     """Largest workspace in bytes an executable allocates (``GE_MLIR_WORKSPACE_LIMIT``,
-    else the physical memory; no limit when neither is known)."""
+    else the physical memory or the address-space ulimit, whichever is smaller)."""
     import os
 
     text = os.environ.get(WORKSPACE_LIMIT_ENV)
@@ -136,7 +136,11 @@ def workspace_limit() -> int:
         except ValueError:
             raise ExecutionError(f"{WORKSPACE_LIMIT_ENV} must be a byte count, got {text!r}") from None
     try:
-        return int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+        import resource
+
+        physical = int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]  # a ulimit -v the process runs under
+        return physical if soft == resource.RLIM_INFINITY else min(physical, int(soft))
     except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
         return _INT64_MAX
 
@@ -359,7 +363,7 @@ def _workspace_arrays(module: ir.Module, func_name: str) -> list[np.ndarray]:
             raise ExecutionError(
                 f"@{func_name} needs a workspace of {planned} bytes ({planned / 2**30:.1f} GiB) for its "
                 f"intermediate tensors, more than the limit of {limit} bytes ({limit / 2**30:.1f} GiB, "
-                f"the physical memory unless {WORKSPACE_LIMIT_ENV} is set); it is not allocated"
+                f"the physical memory or the ulimit unless {WORKSPACE_LIMIT_ENV} is set); it is not allocated"
             )
         for t in ir.ArrayAttr(fn.attributes[WORKSPACE_ATTR]):
             mt = ir.MemRefType(ir.TypeAttr(t).value)
@@ -367,7 +371,13 @@ def _workspace_arrays(module: ir.Module, func_name: str) -> list[np.ndarray]:
             size = 8 if isinstance(elem, ir.IndexType) else max(1, (ir.FloatType(elem).width if isinstance(
                 elem, ir.FloatType) else ir.IntegerType(elem).width) // 8)
             count = int(np.prod(mt.shape, dtype=np.int64))
-            raw = np.empty(count * size + 64, np.uint8)
+            try:
+                raw = np.empty(count * size + 64, np.uint8)
+            except MemoryError:  # under the limit, but the process cannot map it (ulimit, overcommit)
+                raise ExecutionError(
+                    f"cannot allocate the workspace of @{func_name}: {count * size} bytes "
+                    f"({count * size / 2**30:.1f} GiB) for its intermediate tensors"
+                ) from None
             offset = (-raw.ctypes.data) % 64
             arrays.append(raw[offset: offset + count * size].view(_CARRIER[size]).reshape(mt.shape))
         return arrays
