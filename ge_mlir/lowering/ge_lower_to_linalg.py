@@ -44,6 +44,9 @@ def lower_op(op: ir.OpView) -> list[ir.Value] | None:
     fn = registered_lowerings().get(op.operation.name.removeprefix("ge."))
     if fn is None:
         return None
+    empty = _all_results_empty(op)
+    if empty is not None:
+        return empty
     try:
         new = fn(op)
     except Unsupported:
@@ -51,6 +54,20 @@ def lower_op(op: ir.OpView) -> list[ir.Value] | None:
     if new is None:
         return None
     return [new] if isinstance(new, ir.Value) else list(new)
+
+
+def _all_results_empty(op: ir.OpView) -> list[ir.Value] | None:
+    """``tensor.empty`` results when every result has a static zero-size dim:
+    nothing to compute, and the family lowerings need not handle the shapes
+    (ge-fuzz: a padded MaxPool on a 0 batch built an out-of-bounds insert_slice)."""
+    from mlir.dialects import tensor
+
+    types = [r.type for r in op.results]
+    if not types or not all(isinstance(t, ir.RankedTensorType) and ir.RankedTensorType(t).has_static_shape
+                            and 0 in ir.RankedTensorType(t).shape for t in types):
+        return None
+    return [tensor.EmptyOp(list(ir.RankedTensorType(t).shape), ir.RankedTensorType(t).element_type).result
+            for t in types]
 
 
 @pattern

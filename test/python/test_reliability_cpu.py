@@ -354,3 +354,14 @@ def test_slice_clamping_matches_onnxruntime(start, end, step, dim):
     (got,) = ge_mlir.compile(model)(x)
     assert got.shape == want.shape
     np.testing.assert_array_equal(got, want)
+
+
+def test_padded_pool_on_an_empty_batch_matches_onnxruntime(tmp_path):
+    """ge-fuzz (seed 2027, case 1914): MaxPool with pads on a 0 batch lowered
+    to an out-of-bounds tensor.insert_slice; all-empty results are now tensor.empty."""
+    model = _model([helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[3], pads=[2, 2])],
+                   [_vi("x", TensorProto.FLOAT16, [0, 5, 1])], [_vi("y", TensorProto.FLOAT16, None)])
+    x = np.zeros((0, 5, 1), np.float16)
+    (got,) = _isolated(tmp_path, model, {"x": x})
+    (want,) = _ort(model, {"x": x})
+    assert got.shape == want.shape == (0, 5, 3) and got.dtype == want.dtype
