@@ -224,12 +224,18 @@ def m_truncated(m, feeds, rng) -> Mutation:
     return data[:cut], f"model truncated to {cut} of {len(data)} bytes", False
 
 
+def _redeclare(values, choices, rng) -> tuple[onnx.ValueInfoProto, int, int]:
+    """Gives one of ``values`` another element type from ``choices``: (value, old, new)."""
+    v = rng.choice(list(values))
+    old = v.type.tensor_type.elem_type
+    new = rng.choice([t for t in choices if t != old])
+    v.type.tensor_type.elem_type = new
+    return v, old, new
+
+
 def m_output_dtype(m, feeds, rng) -> Mutation:
-    o = rng.choice(list(m.graph.output))
-    old = o.type.tensor_type.elem_type
-    new = rng.choice([t for t in (TensorProto.FLOAT, TensorProto.FLOAT16, TensorProto.INT64, TensorProto.BOOL,
-                                  TensorProto.DOUBLE) if t != old])
-    o.type.tensor_type.elem_type = new
+    o, old, new = _redeclare(m.graph.output, (TensorProto.FLOAT, TensorProto.FLOAT16, TensorProto.INT64,
+                                              TensorProto.BOOL, TensorProto.DOUBLE), rng)
     return m.SerializeToString(), f"output {o.name!r} declared {TensorProto.DataType.Name(new)} " \
                                   f"(computed {TensorProto.DataType.Name(old)})", False
 
@@ -259,11 +265,8 @@ def m_cycle(m, feeds, rng) -> Mutation:
 
 
 def m_unsupported_type(m, feeds, rng) -> Mutation:
-    inp = rng.choice(list(m.graph.input))
-    old = inp.type.tensor_type.elem_type
-    new = rng.choice([t for t in (TensorProto.DOUBLE, TensorProto.UINT8, TensorProto.INT8, TensorProto.STRING,
-                                  TensorProto.COMPLEX64) if t != old])
-    inp.type.tensor_type.elem_type = new
+    inp, _, new = _redeclare(m.graph.input, (TensorProto.DOUBLE, TensorProto.UINT8, TensorProto.INT8,
+                                             TensorProto.STRING, TensorProto.COMPLEX64), rng)
     return m.SerializeToString(), f"input {inp.name!r} declared {TensorProto.DataType.Name(new)}", False
 
 
