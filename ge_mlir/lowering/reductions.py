@@ -558,8 +558,9 @@ def _channel_map(p: ir.Value, it: ir.RankedTensorType, elem: ir.Type, c: int) ->
 
 def _moments(
     x: ir.Value, it: ir.RankedTensorType, reduced: list[bool], rms: bool
-) -> tuple[ir.Value, ir.Value | None, int]:
-    """(sum of squared deviations, or of squares for ``rms``; the sum, or None for rms; count)."""
+) -> tuple[ir.Value, tuple[ir.Value, ir.Value] | None, int]:
+    """(sum of squared deviations, or of squares for ``rms``; the sum and the
+    correction sum of the mean (:func:`_corrected_mean`), or None for rms; count)."""
     shape = list(it.shape)
     rank = it.rank
     ident = ir.AffineMap.get_identity(rank)
@@ -569,13 +570,25 @@ def _moments(
         sq = _reduce([x], [ident], shape, reduced, acc, 0.0, lambda xs, a: arith.addf(a, arith.mulf(xs[0], xs[0])))
         return sq, None, count
     s = _reduce([x], [ident], shape, reduced, acc, 0.0, lambda xs, a: arith.addf(a, xs[0]))
+    row = _map(rank, _kept(reduced))
+    # Corrected two-pass mean: mean = s/n + sum(x - s/n)/n. The correction
+    # makes the mean of a constant row that constant exactly, so its deviations
+    # are 0 rather than rounding noise that 1/sqrt(eps) amplifies (ge-fuzz:
+    # 2e-5 where onnxruntime, accumulating in double, gives 0).
+    c = _reduce([x, s], [ident, row], shape, reduced, acc, 0.0,
+                lambda xs, a: arith.addf(a, arith.subf(xs[0], arith.divf(xs[1], const(a.type, float(count))))))
 
     def dev2(xs: list[ir.Value], a: ir.Value) -> ir.Value:
-        d = arith.subf(xs[0], arith.divf(xs[1], const(a.type, float(count))))
+        d = arith.subf(xs[0], _corrected_mean(xs[1], xs[2], count))
         return arith.addf(a, arith.mulf(d, d))
 
-    sq = _reduce([x, s], [ident, _map(rank, _kept(reduced))], shape, reduced, acc, 0.0, dev2)
-    return sq, s, count
+    sq = _reduce([x, s, c], [ident, row, row], shape, reduced, acc, 0.0, dev2)
+    return sq, (s, c), count
+
+
+def _corrected_mean(s: ir.Value, c: ir.Value, count: int) -> ir.Value:
+    n = const(s.type, float(count))
+    return arith.addf(arith.divf(s, n), arith.divf(c, n))
 
 
 def _normalize_out(
@@ -593,7 +606,7 @@ def _normalize_out(
     elem = it.element_type
     ident = ir.AffineMap.get_identity(rank)
     row_map = _map(rank, _kept(reduced))
-    stats = [sq] if s is None else [sq, s]
+    stats = [sq] if s is None else [sq, *s]
 
     def body(args: list[ir.Value]) -> list[ir.Value]:
         xv = _to_compute(args[0], elem)
@@ -603,9 +616,9 @@ def _normalize_out(
             d, var = xv, arith.divf(args[1], n)
             rest = args[2:]
         else:
-            d = arith.subf(xv, arith.divf(args[2], n))
+            d = arith.subf(xv, _corrected_mean(args[2], args[3], count))
             var = arith.divf(args[1], n)
-            rest = args[3:]
+            rest = args[4:]
         y = arith.divf(d, mmath.sqrt(arith.addf(var, const(t, eps))))
         y = arith.mulf(y, _to_compute(rest[0], elem))
         if has_bias:

@@ -224,13 +224,15 @@ func.func @log_softmax(%x: tensor<3x2xf32>) -> tensor<3x2xf32> {
 
 // -----
 
-// Two passes (sum, then squared deviations from the mean), then one
-// elementwise step with scale and bias on the normalized dims.
+// Three passes (sum; the correction of the mean s/n, sum(x - s/n); squared
+// deviations from the corrected mean), then one elementwise step with scale
+// and bias on the normalized dims.
 // CHECK-LABEL: func.func @layer_norm(
 // CHECK-SAME: %[[X:.*]]: tensor<2x3x8xf32>, %[[SC:.*]]: tensor<8xf32>, %[[BI:.*]]: tensor<8xf32>)
 // CHECK: %[[SUM:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[X]] : tensor<2x3x8xf32>)
-// CHECK: %[[SQ:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[X]], %[[SUM]] : tensor<2x3x8xf32>, tensor<2x3xf32>)
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[X]], %[[SQ]], %[[SUM]], %[[SC]], %[[BI]] :
+// CHECK: %[[COR:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[X]], %[[SUM]] : tensor<2x3x8xf32>, tensor<2x3xf32>)
+// CHECK: %[[SQ:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[X]], %[[SUM]], %[[COR]] : tensor<2x3x8xf32>, tensor<2x3xf32>, tensor<2x3xf32>)
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[X]], %[[SQ]], %[[SUM]], %[[COR]], %[[SC]], %[[BI]] :
 // CHECK: arith.constant 1.000000e-03 : f32
 // CHECK: math.sqrt
 // CHECK-NEXT: %[[N:.*]] = arith.divf
@@ -285,7 +287,8 @@ func.func @batch_norm_nhwc(%x: tensor<1x4x4x3xf32>, %s: tensor<3xf32>, %b: tenso
 // CHECK-LABEL: func.func @instance_norm(
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}} : tensor<2x3x5xf32>) outs(%{{.*}} : tensor<2x3xf32>)
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]}
-// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}, #[[C]], #[[C]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel"]}
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}, #{{.*}}, #[[C]], #[[C]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel"]}
 func.func @instance_norm(%x: tensor<2x3x5xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>) -> tensor<2x3x5xf32> {
   %0 = ge.instance_norm %x, %s, %b : (tensor<2x3x5xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x5xf32>
   return %0 : tensor<2x3x5xf32>

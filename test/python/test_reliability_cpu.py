@@ -365,3 +365,27 @@ def test_padded_pool_on_an_empty_batch_matches_onnxruntime(tmp_path):
     (got,) = _isolated(tmp_path, model, {"x": x})
     (want,) = _ort(model, {"x": x})
     assert got.shape == want.shape == (0, 5, 3) and got.dtype == want.dtype
+
+
+@pytest.mark.parametrize("op_type", ["LayerNormalization", "InstanceNormalization"])
+def test_normalizing_constant_rows_gives_exact_zeros(op_type):
+    """ge-fuzz (seed 2027, case 1844): a row of equal values has zero deviations;
+    the float32 mean s/n left rounding noise that 1/sqrt(eps) amplified to 2e-5
+    (onnxruntime, accumulating in double, gives 0). The corrected mean is exact."""
+    rng = np.random.default_rng(3)
+    x = np.repeat(rng.standard_normal((6, 3, 1)).astype(np.float32) * 7, 5, axis=2)  # constant last axis
+    scale, bias = np.full(5 if op_type == "LayerNormalization" else 3, 1.5, np.float32), None
+    inits = [numpy_helper.from_array(scale, "s")]
+    ins = ["x", "s"]
+    if op_type == "InstanceNormalization":
+        inits.append(numpy_helper.from_array(np.zeros(3, np.float32), "b"))
+        ins.append("b")
+    model = _model([helper.make_node(op_type, ins, ["y"])], [_vi("x", TensorProto.FLOAT, [6, 3, 5])],
+                   [_vi("y", TensorProto.FLOAT, None)], inits)
+    (got,) = ge_mlir.compile(model)(x)
+    (want,) = _ort(model, {"x": x})
+    assert got.shape == want.shape
+    np.testing.assert_array_equal(got, np.zeros_like(got))
+    if op_type == "LayerNormalization":  # onnxruntime's InstanceNormalization accumulates in float32: ~1e-4 noise
+        np.testing.assert_array_equal(want, got)
+    del bias
