@@ -28,6 +28,21 @@ def file_line_col(loc: Any) -> tuple[str, int, int] | None:
     return None
 
 
+def node_name(loc: Any) -> str | None:
+    """The first name inside ``loc``: the graph node an op came from (the ONNX
+    importer locates ops at ``fused<"OpType">["node name"]``), if any."""
+    for _ in range(16):
+        if loc.is_a_name():
+            return str(loc.name_str)
+        if loc.is_a_fused() and len(loc.locations):
+            loc = loc.locations[0]
+        elif loc.is_a_callsite():
+            loc = loc.callee
+        else:
+            return None
+    return None
+
+
 def format_location(loc: Any) -> str:
     """`file:line:col` (with the node name for named locations) or MLIR's form."""
     try:

@@ -77,9 +77,10 @@ def _fmt_case(done: int, total: int | None, case, res: Result, width: int = 70) 
     return line
 
 
-def _save_repro(out: Path, case, res: Result, cand, target: str, tests: int, reduced: bool) -> Path:
+def _save_repro(args, case, res: Result, cand, tests: int, reduced: bool) -> Path:
     import onnx
 
+    out, target = Path(args.out), args.target
     out.mkdir(parents=True, exist_ok=True)
     stem = f"repro-{res.cls}-{case.seed}-{case.index}"
     onnx_path = out / f"{stem}.onnx"
@@ -103,7 +104,7 @@ def _save_repro(out: Path, case, res: Result, cand, target: str, tests: int, red
         "reproduce the reduced model:",
         f"  ge-fuzz --replay {onnx_path} --inputs {out / (stem + '.npz')} --target {target}{kind_flag}",
         "regenerate the original case:",
-        f"  ge-fuzz --seed {case.seed} --case {case.index} --target {target} --invalid-ratio <same as the run>",
+        f"  ge-fuzz --seed {case.seed} --case {case.index} --target {target} --invalid-ratio {args.invalid_ratio}",
         "",
         "failure:",
         res.detail,
@@ -126,11 +127,11 @@ def _reduce_and_save(case, res: Result, args, say) -> Path:
         if not model.graph.node:
             raise ValueError("no nodes")
     except Exception:
-        return _save_repro(Path(args.out), case, res, None, args.target, 0, False)
+        return _save_repro(args, case, res, None, 0, False)
     from .reducer import Candidate
 
     if args.no_reduce:
-        return _save_repro(Path(args.out), case, res, Candidate(model, case.feeds), args.target, 0, False)
+        return _save_repro(args, case, res, Candidate(model, case.feeds), 0, False)
 
     def still_fails(c) -> bool:
         r = run_model(c.model.SerializeToString(), c.feeds, kind=case.kind, target=args.target,
@@ -142,8 +143,8 @@ def _reduce_and_save(case, res: Result, args, say) -> Path:
                                    log=say if args.verbose else None)
     except Exception as e:  # a reducer bug must not end the run or lose the failure
         say(f"      reduction failed ({type(e).__name__}: {e}); saving the case as generated")
-        return _save_repro(Path(args.out), case, res, Candidate(model, case.feeds), args.target, 0, False)
-    return _save_repro(Path(args.out), case, res, best, args.target, tests, True)
+        return _save_repro(args, case, res, Candidate(model, case.feeds), 0, False)
+    return _save_repro(args, case, res, best, tests, True)
 
 
 def _summary(counts: Counter, elapsed: float, seed: int, failures: list[tuple]) -> str:

@@ -29,20 +29,6 @@ BOUNDS_CHECKS_ATTR = "ge.bounds_checks"
 CHECKED_OPS = ("ge.gather", "ge.gather_elements", "ge.scatter_elements")
 
 
-def _node_name(loc: ir.Location) -> str | None:
-    """The first name in ``loc`` (the ONNX importer names locations after nodes)."""
-    for _ in range(16):
-        if loc.is_a_name():
-            return str(loc.name_str)
-        if loc.is_a_fused() and len(loc.locations):
-            loc = loc.locations[0]
-        elif loc.is_a_callsite():
-            loc = loc.callee
-        else:
-            return None
-    return None
-
-
 def _is_constant(v: ir.Value) -> bool:
     owner = v.owner
     if not isinstance(owner, (ir.Operation, ir.OpView)):
@@ -104,7 +90,7 @@ def _checkable(op: ir.Operation) -> int | None:
 
 def insert_bounds_checks(module: ir.Operation) -> int:
     """Adds the checks (see the module doc) to every function of ``module``; returns their count."""
-    from ..errors import format_location
+    from ..errors import format_location, node_name
 
     total = 0
     for fn in [op.operation for op in module.regions[0].blocks[0].operations]:
@@ -134,7 +120,7 @@ def insert_bounds_checks(module: ir.Operation) -> int:
                 "loc": ir.StringAttr.get(format_location(o.location)),
                 "axis_size": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), d),
             }
-            node = _node_name(o.location)
+            node = node_name(o.location)
             if node:
                 entries["node"] = ir.StringAttr.get(node)
             infos.append(ir.DictAttr.get(entries))

@@ -272,7 +272,7 @@ def _lower_concat(op: ir.OpView) -> ir.Value:
     axis = _norm_axis(attr_int(op, "axis", 0), rt.rank)
     # Empty pieces would become out-of-bounds zero-size subviews.
     ins = [v for v in ins if ir.RankedTensorType(v.type).shape[axis] != 0]
-    if not ins or 0 in rt.shape:
+    if not ins:
         return _empty(rt)
     if len(ins) == 1:
         return ins[0]
@@ -328,8 +328,6 @@ def _lower_slice(op: ir.OpView) -> ir.Value:
     x = _operand(op, 0)
     st, rt = _static(x), _result(op)
     first, stride = _slice_params(op, st.shape)
-    if 0 in rt.shape:
-        return _empty(rt)
     if all(k > 0 for k in stride):
         return _materialize(_extract_slice(x, rt, first, rt.shape, stride))
 
@@ -412,8 +410,6 @@ def _lower_pad(op: ir.OpView) -> ir.Value:
         crop_off = [max(0, -p) for p in lo]
         crop_size = [d + min(0, a) + min(0, b) for d, a, b in zip(st.shape, lo, hi)]
         v: float | int = value if isinstance(et, ir.FloatType) or kind(et) == "b" else int(value)
-        if 0 in rt.shape:
-            return _empty(rt)
         if 0 in crop_size:
             return _generic(rt, [], lambda args, index: _scalar(et, v))
         if crop_off != [0] * r or crop_size != list(st.shape):
@@ -453,8 +449,6 @@ def _lower_pad(op: ir.OpView) -> ir.Value:
                 idx.append(source(index(d), st.shape[d], lo[d]))
         return _extract(x, idx)
 
-    if 0 in rt.shape:
-        return _empty(rt)
     return _generic(rt, [], body)
 
 
@@ -477,8 +471,6 @@ def _lower_gather(op: ir.OpView) -> ir.Value:
     dt, it, rt = _static(data), _index_tensor(indices), _result(op)
     axis = _norm_axis(attr_int(op, "axis", 0), dt.rank)
     q = it.rank
-    if 0 in rt.shape:
-        return _empty(rt)
     d = dt.shape[axis]
     if d == 0:
         raise Unsupported("gather from an empty axis")
@@ -496,8 +488,6 @@ def _lower_gather_elements(op: ir.OpView) -> ir.Value:
     data, indices = _operand(op, 0), _operand(op, 1)
     dt, it, rt = _static(data), _index_tensor(indices), _result(op)
     axis = _norm_axis(attr_int(op, "axis", 0), dt.rank)
-    if 0 in rt.shape:
-        return _empty(rt)
     if 0 in dt.shape:
         raise Unsupported("gather from an empty tensor")
     d = dt.shape[axis]
@@ -605,8 +595,6 @@ def _lower_range(op: ir.OpView) -> ir.Value:
     k = kind(et)
     if k not in ("f", "s", "u"):
         raise Unsupported(f"element type {et}")
-    if 0 in rt.shape:
-        return _empty(rt)
 
     def body(args, index):
         s = _extract(start, [_index(0) for _ in range(st.rank)])
@@ -636,8 +624,6 @@ def _lower_one_hot(op: ir.OpView) -> ir.Value:
     if isinstance(et, ir.IntegerType) and not (math.isfinite(on) and math.isfinite(off)):
         raise Unsupported("non-finite on/off value for an integer result")
     axis = _norm_axis(attr_int(op, "axis", -1), rt.rank)
-    if 0 in rt.shape:
-        return _empty(rt)
     in_dims = [d for d in range(rt.rank) if d != axis]
     conv = (lambda v: v) if isinstance(et, ir.FloatType) else int
 

@@ -91,6 +91,11 @@ def constant_op(value: ir.Value) -> ir.Operation | None:
     return op if op is not None and op.name == "ge.constant" else None
 
 
+#: Constants larger than this are not read into numpy (``constant_array``
+#: answers None: not usable as a constant by the passes and lowerings).
+MAX_READ_BYTES = 1 << 34
+
+
 def constant_array(value: ir.Value) -> np.ndarray | None:
     """The value of a ``ge.constant`` result as numpy, or None (not constant / not readable)."""
     op = constant_op(value)
@@ -99,6 +104,11 @@ def constant_array(value: ir.Value) -> np.ndarray | None:
     attr = op.attributes["value"]
     ttype = ir.RankedTensorType(value.type)
     if str(ttype.element_type) not in _NUMPY_OF:
+        return None
+    nbytes = np.dtype(_NUMPY_OF[str(ttype.element_type)]).itemsize
+    for d in ttype.shape:
+        nbytes *= d
+    if nbytes > MAX_READ_BYTES:  # a splat of petabytes: reading it would end in MemoryError
         return None
     try:
         dense = ir.DenseElementsAttr(attr)

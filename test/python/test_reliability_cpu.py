@@ -389,3 +389,35 @@ def test_normalizing_constant_rows_gives_exact_zeros(op_type):
     if op_type == "LayerNormalization":  # onnxruntime's InstanceNormalization accumulates in float32: ~1e-4 noise
         np.testing.assert_array_equal(want, got)
     del bias
+
+
+def _huge_splat_model() -> onnx.ModelProto:
+    """x + ConstantOfShape([1e5, 1e5, 1e5]): a 4 PB splat constant whose byte size fits in int64."""
+    value = numpy_helper.from_array(np.array([1.0], np.float32))
+    return _model([helper.make_node("ConstantOfShape", ["s"], ["c"], value=value),
+                   helper.make_node("Add", ["x", "c"], ["y"])],
+                  [_vi("x", TensorProto.FLOAT, [1])], [_vi("y", TensorProto.FLOAT, None)],
+                  [numpy_helper.from_array(np.array([100_000] * 3, np.int64), "s")])
+
+
+def test_constant_larger_than_memory_is_refused_not_built(tmp_path):
+    """A splat constant of 4e15 bytes reached the JIT, which built it and ended
+    the process (std::bad_alloc, or the OOM killer); now refused by size, on
+    both targets (ascendc: a clean refusal, no 'internal error: MemoryError')."""
+    onnx.save(_huge_splat_model(), tmp_path / "m.onnx")
+    proc = _run_code(f"""
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (8 << 30, resource.RLIM_INFINITY))
+        import ge_mlir
+        from ge_mlir.errors import GeMlirError
+        for kw in ({{}}, {{"target": "ascendc", "run_on": "none", "output_dir": {str(tmp_path / 'asc')!r}}}):
+            try:
+                ge_mlir.compile({str(tmp_path / 'm.onnx')!r}, **kw)
+                print("compiled")
+            except GeMlirError as e:
+                print(type(e).__name__, str(e).replace(chr(10), " "))
+    """)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    cpu, asc = proc.stdout.splitlines()
+    assert cpu.startswith("ExecutionError") and "too large to hold" in cpu and "4000000000000000 bytes" in cpu, cpu
+    assert asc.startswith("PassFailedError") and "internal error" not in asc, asc

@@ -23,7 +23,7 @@ import onnx
 from mlir import ir
 from mlir.dialects import func
 
-from ...errors import InvalidModelError, OnnxImportError, UnsupportedOpsError
+from ...errors import OnnxImportError, UnsupportedOpsError, node_name
 from ...dialects import ge  # noqa: F401  (loads the dialect)
 from . import registry as reg
 from . import validate as _validate_mod
@@ -115,6 +115,8 @@ class Importer:
         #: STRING initializers (valid ONNX, but ge has no string tensors).
         self.string_inits: set[str] = set()
         self._invalid_nodes: set[str] = set()
+        #: Node name -> op type (problems found on ops name both).
+        self._op_types: dict[str, str] = {}
         self.unavailable: set[str] = set()
         self._resource_names: set[str] = set()
         self.used_names: set[str] = set()
@@ -300,7 +302,9 @@ class Importer:
         with ir.InsertionPoint(entry):
             for idx, node in enumerate(graph.node):
                 # Unnamed nodes are called "<OpType>_<index in the graph>".
-                self._convert_node(node, node.name or f"{node.op_type}_{idx}", vinfo)
+                name = node.name or f"{node.op_type}_{idx}"
+                self._op_types[name] = node.op_type
+                self._convert_node(node, name, vinfo)
             for o in graph.output:
                 if o.name in self.string_inits:
                     self.refusals.append((o.name, "graph output", "a STRING initializer: ge has no string tensors"))
@@ -338,13 +342,10 @@ class Importer:
                 try:
                     reg.check_tensor_type(r.type, "the result")
                 except Invalid as e:
-                    text = str(op.location)
-                    name = re.search(r'\["((?:[^"\\]|\\.)*)"\]', text)
-                    op_type = re.search(r'fused<"([^"]*)">', text)
-                    if name and name.group(1) in self._invalid_nodes:
+                    name = node_name(op.location)
+                    if name in self._invalid_nodes:
                         continue
-                    where = (f"{op_type.group(1) if op_type else '?'} node {name.group(1)!r}" if name
-                             else f"op {op.name}")
+                    where = f"{self._op_types.get(name, '?')} node {name!r}" if name else f"op {op.name}"
                     self.invalid.append(f"{where}: {op.name} {e.message}")
                     return  # one is enough: the rest follows from it
 

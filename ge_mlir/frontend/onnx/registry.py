@@ -96,14 +96,21 @@ def element_nbytes(elem: ir.Type) -> int:
         return max(1, (int(width) + 7) // 8) if width else 8
 
 
+def tensor_nbytes(dims, itemsize: int) -> int:
+    """Byte size of a tensor, dynamic (negative) dims left out (Python ints: never overflows)."""
+    n = itemsize
+    for d in dims:
+        if int(d) >= 0:
+            n *= int(d)
+    return n
+
+
 def check_tensor_type(t: ir.Type, what: str = "a tensor") -> ir.Type:
     """``t`` itself; raises Invalid when its static byte size overflows int64."""
     if not isinstance(t, ir.RankedTensorType):
         return t
-    size = element_nbytes(t.element_type)
-    for i in range(t.rank):
-        if not t.is_dynamic_dim(i):
-            size *= t.get_dim_size(i)
+    size = tensor_nbytes((-1 if t.is_dynamic_dim(i) else t.get_dim_size(i) for i in range(t.rank)),
+                         element_nbytes(t.element_type))
     if size > MAX_TENSOR_BYTES:
         raise Invalid(f"{what} has type {t}: {size} bytes, more than int64 can address (size overflow)")
     return t
@@ -113,11 +120,8 @@ def tensor_type(dims, elem: ir.Type, what: str = "a tensor") -> ir.RankedTensorT
     """``tensor<dims x elem>`` (negative dims are dynamic), size-checked: the one
     way the importer and the converters build ranked tensor types."""
     dyn = ir.ShapedType.get_dynamic_size()
+    size = tensor_nbytes(dims, element_nbytes(elem))
     dims = [dyn if int(d) < 0 else int(d) for d in dims]
-    size = element_nbytes(elem)
-    for d in dims:
-        if d != dyn:
-            size *= d
     if size > MAX_TENSOR_BYTES:
         shown = "x".join("?" if d == dyn else str(d) for d in dims)
         raise Invalid(f"{what} of shape {shown} x {elem} has {size} bytes, more than int64 can address "

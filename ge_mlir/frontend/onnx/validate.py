@@ -41,7 +41,7 @@ import onnx
 from onnx import TensorProto
 
 from ...errors import InvalidModelError
-from .registry import MAX_TENSOR_BYTES
+from .registry import MAX_TENSOR_BYTES, tensor_nbytes
 
 #: Initializers with more elements than this are checked on their own and
 #: replaced by typed graph inputs in the copy given to the ONNX checker.
@@ -286,12 +286,9 @@ def _node_problems(model: onnx.ModelProto, order: list[int]) -> list[str]:
 # --- 4. initializers ------------------------------------------------------------------
 
 
-def tensor_nbytes(dims: Iterable[int], itemsize: int) -> int:
-    """Byte size of a tensor (Python ints: never overflows)."""
-    n = itemsize
-    for d in dims:
-        n *= max(int(d), 0)
-    return n
+def _nbytes(t: TensorProto, itemsize: int) -> int:
+    """Byte size of an initializer; a negative dim (invalid, reported) counts as 0."""
+    return tensor_nbytes([max(int(d), 0) for d in t.dims], itemsize)
 
 
 def decode_initializer(t: TensorProto) -> np.ndarray:
@@ -308,13 +305,13 @@ def decode_initializer(t: TensorProto) -> np.ndarray:
                        "(import the model from its path, with the data file beside it)"])
     if t.data_type == TensorProto.STRING and t.HasField("raw_data"):
         raise_invalid([f"{what}: STRING data must not be stored in raw_data"])
-    count = tensor_nbytes(t.dims, 1)
+    count = _nbytes(t, 1)
     try:
         itemsize = onnx.helper.tensor_dtype_to_np_dtype(t.data_type).itemsize
     except Exception:
         itemsize = 1
-    if t.data_type != TensorProto.STRING and tensor_nbytes(t.dims, itemsize) > MAX_TENSOR_BYTES:
-        raise_invalid([f"{what}: dims {list(t.dims)} make {tensor_nbytes(t.dims, itemsize)} bytes, "
+    if t.data_type != TensorProto.STRING and _nbytes(t, itemsize) > MAX_TENSOR_BYTES:
+        raise_invalid([f"{what}: dims {list(t.dims)} make {_nbytes(t, itemsize)} bytes, "
                        "more than int64 can address"])
     try:
         onnx.checker.check_tensor(t)
@@ -323,7 +320,7 @@ def decode_initializer(t: TensorProto) -> np.ndarray:
     if t.HasField("raw_data") and t.data_type not in (TensorProto.STRING,):
         packed = t.data_type in (TensorProto.INT4, TensorProto.UINT4) or _type_name(t.data_type) in (
             "FLOAT4E2M1", "INT2", "UINT2")
-        expected = tensor_nbytes(t.dims, itemsize)
+        expected = _nbytes(t, itemsize)
         if not packed and len(t.raw_data) != expected:
             raise_invalid([f"{what}: raw_data has {len(t.raw_data)} bytes, dims {list(t.dims)} of "
                            f"{_type_name(t.data_type)} need {expected}"])
@@ -373,7 +370,7 @@ def _light_copy(model: onnx.ModelProto, order: list[int]) -> onnx.ModelProto:
             node.name = f"{node.op_type}_{k}"
     input_names = {i.name for i in g.input}
     for t in model.graph.initializer:
-        if tensor_nbytes(t.dims, 1) > _LIGHT_LIMIT or t.data_location == TensorProto.EXTERNAL:
+        if _nbytes(t, 1) > _LIGHT_LIMIT or t.data_location == TensorProto.EXTERNAL:
             if t.name not in input_names:
                 g.input.append(onnx.helper.make_tensor_value_info(t.name, t.data_type, list(t.dims)))
                 input_names.add(t.name)
@@ -414,10 +411,12 @@ _CHECKER_TOLERATED = re.compile(
 _TOLERATED = ("Inferred shape and existing shape differ",)
 
 
-def _tolerated(text: str) -> bool:
-    return bool(_CHECKER_TOLERATED.search(text))
 _INFER_NODE = re.compile(r"\(op_type:([^,)]+), node name: ([^)]*)\): ")
 _ELEM_DIFF = re.compile(r"\((\d+)\) vs \((\d+)\)")
+
+
+def _tolerated(text: str) -> bool:
+    return bool(_CHECKER_TOLERATED.search(text))
 
 
 def _checker_problems(light: onnx.ModelProto) -> list[str]:
@@ -467,7 +466,7 @@ def validate(model: onnx.ModelProto) -> list[int]:
     if problems:
         raise_invalid(problems)
     for t in model.graph.initializer:
-        if tensor_nbytes(t.dims, 1) > _LIGHT_LIMIT or t.data_location == TensorProto.EXTERNAL:
+        if _nbytes(t, 1) > _LIGHT_LIMIT or t.data_location == TensorProto.EXTERNAL:
             continue  # checked when decoded
         decode_initializer(t)
     problems = _checker_problems(_light_copy(model, order))

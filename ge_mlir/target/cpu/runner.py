@@ -145,51 +145,69 @@ def workspace_limit() -> int:
         return _INT64_MAX
 
 
+def _elem_bytes(elem: ir.Type) -> int | None:
+    """Bytes per element as buffers store it (i1 is widened to a byte)."""
+    if isinstance(elem, ir.IndexType):
+        return 8
+    if isinstance(elem, (ir.FloatType, ir.IntegerType)):
+        return max(1, (elem.width + 7) // 8)
+    return None
+
+
 def _tensor_bytes(t: ir.Type) -> int | None:
     """Byte size of a statically shaped ranked tensor/memref type (Python ints: no overflow)."""
     if not isinstance(t, (ir.RankedTensorType, ir.MemRefType)):
         return None
     st = ir.ShapedType(t)
-    if not st.has_static_shape:
-        return None
-    elem = st.element_type
-    if isinstance(elem, ir.IndexType):
-        size = 8
-    elif isinstance(elem, (ir.FloatType, ir.IntegerType)):
-        size = max(1, (elem.width + 7) // 8)
-    else:
+    size = _elem_bytes(st.element_type) if st.has_static_shape else None
+    if size is None:
         return None
     for d in st.shape:
         size *= d
     return size
 
 
+#: Ops whose results are materialized whole at compile time: LLVM builds a
+#: constant as a global, element by element (a 4 PB splat ended the process
+#: with std::bad_alloc inside the JIT).
+_MATERIALIZED = ("arith.constant", "ge.constant")
+
+
 def _check_tensor_sizes(module: ir.Module, what: str) -> None:
     """Refuses any tensor whose byte size overflows int64 (MLIR's layout
-    computations abort the process on them during bufferization): the ge
-    verifier checks the graph's own types, this the ones the lowering and the
-    codegen strategy create (a padded convolution input, an im2col matrix)."""
+    computations abort the process on them during bufferization), and any
+    constant larger than the memory limit (LLVM would build it and end the
+    process). Outputs and the workspace are allocated by the caller, which
+    refuses them with their size. The ge verifier checks the graph's own types, this the
+    ones the lowering and the codegen strategy create (a padded convolution
+    input, an im2col matrix)."""
     from ...errors import format_location
 
-    bad: list[ir.Operation] = []
+    limit = workspace_limit()
+    bad: list[tuple[ir.Operation, ir.Type, int, bool]] = []
 
     def visit(o: ir.Operation) -> ir.WalkResult:
-        for r in o.results:
-            size = _tensor_bytes(r.type)
-            if size is not None and size > _INT64_MAX:
-                bad.append(o)
+        materialized = o.name in _MATERIALIZED
+        for v in o.results:
+            size = _tensor_bytes(v.type)
+            if size is not None and (size > _INT64_MAX or (materialized and size > limit)):
+                bad.append((o, v.type, size, size > _INT64_MAX))
                 return ir.WalkResult.INTERRUPT
         return ir.WalkResult.ADVANCE
 
     module.operation.walk(visit)
-    if bad:
-        o = bad[0]
-        t = next(r.type for r in o.results if (_tensor_bytes(r.type) or 0) > _INT64_MAX)
+    if not bad:
+        return
+    o, t, size, overflow = bad[0]
+    where = f"'{o.name}' at {format_location(o.location)}"
+    if overflow:
         raise ExecutionError(
-            f"{what} creates a tensor too large to compile: '{o.name}' at {format_location(o.location)} "
-            f"produces {t} ({_tensor_bytes(t)} bytes, more than int64 can address)",
-            op=o.name,
-        )
+            f"{what} creates a tensor too large to compile: {where} produces {t} "
+            f"({size} bytes, more than int64 can address)", op=o.name)
+    raise ExecutionError(
+        f"{what} needs a tensor too large to hold: {where} has {t} ({size} bytes, {size / 2**30:.1f} GiB), more "
+        f"than the limit of {limit} bytes (the physical memory or the ulimit unless {WORKSPACE_LIMIT_ENV} is set)",
+        op=o.name)
 
 
 def _distinct_results(module: ir.Module) -> None:
@@ -290,16 +308,8 @@ def _allocs_to_workspace(module: ir.Module) -> None:
 
 
 def _byte_size(t: ir.MemRefType) -> int:
-    elem = t.element_type
-    if isinstance(elem, ir.IndexType):
-        width = 64
-    elif isinstance(elem, ir.FloatType):
-        width = ir.FloatType(elem).width
-    else:
-        width = ir.IntegerType(elem).width
-    size = max(1, width // 8)
-    for d in t.shape:  # Python ints: np.prod(dtype=int64) wraps around on huge shapes
-        size *= d
+    size = _tensor_bytes(t)
+    assert size is not None, f"no static byte size for {t}"
     return size
 
 
@@ -367,19 +377,16 @@ def _workspace_arrays(module: ir.Module, func_name: str) -> list[np.ndarray]:
             )
         for t in ir.ArrayAttr(fn.attributes[WORKSPACE_ATTR]):
             mt = ir.MemRefType(ir.TypeAttr(t).value)
-            elem = mt.element_type
-            size = 8 if isinstance(elem, ir.IndexType) else max(1, (ir.FloatType(elem).width if isinstance(
-                elem, ir.FloatType) else ir.IntegerType(elem).width) // 8)
-            count = int(np.prod(mt.shape, dtype=np.int64))
+            size, nbytes = _elem_bytes(mt.element_type), _byte_size(mt)
             try:
-                raw = np.empty(count * size + 64, np.uint8)
+                raw = np.empty(nbytes + 64, np.uint8)
             except MemoryError:  # under the limit, but the process cannot map it (ulimit, overcommit)
                 raise ExecutionError(
-                    f"cannot allocate the workspace of @{func_name}: {count * size} bytes "
-                    f"({count * size / 2**30:.1f} GiB) for its intermediate tensors"
+                    f"cannot allocate the workspace of @{func_name}: {nbytes} bytes "
+                    f"({nbytes / 2**30:.1f} GiB) for its intermediate tensors"
                 ) from None
             offset = (-raw.ctypes.data) % 64
-            arrays.append(raw[offset: offset + count * size].view(_CARRIER[size]).reshape(mt.shape))
+            arrays.append(raw[offset: offset + nbytes].view(_CARRIER[size]).reshape(mt.shape))
         return arrays
     return []
 
