@@ -16,10 +16,14 @@ Public API (small on purpose):
 * :mod:`ge_mlir.dialects.ge` -- generated op builder classes.
 """
 
+from typing import Any
+
 from ._version import __version__
 from .errors import (
+    CompileError,
     DialectLoadError,
     Diagnostic,
+    ExecutionError,
     GeMlirError,
     InvalidModelError,
     ParseError,
@@ -31,9 +35,23 @@ from .errors import (
 )
 from ._dialect import library_path, load_dialect, register_dialect, native_version
 from .api import parse_module, run_pipeline, verify, Context
-from .target.cpu.runner import ExecutionError
-from .compiler import STAGES, CompiledModel, CompileError, CompileOptions, IOSpec, compile
-from .config import ConfigError
+from .options import CompileOptions
+
+# The compiler driver (front ends, optimizer, targets) loads on first use, so
+# that tools which only parse IR and run passes (ge-opt) do not pay for it.
+_LAZY = {"STAGES": "compiler", "CompiledModel": "compiler", "IOSpec": "compiler", "compile": "compiler",
+         "ConfigError": "config"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "__version__",

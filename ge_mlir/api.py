@@ -116,15 +116,8 @@ def run_pipeline(module: ir.Module, pipeline: str, **options: object) -> ir.Modu
         UnknownPassError / PassOptionError / PassPipelineError: bad pipeline.
         PassFailedError: a pass failed; diagnostics say where and why.
     """
-    from .passes import build_pass_manager
+    from .passes.pipeline import run_elements
 
     verify(module)
-    pm, elements = build_pass_manager(pipeline, module.context, **options)  # type: ignore[arg-type]
-    try:
-        pm.run(module.operation)
-    except ir.MLIRError as e:
-        diags = [Diagnostic.from_mlir(d) for d in e.error_diagnostics]
-        raise PassFailedError(f"pipeline {pipeline!r} failed", diagnostics=diags) from None
-    finally:
-        del pm
+    run_elements(module, pipeline, **options)
     return module

@@ -34,55 +34,27 @@ from mlir import ir
 
 from .api import parse_module, verify
 from .config import load_config, load_pass_modules
-from .errors import GeMlirError
+from .errors import CompileError, ExecutionError
+from .ir.functions import io_names, pick_function, symbol_name
+from .ir.types import TensorSpec, check_arrays, tensor_spec
+from .options import CompileOptions, coerce_options
 from .passes.report import PassReport, instrument
-from .target.cpu.runner import CPU_STAGES, CpuExecutable, ExecutionError, TensorSpec
+from .target import TARGETS as _TARGET_MODULES
+from .target import get_target
+from .target.base import TargetResult
 
-#: Every stage of the CPU target, in pipeline order.
-STAGES: tuple[str, ...] = ("ge", "optimized", *CPU_STAGES)
-#: Stages of the Ascend C target.
-ASCENDC_STAGES: tuple[str, ...] = ("ge", "optimized", "ascendc", "source")
+__all__ = ["STAGES", "TARGETS", "TARGET_STAGES", "CompileError", "CompileOptions", "CompiledModel", "IOSpec",
+           "compile", "load_graph"]
+
+#: Stages every target starts with: the verified ge module, then the optimized graph.
+GRAPH_STAGES: tuple[str, ...] = ("ge", "optimized")
 #: Targets ``compile`` knows, with their stages.
-TARGET_STAGES: dict[str, tuple[str, ...]] = {"cpu": STAGES, "ascendc": ASCENDC_STAGES}
+TARGET_STAGES: dict[str, tuple[str, ...]] = {
+    name: (*GRAPH_STAGES, *get_target(name).stages) for name in _TARGET_MODULES
+}
 TARGETS: tuple[str, ...] = tuple(TARGET_STAGES)
-#: Where an ``ascendc`` compile can run: the CPU shim (g++), nowhere (only
-#: the project), or an NPU through the CANN toolkit.
-RUN_ON: tuple[str, ...] = ("cpu-shim", "none", "npu")
-
-
-class CompileError(GeMlirError):
-    """The model cannot be compiled (bad input, target, stage or option)."""
-
-
-@dataclass(frozen=True)
-class CompileOptions:
-    """Knobs of :func:`compile`.
-
-    Attributes:
-        optimize: run the ge graph optimizations (stage ``optimized``).
-        opt_level: LLVM optimization level of the JIT, 0 to 3.
-        input_shapes: fixes ONNX input dimensions, e.g. ``{"x": [1, 3, 224, 224]}``.
-        func_name: the function to compile when a ge module has several.
-        constant_inputs: ONNX graph inputs frozen to values (specialization:
-            shape/axes/pads given as inputs); they are no longer inputs.
-        config: the ge-mlir configuration (a JSON file path, a dict or a
-            :class:`ge_mlir.config.Config`; schema in ``docs/config.md``) that
-            shapes the default optimization pipeline.
-        soc: ``ascendc``: the SoC the kernels are planned for (tile sizes,
-            capacity checks): ``"Ascend910B1"`` (default) or ``"Ascend310P3"``.
-        check_bounds: ``cpu``: run-time gather/gather_elements/scatter_elements
-            indices outside ``[-d, d)`` raise :class:`ExecutionError` naming the
-            op (one extra pass over the indices); False clamps them silently.
-    """
-
-    optimize: bool = True
-    opt_level: int = 3
-    input_shapes: Mapping[str, Sequence[int]] | None = None
-    func_name: str | None = None
-    constant_inputs: Mapping[str, Any] | None = None
-    config: Any = None
-    soc: str | None = None
-    check_bounds: bool = True
+#: Every stage of the default (CPU) target, in pipeline order.
+STAGES: tuple[str, ...] = TARGET_STAGES["cpu"]
 
 
 @dataclass(frozen=True)
@@ -141,7 +113,8 @@ class CompiledModel:
     outputs: list[IOSpec]
     stage_times: dict[str, float] = field(default_factory=dict)
     _ir: dict[str, str] = field(default_factory=dict, repr=False)
-    _exe: Callable[..., list[np.ndarray]] | None = field(default=None, repr=False)
+    _run: Callable[[list[np.ndarray]], list[np.ndarray]] | None = field(default=None, repr=False)
+    _not_runnable: str = field(default="", repr=False)
     _pass_report: PassReport | None = field(default=None, repr=False)
     #: ``ascendc``: the emitted Ascend C project.
     project_dir: Path | None = None
@@ -184,25 +157,10 @@ class CompiledModel:
         return self._ir[stage]
 
     def __call__(self, *args: Any, **named: Any) -> list[np.ndarray]:
-        if self._exe is None:
-            if self.target == "ascendc":
-                raise ExecutionError(
-                    "the Ascend C project was not built for this machine (compile with run_on='cpu-shim' "
-                    f"to run it on the CPU shim); project: {self.project_dir}"
-                )
-            raise ExecutionError(
-                f"the model was compiled to stage {self.compile_to!r}, not to 'llvm'; it cannot run"
-            )
-        arrays = self._bind(args, named)
-        for spec, a in zip(self.inputs, arrays):
-            if not isinstance(a, (np.ndarray, np.generic)):
-                raise ExecutionError(f"input '{spec.name}' must be a numpy array, got {type(a).__name__}")
-            a = np.asarray(a)
-            if a.dtype != spec.dtype:
-                raise ExecutionError(f"input '{spec.name}' has dtype {a.dtype}, expected {spec.dtype}")
-            if tuple(a.shape) != spec.shape:
-                raise ExecutionError(f"input '{spec.name}' has shape {tuple(a.shape)}, expected {spec.shape}")
-        return self._exe(*arrays)
+        if self._run is None:
+            raise ExecutionError(self._not_runnable)
+        arrays = check_arrays(self._bind(args, named), self.inputs, [f"input '{s.name}'" for s in self.inputs])
+        return self._run(arrays)
 
     def _bind(self, args: tuple[Any, ...], named: dict[str, Any]) -> list[Any]:
         names = self.input_names
@@ -226,17 +184,11 @@ class CompiledModel:
         return f"<CompiledModel target={self.target} ({ins}) -> ({outs})>"
 
 
-def _io_names(fn: ir.Operation, key: str, count: int, prefix: str) -> list[str]:
-    names = [f"{prefix}{i}" for i in range(count)]
-    if key in fn.attributes:
-        for i, d in enumerate(ir.ArrayAttr(fn.attributes[key])):
-            d = ir.DictAttr(d)
-            if "onnx.name" in d:
-                names[i] = ir.StringAttr(d["onnx.name"]).value
-    return names
+#: Defaults of ``compile``'s target-specific keyword arguments.
+_TARGET_KWARG_DEFAULTS: dict[str, Any] = {"output_dir": None, "run_on": "cpu-shim"}
 
 
-def _load(model: Any, options: CompileOptions, example_inputs: Sequence[Any] | None) -> ir.Module:
+def load_graph(model: Any, options: CompileOptions, example_inputs: Sequence[Any] | None = None) -> ir.Module:
     """Any supported model form -> a verified ge module in the current context."""
     if isinstance(model, ir.Module):
         return parse_module(model.operation.get_asm(enable_debug_info=True), source_name="<module>")
@@ -313,32 +265,20 @@ def compile(  # the natural name, as in torch.compile
     """
     if target not in TARGETS:
         raise CompileError(f"unknown target {target!r} (targets: {', '.join(TARGETS)})")
+    tgt = get_target(target)
     stages = TARGET_STAGES[target]
     if compile_to is None:
         compile_to = stages[-1]
     if compile_to not in stages:
         raise CompileError(f"unknown stage {compile_to!r} for compile_to on {target} "
                            f"(stages: {', '.join(stages)})")
-    if run_on not in RUN_ON:
-        raise CompileError(f"unknown run_on {run_on!r} (choices: {', '.join(RUN_ON)})")
-    if options is None:
-        options = CompileOptions()
-    elif isinstance(options, Mapping):
-        unknown = set(options) - set(CompileOptions.__dataclass_fields__)
-        if unknown:
-            raise CompileError(
-                f"unknown compile option(s) {', '.join(sorted(unknown))} "
-                f"(options: {', '.join(CompileOptions.__dataclass_fields__)})"
-            )
-        options = CompileOptions(**options)
-    elif not isinstance(options, CompileOptions):
-        raise CompileError(
-            f"options must be a CompileOptions or a dict of its fields, got {type(options).__name__} {options!r}"
-        )
-    if not isinstance(options.check_bounds, bool):
-        raise CompileError(f"check_bounds must be True or False, got {options.check_bounds!r}")
-    if not isinstance(options.opt_level, int) or not 0 <= options.opt_level <= 3:
-        raise CompileError(f"opt_level must be an integer from 0 to 3, got {options.opt_level!r}")
+    given = {"output_dir": output_dir, "run_on": run_on}
+    for key, value in given.items():
+        if key not in tgt.target_options and value != _TARGET_KWARG_DEFAULTS[key]:
+            raise CompileError(f"{key} is not an option of target {target!r}")
+    target_options = {k: given[k] for k in tgt.target_options}
+    options = coerce_options(options)
+    tgt.check(options, target_options)
     # Config errors (and user pass modules that fail to import) surface before any work.
     config = load_config(options.config)
     pipeline = None
@@ -354,9 +294,9 @@ def compile(  # the natural name, as in torch.compile
     times: dict[str, float] = {}
     t0 = time.perf_counter()
 
-    def done(stage: str, module: ir.Module) -> None:
+    def done(stage: str, module: ir.Module | str) -> None:
         nonlocal t0
-        texts[stage] = str(module)
+        texts[stage] = module if isinstance(module, str) else str(module)
         now = time.perf_counter()
         times[stage] = now - t0
         t0 = now
@@ -365,148 +305,42 @@ def compile(  # the natural name, as in torch.compile
             on_stage(stage, times[stage])
 
     try:
-        with ir.Context() as ctx, ir.Location.unknown():
-            module = _load(model, options, example_inputs)
+        with ir.Context(), ir.Location.unknown():
+            module = load_graph(model, options, example_inputs)
             verify(module)
-            fns = [op.operation for op in module.body.operations if op.operation.name == "func.func"]
             done("ge", module)
             if compile_to != "ge":
                 if pipeline is not None:
-                    from .optimize.pipelines import run_elements
+                    from .passes.pipeline import run_elements
 
                     run_elements(module, instrument(pipeline.parse(), report),
                                  f"default {target} pipeline {pipeline.text!r}")
                 done("optimized", module)
-            exe = None
-            project: Path | None = None
-            kernels: list[dict[str, Any]] = []
-            if target == "ascendc":
-                fn = _pick(fns, options.func_name)
-                in_specs, out_specs = _specs(fn, None)
-                if compile_to in ("ascendc", "source"):
-                    project, kernels, exe = _compile_ascendc(module, compile_to, output_dir, run_on, done, texts,
-                                                             options.soc)
-                del ctx
-            else:
-                if compile_to in CPU_STAGES:
-                    exe = CpuExecutable(
-                        module, options.func_name, opt_level=options.opt_level,
-                        compile_to=compile_to, on_stage=done, check_bounds=options.check_bounds,
-                    )
-                    fn_name = exe.func_name
-                    if compile_to == "llvm":
-                        times["jit"] = time.perf_counter() - t0
-                else:
-                    fn_name = options.func_name
-                fn = _pick(fns, fn_name)
-                in_specs, out_specs = _specs(fn, exe)
-                del ctx
+            # The signature is read before the target runs: targets may rewrite the module in place.
+            fn = pick_function(module, options.func_name)
+            if isinstance(fn, str):
+                raise CompileError(fn)
+            func_name = symbol_name(fn)
+            in_names, out_names = io_names(fn)
+            ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
+            in_specs, out_specs = [tensor_spec(t) for t in ftype.inputs], [tensor_spec(t) for t in ftype.results]
+            result = TargetResult()
+            if compile_to in tgt.stages:
+                result = tgt.compile(module, options, func_name=func_name, compile_to=compile_to, done=done,
+                                     **target_options)
+            times.update(result.times)
     finally:
         bar.close()
-    runnable = compile_to == "llvm" or (target == "ascendc" and compile_to == "source")
+    if result.inputs is not None:
+        in_specs, out_specs = result.inputs, result.outputs
+    if not all(isinstance(s, TensorSpec) for s in [*in_specs, *out_specs]):
+        in_specs, out_specs = [], []  # not runnable: no host specs (the stages' IR is still there)
+    runnable = tgt.runnable(compile_to) and result.run is not None
     return CompiledModel(
-        target=target, compile_to=compile_to, inputs=in_specs, outputs=out_specs,
-        stage_times=times, _ir=texts, _exe=exe if runnable else None,
-        _pass_report=report, project_dir=project, kernels=kernels,
-    )
-
-
-def _compile_ascendc(module: ir.Module, compile_to: str, output_dir: str | Path | None, run_on: str,
-                     done: Callable[[str, ir.Module], None], texts: dict[str, str], soc: str | None):
-    """Stages ``ascendc`` and ``source``: (project dir, kernel summaries, callable or None)."""
-    import shutil
-    import tempfile
-
-    from .optimize.pipelines import run_elements
-    from .passes.pipeline import parse_pipeline
-    from .target.ascendc.emit import write_project
-    from .target.ascendc.ge_lower_to_ascendc import kernel_summaries
-    from .target.ascendc.targets import SOCS
-
-    if soc is not None and soc not in SOCS:
-        raise CompileError(f"unknown soc {soc!r} (known: {', '.join(SOCS)})")
-    lower = f"ge-lower-to-ascendc{{soc={soc}}}" if soc else "ge-lower-to-ascendc"
-    run_elements(module, parse_pipeline(f"builtin.module({lower})"), "ge-lower-to-ascendc")
-    done("ascendc", module)
-    kernels = kernel_summaries(module)
-    if compile_to == "ascendc":
-        return None, kernels, None
-    out = Path(output_dir) if output_dir is not None else Path(tempfile.mkdtemp(prefix="ge-ascendc-"))
-    if out.exists() and not out.is_dir():
-        raise CompileError(f"output_dir {str(out)!r} exists and is not a directory")
-    try:
-        project = write_project(module, out)
-    except OSError as e:
-        raise CompileError(f"cannot write the Ascend C project to {str(out)!r}: {e}") from None
-    files = sorted(p for p in project.rglob("*") if p.is_file() and p.suffix in (".cpp", ".h", ".txt", ".json"))
-    done("source", module)
-    texts["source"] = "".join(f"// ----- file: {p.relative_to(project)}\n{p.read_text()}" for p in files)
-    exe = None
-    if run_on == "cpu-shim":
-        if shutil.which("g++") is None:
-            raise CompileError("run_on='cpu-shim' needs g++ on PATH to build the project "
-                               f"(written to {project}); use run_on='none' to only write it")
-        from .target.ascendc.shim_runner import ShimExecutable
-
-        exe = ShimExecutable(project, build=True)
-    elif run_on == "npu":
-        _build_with_cann(project)
-    return project, kernels, exe
-
-
-def _build_with_cann(project: Path) -> None:
-    """Builds the project with the CANN toolkit's CMake flow, or says why it cannot."""
-    import os
-    import shutil
-    import subprocess
-
-    home = os.environ.get("ASCEND_HOME_PATH")
-    if not home or not Path(home).is_dir():
-        raise CompileError(
-            "run_on='npu' needs the CANN toolkit, and ASCEND_HOME_PATH is not set (or not a directory) "
-            f"on this machine. The Ascend C project is in {project}; build it where CANN is installed "
-            "with: cmake -S . -B build -DGE_ASCENDC_MODE=asc && cmake --build build"
-        )
-    cmake = shutil.which("cmake")
-    if cmake is None:
-        raise CompileError("run_on='npu' needs cmake on PATH")
-    for cmd in ([cmake, "-S", str(project), "-B", str(project / "build-npu"), "-DGE_ASCENDC_MODE=asc"],
-                [cmake, "--build", str(project / "build-npu")]):
-        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
-        if proc.returncode != 0:
-            raise CompileError(f"the CANN build failed ({' '.join(cmd)}):\n{proc.stdout}{proc.stderr}")
-
-
-def _pick(fns: list[ir.Operation], name: str | None) -> ir.Operation:
-    defined = [f for f in fns if f.regions[0].blocks]
-    if name is not None:
-        for f in defined:
-            if ir.StringAttr(f.attributes["sym_name"]).value == name:
-                return f
-        raise CompileError(f"no function @{name} in the module")
-    public = [f for f in defined if "sym_visibility" not in f.attributes]
-    if len(public) != 1:
-        raise CompileError(f"the module has {len(public)} public functions; set options.func_name")
-    return public[0]
-
-
-def _specs(fn: ir.Operation, exe: CpuExecutable | None) -> tuple[list[IOSpec], list[IOSpec]]:
-    ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
-    in_names = _io_names(fn, "arg_attrs", len(ftype.inputs), "arg")
-    out_names = _io_names(fn, "res_attrs", len(ftype.results), "result")
-    if exe is not None:
-        ins: list[TensorSpec] = exe.inputs
-        outs: list[TensorSpec] = exe.outputs
-    else:
-        from .target.cpu.runner import _spec
-
-        sym = ir.StringAttr(fn.attributes["sym_name"]).value
-        try:
-            ins = [_spec(t, f"argument #{i}", sym) for i, t in enumerate(ftype.inputs)]
-            outs = [_spec(t, f"result #{i}", sym) for i, t in enumerate(ftype.results)]
-        except ExecutionError:
-            ins, outs = [], []
-    return (
-        [IOSpec(n, s.shape, s.dtype) for n, s in zip(in_names, ins)],
-        [IOSpec(n, s.shape, s.dtype) for n, s in zip(out_names, outs)],
+        target=target, compile_to=compile_to,
+        inputs=[IOSpec(n, s.shape, s.dtype) for n, s in zip(in_names, in_specs)],
+        outputs=[IOSpec(n, s.shape, s.dtype) for n, s in zip(out_names, out_specs)],
+        stage_times=times, _ir=texts, _run=result.run if runnable else None,
+        _not_runnable="" if runnable else tgt.not_runnable_reason(compile_to, result),
+        _pass_report=report, project_dir=result.project_dir, kernels=result.kernels,
     )

@@ -154,6 +154,35 @@ class PassFailedError(GeMlirError):
     """A pass ran and signalled failure (see the diagnostics for why)."""
 
 
+class PassFailure(GeMlirError):
+    """Raised inside :meth:`ge_mlir.passes.Pass.run` to fail the pass with a located error."""
+
+    def __init__(self, message: str, *, at: Any = None, reported: bool = False) -> None:
+        #: The ``ir.Operation``/``OpView`` the failure is reported at (None: the pass's root).
+        self.at = at
+        # True when the pass already emitted located errors for each problem.
+        self.reported = reported
+        super().__init__(message)
+
+
+class Unsupported(Exception):
+    """A lowering does not handle this op instance (internal: the op stays in place, or the
+    lowering pass reports the reason at the op). Not a :class:`GeMlirError`: it never leaves a pass.
+
+    ``op`` is the op actually refused when it differs from the one being lowered
+    (a member of a fused elementwise chain)."""
+
+    op: Any = None
+
+
+class CompileError(GeMlirError):
+    """The model cannot be compiled (bad input, target, stage or option)."""
+
+
+class ExecutionError(GeMlirError):
+    """A compiled model cannot be built for, or run on, its target (bad inputs included)."""
+
+
 class ImportError_(GeMlirError):
     """A framework model could not be imported (base of front-end errors)."""
 

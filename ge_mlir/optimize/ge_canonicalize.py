@@ -12,7 +12,8 @@ from mlir.rewrite import (
 )
 
 from ..passes.registry import Option, Pass, PassFailure, register_pass
-from .patterns import count_ops, defining_op, int_array, pattern
+from ..ir.attrs import attr_ints
+from ..ir.patterns import count_ops, defining_op, pattern
 
 # Element types that hold every value of the narrower type exactly, so a
 # cast a -> b -> a is the identity. (Float -> wider float, int -> wider int.)
@@ -66,14 +67,14 @@ def fold_noop_shape_op(op: ir.OpView, rewriter: PatternRewriter) -> bool:
 
 @pattern
 def fold_noop_pad(op: ir.OpView, rewriter: PatternRewriter) -> bool:
-    if any(int_array(op, "pads") or []):
+    if any(attr_ints(op, "pads", None) or []):
         return False
     return _forward_if_same_type(op, rewriter)
 
 
 @pattern
 def fold_noop_slice(op: ir.OpView, rewriter: PatternRewriter) -> bool:
-    steps = int_array(op, "steps") or []
+    steps = attr_ints(op, "steps", None) or []
     if any(s != 1 for s in steps):
         return False
     return _forward_if_same_type(op, rewriter)

@@ -45,7 +45,8 @@ from .ge_canonicalize import (
     fold_single_concat,
     fold_single_split,
 )
-from .patterns import apply_without_folding, count_ops, defining_op, int_array, pattern
+from ..ir.attrs import attr_ints
+from ..ir.patterns import apply_without_folding, count_ops, defining_op, pattern
 
 RESHAPE_LIKE = ("ge.reshape", "ge.flatten", "ge.squeeze", "ge.unsqueeze")
 
@@ -82,7 +83,7 @@ def fold_noop_reshape(op: ir.OpView, rewriter: PatternRewriter) -> bool:
 
 @pattern
 def fold_identity_transpose(op: ir.OpView, rewriter: PatternRewriter) -> bool:
-    perm = int_array(op, "perm") or []
+    perm = attr_ints(op, "perm", None) or []
     if perm != list(range(len(perm))) or op.operands[0].type != op.results[0].type:
         return False
     return _forward(op, rewriter, op.operands[0])
@@ -94,7 +95,7 @@ def fold_transpose_pair(op: ir.OpView, rewriter: PatternRewriter) -> bool:
     inner = defining_op(op.operands[0])
     if inner is None or inner.name != "ge.transpose":
         return False
-    p, q = int_array(inner, "perm") or [], int_array(op, "perm") or []
+    p, q = attr_ints(inner, "perm", None) or [], attr_ints(op, "perm", None) or []
     composed = [p[i] for i in q]
     x = inner.operands[0]
     if composed == list(range(len(composed))) and x.type == op.results[0].type:

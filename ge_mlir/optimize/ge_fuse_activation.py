@@ -25,10 +25,11 @@ from __future__ import annotations
 from mlir import ir
 from mlir.rewrite import PatternRewriter
 
-from ..lowering.common import attr_float
+from ..ir.attrs import attr_float
 from ..passes.registry import Option, PassFailure, register_pass
-from .fusion_common import PatternFusionPass, activation_of, fusion_options, recreate
-from .patterns import defining_op, pattern, single_use
+from .fusion_common import PatternFusionPass, fusion_options
+from ..ir.ge_ops import activation_of, recreate
+from ..ir.patterns import defining_op, pattern, single_use
 
 ACTIVATIONS = ("relu", "relu6", "leaky_relu", "sigmoid", "tanh", "gelu", "silu", "hard_sigmoid", "hard_swish")
 _PRODUCERS = ("ge.conv2d", "ge.matmul", "ge.gemm")

@@ -22,21 +22,12 @@ import numpy as np
 from mlir import ir
 from mlir.rewrite import PatternRewriter
 
-from ..lowering.common import attr_enum
+from ..ir.attrs import attr_enum
 from ..passes.registry import Option, register_pass
-from .fusion_common import (
-    PatternFusionPass,
-    activation_of,
-    constant_array,
-    constant_op,
-    conv_parts,
-    fusion_options,
-    make_constant,
-    recreate,
-    recreate_conv,
-    tensor_type,
-)
-from .patterns import defining_op, pattern, single_use
+from .fusion_common import PatternFusionPass, fusion_options
+from ..ir.ge_ops import activation_of, conv_parts, recreate, recreate_conv
+from ..ir.constants import constant_array, constant_op, make_constant, tensor_type
+from ..ir.patterns import defining_op, pattern, single_use
 
 _PRODUCERS = {"ge.conv2d": "conv2d", "ge.matmul": "matmul", "ge.gemm": "gemm"}
 

@@ -10,7 +10,7 @@ The folding is computed at compile time with numpy (in f64 for f64 ops, f32
 otherwise, then rounded to the op's element type) and stored in new
 ``ge.constant`` ops. ``dense<...>`` constants are read directly;
 ``dense_resource`` f32/f64 blobs are read through the MLIR C API (see
-:mod:`ge_mlir.optimize.fusion_common`). When only the filter is unreadable
+:mod:`ge_mlir.ir.constants`). When only the filter is unreadable
 (an f16/bf16 blob, or one above the size limit) the folded filter is built as
 ``ge.mul(W, f')`` with ``f'`` a [C, 1, 1, 1] constant, for constant folding to
 finish later.
@@ -25,20 +25,12 @@ import numpy as np
 from mlir import ir
 from mlir.rewrite import PatternRewriter
 
-from ..lowering.common import attr_enum
+from ..ir.attrs import attr_enum
 from ..passes.registry import Option, register_pass
-from .fusion_common import (
-    PatternFusionPass,
-    activation_of,
-    constant_array,
-    constant_op,
-    conv_parts,
-    fusion_options,
-    make_constant,
-    recreate_conv,
-    tensor_type,
-)
-from .patterns import defining_op, pattern, single_use
+from .fusion_common import PatternFusionPass, fusion_options
+from ..ir.ge_ops import activation_of, conv_parts, recreate_conv
+from ..ir.constants import constant_array, constant_op, make_constant, tensor_type
+from ..ir.patterns import defining_op, pattern, single_use
 
 
 def _format(op: ir.Operation) -> str:

@@ -20,8 +20,9 @@ from mlir import ir
 from mlir.rewrite import PatternRewriter
 
 from ..passes.registry import register_pass
-from .fusion_common import PatternFusionPass, activation_of, conv_parts, recreate_conv
-from .patterns import defining_op, pattern, single_use
+from .fusion_common import PatternFusionPass
+from ..ir.ge_ops import activation_of, conv_parts, recreate_conv
+from ..ir.patterns import defining_op, pattern, single_use
 
 
 def _eligible(conv: ir.Operation | None, add: ir.Operation) -> bool:

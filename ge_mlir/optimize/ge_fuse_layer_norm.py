@@ -28,14 +28,10 @@ from mlir import ir
 from mlir.rewrite import PatternRewriter
 
 from ..passes.registry import Option, register_pass
-from .fusion_common import (
-    PatternFusionPass,
-    constant_array,
-    fusion_options,
-    make_constant,
-    tensor_type,
-)
-from .patterns import defining_op, int_array, pattern, single_use
+from .fusion_common import PatternFusionPass, fusion_options
+from ..ir.constants import constant_array, make_constant, tensor_type
+from ..ir.attrs import attr_ints
+from ..ir.patterns import defining_op, pattern, single_use
 
 
 def _op(v: ir.Value, name: str) -> ir.Operation | None:
@@ -64,7 +60,7 @@ def _trailing_axes(red: ir.Operation, rank: int) -> int | None:
     """First axis when ``red`` is a keepdims reduce over [axis, rank)."""
     if "keepdims" in red.attributes and not ir.BoolAttr(red.attributes["keepdims"]).value:
         return None
-    axes = sorted(a % rank for a in (int_array(red, "axes") or range(rank)))
+    axes = sorted(a % rank for a in (attr_ints(red, "axes", None) or range(rank)))
     if not axes or axes != list(range(axes[0], rank)):
         return None
     return axes[0]

@@ -46,10 +46,10 @@ import numpy as np
 from mlir import ir
 from mlir.rewrite import PatternRewriter, RewritePatternSet
 
-from ..lowering.common import attr_enum
+from ..ir.attrs import attr_enum
 from ..passes.registry import Option, Pass, PassFailure, register_pass
-from .fusion_common import constant_array, constant_op, make_constant
-from .patterns import apply_without_folding, defining_op, pattern
+from ..ir.constants import constant_array, constant_op, make_constant
+from ..ir.patterns import apply_without_folding, defining_op, pattern
 
 #: Ops with a ``data_format`` attribute the pass can move to another format.
 SENSITIVE = ("conv2d", "conv_transpose2d", "max_pool2d", "avg_pool2d", "global_avg_pool",

@@ -41,7 +41,7 @@ from ..config import (
     load_pass_modules,
 )
 from ..errors import Diagnostic, GeMlirError, PassFailedError
-from ..passes.pipeline import PipelineElement, build_pass_manager, parse_pipeline
+from ..passes.pipeline import PipelineElement, parse_pipeline, run_elements  # noqa: F401  (run_elements: re-export)
 from ..passes.registry import STAGES, Option, Pass, list_passes
 
 #: Stages the default optimization pipelines draw passes from.
@@ -243,19 +243,3 @@ def default_pipeline(
     # Verification first, whatever its stage.
     planned.sort(key=lambda p: not is_verification_pass(p.cls))
     return DefaultPipeline(target, planned, disabled)
-
-
-def run_elements(module: ir.Module, elements: list[PipelineElement], description: str = "pipeline") -> None:
-    """Runs parsed pipeline elements on ``module`` in place (one PassManager).
-
-    Raises:
-        PassFailedError: a pass failed; the diagnostics say where and why.
-    """
-    pm, _ = build_pass_manager(elements, module.context)
-    try:
-        pm.run(module.operation)
-    except ir.MLIRError as e:
-        diags = [Diagnostic.from_mlir(d) for d in e.error_diagnostics]
-        raise PassFailedError(f"{description} failed", diagnostics=diags) from None
-    finally:
-        del pm

@@ -34,7 +34,7 @@ from mlir.rewrite import (
 )
 
 from ..errors import GeMlirError
-from ..optimize.patterns import (
+from ..ir.patterns import (
     active_budget,
     apply_without_folding,
     defining_op,

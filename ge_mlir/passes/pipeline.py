@@ -15,7 +15,7 @@ from typing import Any
 from mlir import ir
 from mlir.passmanager import PassManager
 
-from ..errors import PassOptionError, PassPipelineError, UnknownPassError
+from ..errors import Diagnostic, PassFailedError, PassOptionError, PassPipelineError, UnknownPassError
 from .registry import Pass, get_pass
 
 
@@ -170,3 +170,24 @@ def build_pass_manager(
 
 def describe_elements(elements: list[PipelineElement]) -> list[dict[str, Any]]:
     return [{"name": e.name, "ge": e.ge_pass is not None, "options": e.options} for e in elements]
+
+
+def run_elements(module: ir.Module, pipeline: str | list[PipelineElement], description: str | None = None,
+                 **options: Any) -> None:
+    """Runs a pipeline (text or parsed elements) on ``module`` in place, with one PassManager.
+
+    Keyword options are those of :func:`build_pass_manager` (IR printing, timing).
+
+    Raises:
+        PassFailedError: a pass failed; the diagnostics say where and why.
+    """
+    pm, _ = build_pass_manager(pipeline, module.context, **options)
+    if description is None:
+        description = f"pipeline {pipeline!r}" if isinstance(pipeline, str) else "pipeline"
+    try:
+        pm.run(module.operation)
+    except ir.MLIRError as e:
+        diags = [Diagnostic.from_mlir(d) for d in e.error_diagnostics]
+        raise PassFailedError(f"{description} failed", diagnostics=diags) from None
+    finally:
+        del pm

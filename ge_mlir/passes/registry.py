@@ -14,7 +14,7 @@ from typing import Any, Callable, ClassVar, Iterable
 
 from mlir import ir
 
-from ..errors import GeMlirError, PassOptionError, UnknownPassError
+from ..errors import GeMlirError, PassFailure, PassOptionError, UnknownPassError
 
 #: Pipeline stages, in execution order. A pass declares the stage it belongs
 #: to; default pipelines are assembled per stage, ordered by priority.
@@ -64,18 +64,6 @@ class Option:
     @property
     def type_name(self) -> str:
         return {bool: "bool", int: "int", float: "float", list: "list", str: "string"}[self.type]
-
-
-class PassFailure(GeMlirError):
-    """Raised inside :meth:`Pass.run` to fail the pass with a located error."""
-
-    def __init__(
-        self, message: str, *, at: ir.Operation | ir.OpView | None = None, reported: bool = False
-    ) -> None:
-        self.at = at
-        # True when the pass already emitted located errors for each problem.
-        self.reported = reported
-        super().__init__(message)
 
 
 class Pass:
@@ -200,20 +188,59 @@ def unregister_pass(name: str) -> type[Pass] | None:
     return _REGISTRY.pop(name, None)
 
 
+#: Packages holding the built-in passes, one pass per module: pass ``ge-x-y``
+#: lives in ``<package>.ge_x_y``. Named, not imported, so that this layer
+#: depends on none of them and a pipeline imports only the passes it runs.
+BUILTIN_PASS_PACKAGES: tuple[str, ...] = ("ge_mlir.optimize", "ge_mlir.target.cpu", "ge_mlir.target.ascendc")
+_ALL_LOADED = False
+
+
+def _load_builtin(name: str) -> None:
+    """Imports the module of built-in pass ``name`` (registering it), if there is one."""
+    import importlib
+    import importlib.util
+
+    module = name.replace("-", "_")
+    for package in BUILTIN_PASS_PACKAGES:
+        if importlib.util.find_spec(f"{package}.{module}") is not None:
+            importlib.import_module(f"{package}.{module}")
+            return
+
+
+def load_builtin_passes() -> None:
+    """Imports every built-in pass module (``list_passes`` and default pipelines need them all)."""
+    global _ALL_LOADED
+    if _ALL_LOADED:
+        return
+    import importlib
+    import pkgutil
+
+    for package in BUILTIN_PASS_PACKAGES:
+        pkg = importlib.import_module(package)
+        for info in pkgutil.iter_modules(pkg.__path__):
+            if info.name.startswith("ge_"):
+                importlib.import_module(f"{package}.{info.name}")
+    _ALL_LOADED = True
+
+
 def get_pass(name: str) -> type[Pass]:
-    """Looks up a registered pass; UnknownPassError suggests close names."""
+    """Looks up a pass (loading its built-in module on first use); UnknownPassError suggests close names."""
+    if name not in _REGISTRY and _NAME_RE.match(name):
+        _load_builtin(name)
     try:
         return _REGISTRY[name]
     except KeyError:
         import difflib
 
+        load_builtin_passes()
         close = difflib.get_close_matches(name, list(_REGISTRY), n=3)
         hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         raise UnknownPassError(f"unknown ge pass '{name}'{hint}") from None
 
 
 def list_passes(stage: str | None = None) -> list[type[Pass]]:
-    """Registered passes, in stage order then priority then name."""
+    """Registered passes (every built-in one included), in stage order then priority then name."""
+    load_builtin_passes()
     passes: Iterable[type[Pass]] = _REGISTRY.values()
     if stage is not None:
         passes = [p for p in passes if p.stage == stage]

@@ -10,7 +10,7 @@ pipeline (``ge_mlir.optimize.pipelines.default_pipeline`` under the config),
 compiled without further optimization. When their outputs differ (``allclose``
 per output, tolerances per dtype), ge-bisect binary-searches the pipeline
 prefixes for the first pass that makes them differ, then binary-searches the
-number of rewrites that pass may apply (``ge_mlir.optimize.patterns.rewrite_budget``)
+number of rewrites that pass may apply (``ge_mlir.ir.patterns.rewrite_budget``)
 for the first rewrite that breaks the numerics, and names its op and location
 (the ONNX node). Exit status: 0 no divergence, 3 divergence found, 1 errors,
 2 usage errors.
@@ -84,7 +84,7 @@ class BisectResult:
     #: Budget-aware rewrites the bad pass applied (None: not bisected).
     rewrites_total: int | None = None
     #: The first rewrite of the bad pass after which the outputs differ.
-    first_bad_rewrite: Any = None  # ge_mlir.optimize.patterns.RewriteRecord
+    first_bad_rewrite: Any = None  # ge_mlir.ir.patterns.RewriteRecord
     #: Every rewrite the bad pass applied (unlimited run), in order.
     rewrites: list[Any] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
@@ -184,10 +184,10 @@ def _load_ge_text(model: Any, input_shapes: Mapping[str, Sequence[int]] | None) 
     from mlir import ir
 
     from ge_mlir.api import verify
-    from ge_mlir.compiler import CompileOptions, _load
+    from ge_mlir.compiler import CompileOptions, load_graph
 
     with ir.Context(), ir.Location.unknown():
-        module = _load(model, CompileOptions(input_shapes=input_shapes), None)
+        module = load_graph(model, CompileOptions(input_shapes=input_shapes), None)
         verify(module)
         return module.operation.get_asm(enable_debug_info=True)
 
@@ -212,7 +212,7 @@ class _Runner:
         from mlir import ir
 
         from ge_mlir.api import parse_module, run_pipeline
-        from ge_mlir.optimize.patterns import rewrite_budget
+        from ge_mlir.ir.patterns import rewrite_budget
 
         with ir.Context(), ir.Location.unknown():
             module = parse_module(text)
@@ -395,7 +395,7 @@ def bisect(
 def main(argv: Sequence[str] | None = None) -> int:
     from ge_mlir.compiler import TARGETS
     from ge_mlir.errors import GeMlirError
-    from ge_mlir.tools.ge_import_onnx import _parse_shape
+    from ge_mlir.tools.ge_import_onnx import parse_shape
 
     p = argparse.ArgumentParser(prog="ge-bisect", description=__doc__.split("\n\n")[0])
     p.add_argument("model", help="model.onnx or a ge .mlir file")
@@ -407,7 +407,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
     p.add_argument("--rtol", type=float, default=None, help="relative tolerance (default per dtype; f32 1e-4)")
     p.add_argument("--atol", type=float, default=None, help="absolute tolerance (default per dtype; f32 1e-5)")
-    p.add_argument("--input-shape", action="append", type=_parse_shape, default=[],
+    p.add_argument("--input-shape", action="append", type=parse_shape, default=[],
                    metavar="NAME:D0,D1,...", help="fix an ONNX input's shape (repeatable)")
     p.add_argument("--func-name", default=None, help="the function to compile when a module has several")
     p.add_argument("--pass-modules", action="append", default=[], metavar="MODULES",

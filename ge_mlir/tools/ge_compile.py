@@ -23,9 +23,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ge_mlir.compiler import RUN_ON, TARGET_STAGES, TARGETS, CompiledModel, compile
+from ge_mlir.compiler import TARGET_STAGES, TARGETS, CompiledModel, compile
+from ge_mlir.target.ascendc.target import RUN_ON
 from ge_mlir.errors import GeMlirError
-from ge_mlir.tools.ge_import_onnx import _parse_shape
+from ge_mlir.tools.ge_import_onnx import parse_shape
 
 
 def _random_inputs(model: CompiledModel, seed: int) -> dict[str, np.ndarray]:
@@ -62,7 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                    "for --target ascendc at stage 'source': the project directory")
     p.add_argument("--run-on", default=None, choices=RUN_ON,
                    help="ascendc: build the project for the CPU shim (default), not at all, or with CANN")
-    p.add_argument("--input-shape", action="append", type=_parse_shape, default=[],
+    p.add_argument("--input-shape", action="append", type=parse_shape, default=[],
                    metavar="NAME:D0,D1,...", help="fix an ONNX input's shape (repeatable)")
     p.add_argument("--no-optimize", action="store_true", help="skip the ge graph optimizations")
     p.add_argument("--config", metavar="FILE.json", default=None,

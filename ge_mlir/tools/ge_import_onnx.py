@@ -16,7 +16,7 @@ from mlir import ir
 from ge_mlir.errors import GeMlirError
 
 
-def _parse_shape(text: str) -> tuple[str, list[int]]:
+def parse_shape(text: str) -> tuple[str, list[int]]:
     name, sep, dims = text.rpartition(":")
     if not sep or not name:
         raise argparse.ArgumentTypeError(f"expected NAME:D0,D1,..., got {text!r}")
@@ -37,7 +37,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = _Parser(prog="ge-import-onnx", description="Import an ONNX model into the ge dialect.")
     p.add_argument("model", help="model.onnx (external data is read from beside it)")
     p.add_argument("-o", dest="output", default="-", help="output .mlir (default stdout)")
-    p.add_argument("--input-shape", action="append", type=_parse_shape, default=[],
+    p.add_argument("--input-shape", action="append", type=parse_shape, default=[],
                    metavar="NAME:D0,D1,...", help="fix an input's shape (repeatable)")
     p.add_argument("--resource-threshold", type=int, default=None,
                    help="constants with more elements become dense_resource blobs")

@@ -12,7 +12,7 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from ge_mlir.optimize.patterns import RewriteRecord, rewrite_budget
+from ge_mlir.ir.patterns import RewriteRecord, rewrite_budget
 from ge_mlir.passes import registry
 from ge_mlir.tools.ge_bisect import bisect, compare, main
 
@@ -147,11 +147,11 @@ def test_rewrite_budget_limits_fusion_patterns(isolated_registry, broken_module,
     pipeline = f"builtin.module({BROKEN_PASS})"
     from mlir import ir
 
-    from ge_mlir.compiler import CompileOptions, _load
+    from ge_mlir.compiler import CompileOptions, load_graph
 
     def run(limit):
         with ir.Context(), ir.Location.unknown():
-            module = _load(str(model_path), CompileOptions(), None)
+            module = load_graph(str(model_path), CompileOptions(), None)
             with rewrite_budget(limit) as budget:
                 ge_mlir.run_pipeline(module, pipeline)
             return str(module), budget.records

@@ -24,7 +24,8 @@ import pytest
 from mlir import ir
 
 import ge_mlir
-from ge_mlir.target.cpu.runner import JIT_CPUS, CpuExecutable, ExecutionError
+from ge_mlir.errors import ExecutionError
+from ge_mlir.target.cpu.runner import JIT_CPUS, CpuExecutable
 
 BF16 = ml_dtypes.bfloat16
 

@@ -6,7 +6,7 @@ from mlir.rewrite import RewritePatternSet, apply_patterns_and_fold_greedily
 
 import ge_mlir
 from ge_mlir.errors import GeMlirError, PassOptionError
-from ge_mlir.optimize.patterns import pattern
+from ge_mlir.ir.patterns import pattern
 from ge_mlir.passes import STAGES, Option, Pass, get_pass, list_passes, parse_pipeline, register_pass
 
 

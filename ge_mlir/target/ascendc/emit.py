@@ -804,11 +804,11 @@ def _constant_bytes(op: ir.Operation, elem: str) -> bytes:
 def _resource_array(op: ir.Operation, attr: ir.Attribute) -> np.ndarray:
     """The data of an f32/f64 ``dense_resource`` constant. Only resource attributes may reach the C API
     reader: it reinterprets any other attribute's storage (and aborts)."""
-    from ...optimize.fusion_common import _read_resource
+    from ...ir.constants import read_resource
 
     try:
         ir.DenseResourceElementsAttr(attr)
-        arr = _read_resource(attr, ir.RankedTensorType(attr.type))
+        arr = read_resource(attr, ir.RankedTensorType(attr.type))
     except (ValueError, TypeError):
         arr = None
     if arr is None:

@@ -34,9 +34,11 @@ from dataclasses import dataclass, field
 import numpy as np
 from mlir import ir
 
-from ...lowering.common import attr_bool, attr_enum, attr_float, attr_int, attr_ints
-from ...optimize.fusion_common import constant_array, constant_op
-from ...optimize.patterns import defining_op
+from ...ir.attrs import attr_bool, attr_enum, attr_float, attr_int, attr_ints
+from ...ir.constants import constant_array, constant_op
+from ...ir.patterns import defining_op
+from ...errors import Unsupported
+from ...ir.functions import io_names
 from ...passes.registry import Option, Pass, PassFailure, register_pass
 from . import kernels as K
 
@@ -47,15 +49,6 @@ _ELEMENTWISE_UNARY = {"ge.relu", "ge.sigmoid", "ge.tanh", "ge.gelu", "ge.silu", 
                       "ge.clip", "ge.hard_sigmoid", "ge.hard_swish", "ge.pow"}
 _ALIASES = {"ge.reshape", "ge.flatten", "ge.squeeze", "ge.unsqueeze", "ge.identity"}
 _ELEMS = {"f32": np.float32, "f16": np.float16}
-
-
-class Unsupported(Exception):
-    """An op the ascendc lowering does not handle; the message says why.
-
-    ``op`` is the op actually refused when it differs from the one being
-    lowered (a member of a fused elementwise chain)."""
-
-    op: ir.Operation | None = None
 
 
 def _shape(v: ir.Value) -> list[int]:
@@ -445,7 +438,7 @@ def lower_matmul(low: Lowering, op: ir.Operation) -> None:
 
 
 def lower_conv2d(low: Lowering, op: ir.Operation) -> None:
-    from ...optimize.fusion_common import conv_parts
+    from ...ir.ge_ops import conv_parts
 
     x, w, bias, residual = conv_parts(op)
     if attr_int(op, "groups", 1) != 1:
@@ -789,29 +782,6 @@ def lower_function(fn: ir.Operation) -> Lowering:
     return low
 
 
-def _io_names(fn: ir.Operation, n_in: int, n_out: int) -> list[str]:
-    """C-identifier names of the graph's inputs and outputs (ONNX names when known)."""
-    import re
-
-    names = [f"input{i}" for i in range(n_in)] + [f"output{j}" for j in range(n_out)]
-    for key, base, count in (("arg_attrs", 0, n_in), ("res_attrs", n_in, n_out)):
-        if key not in fn.attributes:
-            continue
-        for i, d in enumerate(ir.ArrayAttr(fn.attributes[key])):
-            d = ir.DictAttr(d)
-            if "onnx.name" in d and i < count:
-                ident = re.sub(r"\W", "_", ir.StringAttr(d["onnx.name"]).value)
-                if ident and not ident[0].isdigit():
-                    names[base + i] = ident
-    seen: set[str] = set()
-    for i, n in enumerate(names):
-        while n in seen:
-            n += "_"
-        names[i] = n
-        seen.add(n)
-    return names
-
-
 def _gm_type(elem: str) -> ir.Type:
     return ir.Type.parse(f"!ascendc.gm<{elem}>")
 
@@ -827,7 +797,8 @@ def build_host(low: Lowering, module_block: ir.Block, name: str, loc: ir.Locatio
     nbytes = [b.numel * K.elem_bytes(b.elem) for b in arg_bufs]
     ret = block.operations[len(block.operations) - 1].operation
     values = list(args) + list(ret.operands)
-    names = _io_names(fn, len(args), len(ret.operands))
+    ins, outs = io_names(fn, identifiers=True)
+    names = ins + outs
     with ir.InsertionPoint(module_block), loc:
         host = ascendc.HostOp(name, len(args), nbytes)
         body = host.body.blocks.append(*[_gm_type(b.elem) for b in arg_bufs])

@@ -136,7 +136,10 @@ class ShimExecutable:
         return [np.empty(spec["shape"], dtype=spec["dtype"]) for spec in self.outputs]
 
     def __call__(self, *inputs: np.ndarray) -> list[np.ndarray]:
-        arrays = self._check_inputs(inputs)
+        return self.run(self._check_inputs(inputs))
+
+    def run(self, arrays: list[np.ndarray]) -> list[np.ndarray]:
+        """Runs on arrays already checked against the graph's inputs (C-contiguous, exact dtype and shape)."""
         return self._run_in_process(arrays) if self.in_process else self._run_child(arrays)
 
     def _run_child(self, arrays: list[np.ndarray]) -> list[np.ndarray]:

@@ -1,17 +1,26 @@
-"""Host CPU target: lower ge IR to the LLVM dialect and run it with the MLIR JIT."""
+"""Host CPU target: ge IR through linalg and bufferization to the LLVM dialect, run with the MLIR JIT.
 
-from .runner import (
-    CPU_STAGES,
-    LLVM_PIPELINE,
-    ONE_SHOT_PIPELINE,
-    CpuExecutable,
-    ExecutionError,
-    TensorSpec,
-    lower_stage,
-    lower_to_llvm,
-)
+Light on purpose: the pass registry finds ``ge-lower-to-linalg`` here by
+module name, and importing this package must not pull in the JIT; the runner's
+names below load on first use.
+"""
 
-__all__ = [
-    "CPU_STAGES", "LLVM_PIPELINE", "ONE_SHOT_PIPELINE", "CpuExecutable",
-    "ExecutionError", "TensorSpec", "lower_stage", "lower_to_llvm",
-]
+from __future__ import annotations
+
+from typing import Any
+
+_RUNNER_NAMES = ("CPU_STAGES", "LLVM_PIPELINE", "ONE_SHOT_PIPELINE", "CpuExecutable", "TensorSpec",
+                 "lower_stage", "lower_to_llvm")
+__all__ = [*_RUNNER_NAMES, "ExecutionError"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "ExecutionError":
+        from ...errors import ExecutionError
+
+        return ExecutionError
+    if name in _RUNNER_NAMES:
+        from . import runner
+
+        return getattr(runner, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ctypes
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -20,7 +19,8 @@ from mlir import ir
 from mlir.dialects import arith
 
 from ...api import run_pipeline
-from ...errors import GeMlirError, PassFailedError, VerificationError
+from ...errors import ExecutionError, GeMlirError, PassFailedError, VerificationError
+from ...ir.types import TensorSpec, check_arrays, element_bytes, tensor_bytes, tensor_spec
 
 #: Tensors to buffers (BUILD_NOTES, LLVM 22): results become caller-allocated
 #: out-parameters, so the JIT never hands out memory it owns.
@@ -41,10 +41,6 @@ LLVM_PIPELINE = (
 
 #: The CPU pipeline's stages after the ge level, in order (``compile_to`` names).
 CPU_STAGES = ("linalg", "bufferized", "llvm")
-
-
-class ExecutionError(GeMlirError):
-    """A module cannot be compiled for, or run on, the CPU (bad inputs included)."""
 
 
 def _run(module: ir.Module, pipeline: str, what: str) -> None:
@@ -69,7 +65,7 @@ def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspac
 
     With ``check_bounds`` (``linalg``) run-time gather/scatter indices are
     counted out of range into extra function results (``ge.bounds_checks``,
-    see :mod:`ge_mlir.lowering.bounds_checks`) that :class:`CpuExecutable` checks.
+    see :mod:`ge_mlir.target.cpu.bounds_checks`) that :class:`CpuExecutable` checks.
     """
     if stage == "linalg":
         for fn in _functions(module):
@@ -145,28 +141,6 @@ def workspace_limit() -> int:
         return _INT64_MAX
 
 
-def _elem_bytes(elem: ir.Type) -> int | None:
-    """Bytes per element as buffers store it (i1 is widened to a byte)."""
-    if isinstance(elem, ir.IndexType):
-        return 8
-    if isinstance(elem, (ir.FloatType, ir.IntegerType)):
-        return max(1, (elem.width + 7) // 8)
-    return None
-
-
-def _tensor_bytes(t: ir.Type) -> int | None:
-    """Byte size of a statically shaped ranked tensor/memref type (Python ints: no overflow)."""
-    if not isinstance(t, (ir.RankedTensorType, ir.MemRefType)):
-        return None
-    st = ir.ShapedType(t)
-    size = _elem_bytes(st.element_type) if st.has_static_shape else None
-    if size is None:
-        return None
-    for d in st.shape:
-        size *= d
-    return size
-
-
 #: Ops whose results are materialized whole at compile time: LLVM builds a
 #: constant as a global, element by element (a 4 PB splat ended the process
 #: with std::bad_alloc inside the JIT).
@@ -189,7 +163,7 @@ def _check_tensor_sizes(module: ir.Module, what: str) -> None:
     def visit(o: ir.Operation) -> ir.WalkResult:
         materialized = o.name in _MATERIALIZED
         for v in o.results:
-            size = _tensor_bytes(v.type)
+            size = tensor_bytes(v.type)
             if size is not None and (size > _INT64_MAX or (materialized and size > limit)):
                 bad.append((o, v.type, size, size > _INT64_MAX))
                 return ir.WalkResult.INTERRUPT
@@ -308,7 +282,7 @@ def _allocs_to_workspace(module: ir.Module) -> None:
 
 
 def _byte_size(t: ir.MemRefType) -> int:
-    size = _tensor_bytes(t)
+    size = tensor_bytes(t)
     assert size is not None, f"no static byte size for {t}"
     return size
 
@@ -345,7 +319,7 @@ def _identity_layout(t: ir.MemRefType) -> bool:
 
 def _bounds_checks(module: ir.Module, func_name: str) -> list[dict[str, Any]]:
     """The ``ge.bounds_checks`` entries of ``func_name`` (one per extra trailing result)."""
-    from ...lowering.bounds_checks import BOUNDS_CHECKS_ATTR
+    from .bounds_checks import BOUNDS_CHECKS_ATTR
 
     for fn in _functions(module):
         if ir.StringAttr(fn.attributes["sym_name"]).value == func_name and BOUNDS_CHECKS_ATTR in fn.attributes:
@@ -367,7 +341,7 @@ def _workspace_arrays(module: ir.Module, func_name: str) -> list[np.ndarray]:
         if ir.StringAttr(fn.attributes["sym_name"]).value != func_name or WORKSPACE_ATTR not in fn.attributes:
             continue
         arrays = []
-        planned = sum(_tensor_bytes(ir.TypeAttr(t).value) or 0 for t in ir.ArrayAttr(fn.attributes[WORKSPACE_ATTR]))
+        planned = sum(tensor_bytes(ir.TypeAttr(t).value) or 0 for t in ir.ArrayAttr(fn.attributes[WORKSPACE_ATTR]))
         limit = workspace_limit()
         if planned > limit:
             raise ExecutionError(
@@ -377,7 +351,7 @@ def _workspace_arrays(module: ir.Module, func_name: str) -> list[np.ndarray]:
             )
         for t in ir.ArrayAttr(fn.attributes[WORKSPACE_ATTR]):
             mt = ir.MemRefType(ir.TypeAttr(t).value)
-            size, nbytes = _elem_bytes(mt.element_type), _byte_size(mt)
+            size, nbytes = element_bytes(mt.element_type), _byte_size(mt)
             try:
                 raw = np.empty(nbytes + 64, np.uint8)
             except MemoryError:  # under the limit, but the process cannot map it (ulimit, overcommit)
@@ -624,39 +598,15 @@ def _functions(module: ir.Module) -> list[ir.Operation]:
     return [op.operation for op in module.body.operations if op.operation.name == "func.func"]
 
 
-_NP_DTYPES = {
-    "f16": np.float16, "f32": np.float32, "f64": np.float64, "i1": np.bool_,
-    "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
-    "si8": np.int8, "si16": np.int16, "si32": np.int32, "si64": np.int64,
-    "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32, "ui64": np.uint64,
-}
-try:  # bf16 as numpy sees it (ml_dtypes is an onnx dependency)
-    import ml_dtypes
-
-    _NP_DTYPES["bf16"] = ml_dtypes.bfloat16
-except ImportError:  # pragma: no cover
-    pass
 # Descriptor pointer types only need the element size: any same-size ctype works.
 _CARRIER = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
-@dataclass(frozen=True)
-class TensorSpec:
-    shape: tuple[int, ...]
-    dtype: np.dtype
-
-    def __str__(self) -> str:
-        return f"{'x'.join(map(str, self.shape)) or 'scalar'} {self.dtype}"
-
-
 def _spec(t: ir.Type, what: str, fn: str) -> TensorSpec:
-    if not isinstance(t, ir.RankedTensorType) or not ir.RankedTensorType(t).has_static_shape:
-        raise ExecutionError(f"{what} of @{fn} has type {t}; only statically shaped ranked tensors can be run")
-    rt = ir.RankedTensorType(t)
-    dtype = _NP_DTYPES.get(str(rt.element_type))
-    if dtype is None:
-        raise ExecutionError(f"{what} of @{fn} has unsupported element type {rt.element_type}")
-    return TensorSpec(tuple(rt.shape), np.dtype(dtype))
+    spec = tensor_spec(t)
+    if isinstance(spec, str):
+        raise ExecutionError(f"{what} of @{fn} {spec}")
+    return spec
 
 
 _DESCRIPTOR_CLASSES: dict[int, type] = {}
@@ -892,21 +842,7 @@ class CpuExecutable:
         fn = self.func_name
         if len(args) != len(self.inputs):
             raise ExecutionError(f"@{fn} takes {len(self.inputs)} argument(s), got {len(args)}")
-        arrays = []
-        for i, (a, spec) in enumerate(zip(args, self.inputs)):
-            if not isinstance(a, (np.ndarray, np.generic)):
-                raise ExecutionError(f"argument #{i} of @{fn} must be a numpy array, got {type(a).__name__}")
-            a = np.asarray(a)
-            if a.dtype != spec.dtype:
-                raise ExecutionError(f"argument #{i} of @{fn} has dtype {a.dtype}, expected {spec.dtype}")
-            if tuple(a.shape) != spec.shape:
-                raise ExecutionError(
-                    f"argument #{i} of @{fn} has shape {tuple(a.shape)}, expected {spec.shape}"
-                )
-            # Arguments are bufferized read-only (bufferization.writable =
-            # false), so the caller's array is passed as is when contiguous.
-            arrays.append(np.ascontiguousarray(a))
-        return arrays
+        return check_arrays(args, self.inputs, [f"argument #{i} of @{fn}" for i in range(len(args))])
 
     @property
     def module(self) -> ir.Module:
@@ -914,9 +850,12 @@ class CpuExecutable:
         return self._module
 
     def __call__(self, *args: Any) -> list[np.ndarray]:
+        return self.run(self._check(args))
+
+    def run(self, arrays: list[np.ndarray]) -> list[np.ndarray]:
+        """Runs on arrays already checked against :attr:`inputs` (C-contiguous, exact dtype and shape)."""
         if self._engine is None:
             raise ExecutionError(f"@{self.func_name} was compiled only to a partial stage; it cannot run")
-        arrays = self._check(args)
         try:
             outs = [np.empty(spec.shape, spec.dtype) for spec in self.outputs]
         except MemoryError:

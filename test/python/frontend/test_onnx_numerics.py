@@ -19,7 +19,8 @@ import pytest
 from mlir import ir
 
 from ge_mlir.frontend.onnx import import_onnx
-from ge_mlir.target.cpu.runner import CpuExecutable, ExecutionError
+from ge_mlir.errors import ExecutionError
+from ge_mlir.target.cpu.runner import CpuExecutable
 
 ort = pytest.importorskip("onnxruntime")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "Frontend" / "onnx" / "Inputs"))

@@ -9,7 +9,7 @@ from mlir import ir
 
 import ge_mlir
 from ge_mlir.target.cpu import CpuExecutable
-from ge_mlir.target.cpu.runner import ExecutionError
+from ge_mlir.errors import ExecutionError
 
 RNG = np.random.default_rng(7)
 

@@ -192,7 +192,7 @@ def _first_line(text: str, limit: int = 90) -> str:
 def classify(exc: BaseException, stage: str) -> str:
     """A short reason category for a failure (``stage``: prepare, run or check)."""
     from ge_mlir.errors import GeMlirError, OnnxImportError, UnsupportedOpsError
-    from ge_mlir.target.cpu.runner import ExecutionError
+    from ge_mlir.errors import ExecutionError
 
     if isinstance(exc, UnsupportedOpsError):
         if exc.unsupported:

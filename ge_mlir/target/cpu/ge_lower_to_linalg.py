@@ -1,7 +1,7 @@
 """ge-lower-to-linalg: ge ops -> linalg/tensor/arith/math on tensors.
 
 Each op family lives in its own module and registers its lowerings with
-:func:`ge_mlir.lowering.common.lowering`:
+:func:`ge_mlir.target.cpu.lowering.common.lowering`:
 
 * :mod:`.elementwise` -- constants, identity, cast, where and every unary and
   binary elementwise op: one ``linalg.generic`` each, numpy broadcasting in
@@ -20,23 +20,13 @@ pass fails at the first one still left, naming it and its location.
 
 from __future__ import annotations
 
-import importlib
-
 from mlir import ir
 from mlir.rewrite import PatternRewriter, RewritePatternSet, walk_and_apply_patterns
 
-from ..optimize.patterns import pattern
-from ..passes.registry import Option, Pass, PassFailure, register_pass
-from .common import Unsupported, registered_lowerings
-
-# Family modules; a missing one (work in progress) only means fewer lowerings.
-_FAMILIES = ("elementwise", "data_movement", "reductions", "nn")
-for _family in _FAMILIES:
-    try:
-        importlib.import_module(f"{__package__}.{_family}")
-    except ModuleNotFoundError as _e:
-        if _e.name != f"{__package__}.{_family}":
-            raise
+from ...ir.patterns import pattern
+from ...passes.registry import Option, Pass, PassFailure, register_pass
+from .lowering import data_movement, elementwise, nn, reductions  # noqa: F401  (register the lowerings)
+from .lowering.common import Unsupported, registered_lowerings
 
 
 def lower_op(op: ir.OpView) -> list[ir.Value] | None:

@@ -140,12 +140,6 @@ def pattern(fn: PatternFn) -> Callable[[ir.OpView, PatternRewriter], bool]:
     return adapted
 
 
-def int_array(op: ir.OpView | ir.Operation, name: str) -> list[int] | None:
-    """Value of a DenseI64ArrayAttr attribute, or None when absent."""
-    attrs = op.operation.attributes if isinstance(op, ir.OpView) else op.attributes
-    if name not in attrs:
-        return None
-    return list(ir.DenseI64ArrayAttr(attrs[name]))
 
 
 def defining_op(value: ir.Value) -> ir.Operation | None:

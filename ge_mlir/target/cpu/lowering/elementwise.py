@@ -28,8 +28,6 @@ from mlir.dialects import math as mmath
 from .common import (
     Body,
     Unsupported,
-    attr_bool,
-    attr_float,
     const,
     convert_float,
     elementwise,
@@ -39,6 +37,7 @@ from .common import (
     static_tensor,
     width,
 )
+from ....ir.attrs import attr_bool, attr_float
 
 # --------------------------------------------------------------------------
 # Op semantics

@@ -19,6 +19,8 @@ from collections.abc import Callable, Sequence
 from mlir import ir
 from mlir.dialects import arith, linalg, tensor
 
+from ....errors import Unsupported
+
 LoweringFn = Callable[[ir.OpView], "ir.Value | Sequence[ir.Value] | None"]
 
 _REGISTRY: dict[str, LoweringFn] = {}
@@ -39,10 +41,6 @@ def lowering(*names: str) -> Callable[[LoweringFn], LoweringFn]:
 
 def registered_lowerings() -> dict[str, LoweringFn]:
     return dict(_REGISTRY)
-
-
-class Unsupported(Exception):
-    """This op instance cannot be lowered (it is left in place)."""
 
 
 # --------------------------------------------------------------------------
@@ -195,43 +193,6 @@ def _build_body(block: ir.Block, operands: Sequence[ir.Value], elem_types: list[
         linalg.YieldOp([y])
 
 
-
-
-def attr_float(op: ir.OpView, name: str, default: float | None) -> float | None:
-    attrs = op.operation.attributes
-    if name not in attrs:
-        return default
-    return float(ir.FloatAttr(attrs[name]).value)
-
-
-def attr_bool(op: ir.OpView, name: str, default: bool) -> bool:
-    attrs = op.operation.attributes
-    if name not in attrs:
-        return default
-    return bool(ir.BoolAttr(attrs[name]).value)
-
-
-def attr_int(op: ir.OpView, name: str, default: int | None) -> int | None:
-    attrs = op.operation.attributes
-    if name not in attrs:
-        return default
-    return int(ir.IntegerAttr(attrs[name]).value)
-
-
-def attr_ints(op: ir.OpView, name: str, default: list[int] | None) -> list[int] | None:
-    attrs = op.operation.attributes
-    if name not in attrs:
-        return default
-    return list(ir.DenseI64ArrayAttr(attrs[name]))
-
-
-def attr_enum(op: ir.OpView, name: str, default: str) -> str:
-    """The case name of a ge enum attribute (``#ge.format<NHWC>`` -> ``NHWC``)."""
-    attrs = op.operation.attributes
-    if name not in attrs:
-        return default
-    text = str(attrs[name])
-    return text[text.index("<") + 1 : text.rindex(">")]
 
 
 # --------------------------------------------------------------------------

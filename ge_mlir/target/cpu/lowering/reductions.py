@@ -42,11 +42,6 @@ from mlir.dialects import math as mmath
 
 from .common import (
     Unsupported,
-    attr_bool,
-    attr_enum,
-    attr_float,
-    attr_int,
-    attr_ints,
     broadcast_map,
     compute_type,
     const,
@@ -57,6 +52,7 @@ from .common import (
     static_tensor,
     width,
 )
+from ....ir.attrs import attr_bool, attr_enum, attr_float, attr_int, attr_ints
 
 _PAR = "#linalg.iterator_type<parallel>"
 _RED = "#linalg.iterator_type<reduction>"

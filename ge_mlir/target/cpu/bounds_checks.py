@@ -90,7 +90,7 @@ def _checkable(op: ir.Operation) -> int | None:
 
 def insert_bounds_checks(module: ir.Operation) -> int:
     """Adds the checks (see the module doc) to every function of ``module``; returns their count."""
-    from ..errors import format_location, node_name
+    from ...errors import format_location, node_name
 
     total = 0
     for fn in [op.operation for op in module.regions[0].blocks[0].operations]:

@@ -43,10 +43,6 @@ from mlir.dialects import math as mmath
 
 from .common import (
     Unsupported,
-    attr_enum,
-    attr_float,
-    attr_int,
-    attr_ints,
     collapse,
     convert_float,
     expand,
@@ -57,6 +53,7 @@ from .common import (
     static_tensor,
     transpose,
 )
+from ....ir.attrs import attr_enum, attr_float, attr_int, attr_ints
 
 # --------------------------------------------------------------------------
 # Checks (all done before any IR is built)

@@ -29,22 +29,8 @@ from mlir import ir
 from mlir.dialects import arith, linalg, tensor
 from mlir.dialects import math as mmath
 
-from .common import (
-    Unsupported,
-    attr_bool,
-    attr_enum,
-    attr_float,
-    attr_int,
-    attr_ints,
-    broadcast_map,
-    const,
-    elementwise,
-    kind,
-    lowering,
-    reshape,
-    static_tensor,
-    transpose,
-)
+from .common import Unsupported, broadcast_map, const, elementwise, kind, lowering, reshape, static_tensor, transpose
+from ....ir.attrs import attr_bool, attr_enum, attr_float, attr_int, attr_ints
 from .elementwise import _hard_sigmoid_of, _sigmoid
 
 # --------------------------------------------------------------------------

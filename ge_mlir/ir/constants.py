@@ -1,0 +1,136 @@
+"""Reading and making ``ge.constant`` values as numpy arrays.
+
+``dense<...>`` constants are read with numpy through the buffer protocol of
+``DenseElementsAttr``. The Python bindings do not expose the data of
+``dense_resource`` blobs, but ``libMLIRPythonCAPI.so`` exports
+``mlir::DenseResourceElementsAttr::getData()`` (the blob's bytes, empty when
+the blob is missing or elided): f32 and f64 blobs up to
+:data:`MAX_RESOURCE_ELEMENTS` elements are read that way through ctypes.
+Other resource blobs, and blobs with fewer bytes than their type needs, are
+"not readable" and the passes fall back to (or refuse) accordingly. (The C
+API's per-element ``mlirDense{Float,Double}ResourceElementsAttrGetValue``
+aborts the process on such blobs.)
+"""
+
+from __future__ import annotations
+
+import ctypes
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from mlir import _mlir_libs, ir
+
+from .patterns import defining_op
+
+__all__ = [
+    "MAX_READ_BYTES", "MAX_RESOURCE_ELEMENTS", "RESOURCE_THRESHOLD", "constant_array", "constant_op",
+    "make_constant", "read_resource", "tensor_type",
+]
+
+#: Largest dense_resource blob read through ctypes.
+MAX_RESOURCE_ELEMENTS = 1 << 22
+#: Folded constants with more elements than this are stored as dense_resource
+#: blobs (same threshold as the ONNX importer's default).
+RESOURCE_THRESHOLD = 64
+
+_NUMPY_OF = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
+
+
+class _Bytes(ctypes.Structure):
+    """``llvm::ArrayRef<char>``."""
+
+    _fields_ = [("data", ctypes.c_void_p), ("size", ctypes.c_size_t)]
+
+
+_capsule_ptr = ctypes.pythonapi.PyCapsule_GetPointer
+_capsule_ptr.restype = ctypes.c_void_p
+_capsule_ptr.argtypes = [ctypes.py_object, ctypes.c_char_p]
+_GET_DATA: Any = None
+
+
+def _get_data() -> Any:
+    """``mlir::DenseResourceElementsAttr::getData()`` (None when the library does not export it)."""
+    global _GET_DATA
+    if _GET_DATA is None:
+        lib = ctypes.CDLL(str(Path(_mlir_libs.__file__).parent / "libMLIRPythonCAPI.so"))
+        fn = getattr(lib, "_ZN4mlir25DenseResourceElementsAttr7getDataEv", None)
+        if fn is not None:
+            fn.restype = _Bytes
+            fn.argtypes = [ctypes.c_void_p]  # this: a pointer to the attribute (its storage pointer)
+        _GET_DATA = fn or False
+    return _GET_DATA or None
+
+
+def read_resource(attr: ir.Attribute, ttype: ir.RankedTensorType) -> np.ndarray | None:
+    """An f32/f64 ``dense_resource`` blob as numpy, or None (other type, too large, missing or short blob)."""
+    elem = str(ttype.element_type)
+    if elem not in ("f32", "f64") or not ttype.has_static_shape:
+        return None
+    n = int(np.prod(ttype.shape)) if ttype.shape else 1
+    get = _get_data()
+    if n > MAX_RESOURCE_ELEMENTS or get is None:
+        return None
+    dtype = np.dtype(_NUMPY_OF[elem])
+    storage = ctypes.c_void_p(_capsule_ptr(attr._CAPIPtr, b"mlir.ir.Attribute._CAPIPtr"))
+    blob = get(ctypes.byref(storage))
+    if not blob.data or blob.size < n * dtype.itemsize:
+        return None
+    return np.frombuffer(ctypes.string_at(blob.data, n * dtype.itemsize), dtype, count=n).reshape(ttype.shape)
+
+
+def constant_op(value: ir.Value) -> ir.Operation | None:
+    op = defining_op(value)
+    return op if op is not None and op.name == "ge.constant" else None
+
+
+#: Constants larger than this are not read into numpy (``constant_array``
+#: answers None: not usable as a constant by the passes and lowerings).
+MAX_READ_BYTES = 1 << 34
+
+
+def constant_array(value: ir.Value) -> np.ndarray | None:
+    """The value of a ``ge.constant`` result as numpy, or None (not constant / not readable)."""
+    op = constant_op(value)
+    if op is None:
+        return None
+    attr = op.attributes["value"]
+    ttype = ir.RankedTensorType(value.type)
+    if str(ttype.element_type) not in _NUMPY_OF:
+        return None
+    nbytes = np.dtype(_NUMPY_OF[str(ttype.element_type)]).itemsize
+    for d in ttype.shape:
+        nbytes *= d
+    if nbytes > MAX_READ_BYTES:  # a splat of petabytes: reading it would end in MemoryError
+        return None
+    try:
+        dense = ir.DenseElementsAttr(attr)
+    except (ValueError, TypeError):
+        dense = None
+    if dense is not None:
+        return np.array(dense).reshape(ttype.shape)
+    try:
+        ir.DenseResourceElementsAttr(attr)
+    except (ValueError, TypeError):
+        return None
+    return read_resource(attr, ttype)
+
+
+def make_constant(array: np.ndarray, elem: ir.Type, name: str, loc: ir.Location) -> ir.Value:
+    """A new ``ge.constant`` holding ``array`` (rounded to ``elem``)."""
+    array = np.require(array.astype(_NUMPY_OF[str(elem)]), requirements="C")
+    ttype = ir.RankedTensorType.get(list(array.shape), elem)
+    if array.size > RESOURCE_THRESHOLD:
+        attr = ir.DenseResourceElementsAttr.get_from_buffer(array, name, ttype)
+    else:
+        attr = ir.DenseElementsAttr.get(array, type=ttype)
+    # Built generically: this layer sits below the generated dialect classes.
+    return ir.Operation.create("ge.constant", results=[ttype], attributes={"value": attr}, loc=loc).result
+
+
+def tensor_type(value: ir.Value) -> ir.RankedTensorType | None:
+    try:
+        t = ir.RankedTensorType(value.type)
+    except (ValueError, TypeError):
+        return None
+    return t if t.has_static_shape else None

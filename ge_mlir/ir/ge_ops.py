@@ -1,0 +1,41 @@
+"""Structure of ge ops that several layers read or rebuild (optional operands, fused activations)."""
+
+from __future__ import annotations
+
+from mlir import ir
+
+from .attrs import attr_enum
+
+__all__ = ["activation_of", "conv_parts", "recreate", "recreate_conv"]
+
+
+def activation_of(op: ir.Operation) -> str:
+    """Name of the fused activation of a conv2d/matmul/gemm ("none" when absent)."""
+    return attr_enum(op, "activation", "none")  # "#ge.act<relu>" -> "relu"
+
+
+def recreate(op: ir.Operation, operands: list[ir.Value], attributes: dict[str, ir.Attribute] | None = None,
+             drop: tuple[str, ...] = ()) -> ir.Operation:
+    """A copy of single-result ``op`` at the current insertion point with new operands/attributes."""
+    attrs = {name: op.attributes[name] for name in op.attributes if name not in drop}
+    attrs.update(attributes or {})
+    return ir.Operation.create(op.name, results=[op.results[0].type], operands=operands,
+                               attributes=attrs, loc=op.location)
+
+
+def conv_parts(op: ir.Operation) -> tuple[ir.Value, ir.Value, ir.Value | None, ir.Value | None]:
+    """``(input, filter, bias, residual)`` of a ``ge.conv2d`` (absent operands are None)."""
+    sizes = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
+    ops = list(op.operands)
+    bias = ops[2] if sizes[2] else None
+    residual = ops[2 + sizes[2]] if sizes[3] else None
+    return ops[0], ops[1], bias, residual
+
+
+def recreate_conv(op: ir.Operation, x: ir.Value, w: ir.Value, bias: ir.Value | None, residual: ir.Value | None,
+                  attributes: dict[str, ir.Attribute] | None = None) -> ir.Operation:
+    """A copy of ``ge.conv2d`` ``op`` with new operands (the segment sizes follow the optional ones)."""
+    attrs = dict(attributes or {})
+    attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([1, 1, int(bias is not None), int(residual is not None)])
+    operands = [x, w] + [v for v in (bias, residual) if v is not None]
+    return recreate(op, operands, attrs)

@@ -1,0 +1,96 @@
+"""Element types as the host sees them: numpy dtypes, byte sizes, run-time tensor specs (one table)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from mlir import ir
+
+from ..errors import ExecutionError
+
+__all__ = ["NUMPY_DTYPES", "TensorSpec", "check_arrays", "element_bytes", "numpy_dtype", "tensor_bytes", "tensor_spec"]
+
+#: MLIR element type name -> numpy dtype of the host arrays holding it.
+NUMPY_DTYPES: dict[str, type] = {
+    "f16": np.float16, "f32": np.float32, "f64": np.float64, "i1": np.bool_,
+    "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
+    "si8": np.int8, "si16": np.int16, "si32": np.int32, "si64": np.int64,
+    "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32, "ui64": np.uint64,
+}
+try:  # bf16 as numpy sees it (ml_dtypes is an onnx dependency)
+    import ml_dtypes
+
+    NUMPY_DTYPES["bf16"] = ml_dtypes.bfloat16
+except ImportError:  # pragma: no cover
+    pass
+
+
+def numpy_dtype(elem: ir.Type | str) -> np.dtype | None:
+    """The numpy dtype of an element type, or None (no host representation)."""
+    dtype = NUMPY_DTYPES.get(str(elem))
+    return None if dtype is None else np.dtype(dtype)
+
+
+def element_bytes(elem: ir.Type) -> int | None:
+    """Bytes per element as buffers store it (i1 is widened to a byte)."""
+    if isinstance(elem, ir.IndexType):
+        return 8
+    if isinstance(elem, (ir.FloatType, ir.IntegerType)):
+        return max(1, (elem.width + 7) // 8)
+    return None
+
+
+def tensor_bytes(t: ir.Type) -> int | None:
+    """Byte size of a statically shaped ranked tensor/memref type (Python ints: no overflow)."""
+    if not isinstance(t, (ir.RankedTensorType, ir.MemRefType)):
+        return None
+    st = ir.ShapedType(t)
+    size = element_bytes(st.element_type) if st.has_static_shape else None
+    if size is None:
+        return None
+    for d in st.shape:
+        size *= d
+    return size
+
+
+@dataclass(frozen=True)
+class TensorSpec:
+    """Shape and dtype of a host array passed to or returned by a compiled function."""
+
+    shape: tuple[int, ...]
+    dtype: np.dtype
+
+    def __str__(self) -> str:
+        return f"{'x'.join(map(str, self.shape)) or 'scalar'} {self.dtype}"
+
+
+def tensor_spec(t: ir.Type) -> TensorSpec | str:
+    """The host spec of a function argument/result type, or why it has none (a message)."""
+    if not isinstance(t, ir.RankedTensorType) or not ir.RankedTensorType(t).has_static_shape:
+        return f"has type {t}; only statically shaped ranked tensors can be run"
+    rt = ir.RankedTensorType(t)
+    dtype = numpy_dtype(rt.element_type)
+    if dtype is None:
+        return f"has unsupported element type {rt.element_type}"
+    return TensorSpec(tuple(rt.shape), dtype)
+
+
+def check_arrays(args: Sequence[Any], specs: Sequence[TensorSpec], labels: Sequence[str]) -> list[np.ndarray]:
+    """``args`` as C-contiguous numpy arrays matching ``specs`` exactly (dtype and shape), else an
+    :class:`~ge_mlir.errors.ExecutionError` naming the argument by its label (one check for every
+    runner: the compiled model labels inputs by name, an executable by position)."""
+    arrays = []
+    for a, spec, label in zip(args, specs, labels):
+        if not isinstance(a, (np.ndarray, np.generic)):
+            raise ExecutionError(f"{label} must be a numpy array, got {type(a).__name__}")
+        a = np.asarray(a)
+        if a.dtype != spec.dtype:
+            raise ExecutionError(f"{label} has dtype {a.dtype}, expected {spec.dtype}")
+        if tuple(a.shape) != spec.shape:
+            raise ExecutionError(f"{label} has shape {tuple(a.shape)}, expected {spec.shape}")
+        # Arguments are bufferized read-only, so a contiguous array is passed as is.
+        arrays.append(np.ascontiguousarray(a))
+    return arrays
