@@ -6,7 +6,7 @@ Ops whose result types follow from their operands and attributes infer them::
     y = ge.conv2d(x, w, bias=b, strides=[2, 2], activation=ge.Activation.relu)
 """
 
-import ge_mlir  # noqa: F401  (loads the native dialect first)
+from .. import _dialect  # noqa: F401  (loads and registers the native dialects first)
 
 from ._ge_ops_gen import *  # noqa: F401,F403
 from ._ge_enum_gen import *  # noqa: F401,F403

@@ -22,6 +22,7 @@ import numpy as np
 from mlir import _mlir_libs, ir
 
 from .patterns import defining_op
+from .types import NUMPY_DTYPES
 
 __all__ = [
     "MAX_READ_BYTES", "MAX_RESOURCE_ELEMENTS", "RESOURCE_THRESHOLD", "constant_array", "constant_op",
@@ -34,7 +35,8 @@ MAX_RESOURCE_ELEMENTS = 1 << 22
 #: blobs (same threshold as the ONNX importer's default).
 RESOURCE_THRESHOLD = 64
 
-_NUMPY_OF = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
+#: Element types whose constants are read into numpy (the passes fold floats only).
+_NUMPY_OF = {name: NUMPY_DTYPES[name] for name in ("f16", "f32", "f64")}
 
 
 class _Bytes(ctypes.Structure):

@@ -176,7 +176,7 @@ def apply_without_folding(pass_: object, patterns: object, at: ir.Operation) -> 
     global _PATTERN_ERROR
     from mlir.rewrite import GreedyRewriteConfig, apply_patterns_and_fold_greedily
 
-    from ..passes.registry import PassFailure
+    from ..errors import PassFailure
 
     config = GreedyRewriteConfig()
     config.max_iterations = pass_.opt("max-iterations")  # type: ignore[attr-defined]

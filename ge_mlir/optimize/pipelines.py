@@ -40,14 +40,15 @@ from ..config import (
     load_config,
     load_pass_modules,
 )
-from ..errors import Diagnostic, GeMlirError, PassFailedError
-from ..passes.pipeline import PipelineElement, parse_pipeline, run_elements  # noqa: F401  (run_elements: re-export)
+from ..errors import GeMlirError
+from ..passes.pipeline import PipelineElement, parse_pipeline
 from ..passes.registry import STAGES, Option, Pass, list_passes
+from ..target import TARGETS
 
 #: Stages the default optimization pipelines draw passes from.
 OPTIMIZATION_STAGES: tuple[str, ...] = tuple(s for s in STAGES if s != "lowering")
 #: Targets default pipelines can be printed for (compile supports ``cpu``).
-PIPELINE_TARGETS: tuple[str, ...] = ("cpu", "ascendc")
+PIPELINE_TARGETS: tuple[str, ...] = tuple(TARGETS)
 CONSTANT_FOLDING_PASS = "ge-fold-constants"
 LAYOUT_PASS = "ge-transform-layout"
 

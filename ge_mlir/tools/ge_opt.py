@@ -42,6 +42,15 @@ class _Parser(argparse.ArgumentParser):
         print(f"ge-opt: error: {message}", file=sys.stderr)
         sys.exit(1)
 
+    def format_help(self) -> str:
+        # The pass list needs every built-in pass module: built only when help is shown.
+        if self.epilog and self.epilog.endswith(_PASS_LIST_MARK):
+            self.epilog = self.epilog[: -len(_PASS_LIST_MARK)] + _format_list()
+        return super().format_help()
+
+
+_PASS_LIST_MARK = "<pass list>"
+
 
 def _make_parser() -> argparse.ArgumentParser:
     p = _Parser(
@@ -50,7 +59,7 @@ def _make_parser() -> argparse.ArgumentParser:
         description="ge-mlir optimizer driver (mlir-opt for the ge dialect). "
         "Passes: ge Python passes and any upstream MLIR pass, by name.",
         epilog="Extra flags of the form --<pass>[=<options>] append that pass to the pipeline, "
-        "as in mlir-opt.\n\n" + _format_list(),
+        "as in mlir-opt.\n\n" + _PASS_LIST_MARK,
     )
     p.add_argument("input", nargs="?", default="-", help="input file ('-' or omitted: stdin)")
     p.add_argument("-o", dest="output", default="-", help="output file (default stdout)")

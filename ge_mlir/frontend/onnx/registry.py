@@ -23,6 +23,7 @@ import numpy as np
 from mlir import ir
 
 from ...errors import OnnxImportError
+from ...ir.types import NUMPY_DTYPES, element_bytes
 
 Converter = Callable[["NodeContext"], Any]
 
@@ -87,15 +88,6 @@ class Invalid(Refusal):
 MAX_TENSOR_BYTES = (1 << 63) - 1
 
 
-def element_nbytes(elem: ir.Type) -> int:
-    """Bytes per element (i1 is stored as a byte)."""
-    try:
-        return max(1, np.dtype(numpy_dtype(elem)).itemsize)
-    except Exception:
-        width = getattr(elem, "width", None)
-        return max(1, (int(width) + 7) // 8) if width else 8
-
-
 def tensor_nbytes(dims, itemsize: int) -> int:
     """Byte size of a tensor, dynamic (negative) dims left out (Python ints: never overflows)."""
     n = itemsize
@@ -110,7 +102,7 @@ def check_tensor_type(t: ir.Type, what: str = "a tensor") -> ir.Type:
     if not isinstance(t, ir.RankedTensorType):
         return t
     size = tensor_nbytes((-1 if t.is_dynamic_dim(i) else t.get_dim_size(i) for i in range(t.rank)),
-                         element_nbytes(t.element_type))
+                         element_bytes(t.element_type) or 8)
     if size > MAX_TENSOR_BYTES:
         raise Invalid(f"{what} has type {t}: {size} bytes, more than int64 can address (size overflow)")
     return t
@@ -120,7 +112,7 @@ def tensor_type(dims, elem: ir.Type, what: str = "a tensor") -> ir.RankedTensorT
     """``tensor<dims x elem>`` (negative dims are dynamic), size-checked: the one
     way the importer and the converters build ranked tensor types."""
     dyn = ir.ShapedType.get_dynamic_size()
-    size = tensor_nbytes(dims, element_nbytes(elem))
+    size = tensor_nbytes(dims, element_bytes(elem) or 8)
     dims = [dyn if int(d) < 0 else int(d) for d in dims]
     if size > MAX_TENSOR_BYTES:
         shown = "x".join("?" if d == dyn else str(d) for d in dims)
@@ -134,13 +126,6 @@ _ELEM = {
     1: "f32", 2: "ui8", 3: "i8", 4: "ui16", 5: "i16", 6: "i32", 7: "i64", 9: "i1",
     10: "f16", 11: "f64", 12: "ui32", 13: "ui64", 16: "bf16",
 }
-_NP = {
-    "f32": np.float32, "f64": np.float64, "f16": np.float16, "i8": np.int8, "i16": np.int16,
-    "i32": np.int32, "i64": np.int64, "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32,
-    "ui64": np.uint64, "i1": np.bool_,
-}
-
-
 def element_type(onnx_dtype: int) -> ir.Type:
     try:
         return ir.Type.parse(_ELEM[onnx_dtype])
@@ -152,20 +137,15 @@ def element_type(onnx_dtype: int) -> ir.Type:
 
 
 def numpy_dtype(elem: ir.Type) -> Any:
-    s = str(elem)
-    if s == "bf16":
-        import ml_dtypes  # shipped with onnx's dependencies
-
-        return ml_dtypes.bfloat16
-    return _NP[s]
+    """The numpy dtype of an element type the importer builds (KeyError for any other)."""
+    return NUMPY_DTYPES[str(elem)]
 
 
 def mlir_element_of(array: np.ndarray) -> ir.Type:
-    for name, dt in _NP.items():
-        if array.dtype == np.dtype(dt):
+    for name, dt in NUMPY_DTYPES.items():
+        # Signless integers first: ONNX's signed ints are signless in ge.
+        if not name.startswith("si") and array.dtype == np.dtype(dt):
             return ir.Type.parse(name)
-    if array.dtype.name == "bfloat16":
-        return ir.Type.parse("bf16")
     raise Refusal(f"unsupported constant dtype {array.dtype}")
 
 
