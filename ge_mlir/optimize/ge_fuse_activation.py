@@ -26,10 +26,9 @@ from mlir import ir
 from mlir.rewrite import PatternRewriter
 
 from ..ir.attrs import attr_float
-from ..passes.registry import Option, PassFailure, register_pass
-from .fusion_common import PatternFusionPass, fusion_options
 from ..ir.ge_ops import activation_of, recreate
-from ..ir.patterns import defining_op, pattern, single_use
+from ..passes.fusion import FusionPass, FusionPattern
+from ..passes.registry import Option, PassFailure, register_pass
 
 ACTIVATIONS = ("relu", "relu6", "leaky_relu", "sigmoid", "tanh", "gelu", "silu", "hard_sigmoid", "hard_swish")
 _PRODUCERS = ("ge.conv2d", "ge.matmul", "ge.gemm")
@@ -67,49 +66,54 @@ def classify(op: ir.Operation) -> tuple[str, float | None] | None:
     return None
 
 
-def make_activation_pattern(owner: GeFuseActivationPass):
-    allowed = set(owner.opt("activations"))
-    producers = {"ge." + p for p in owner.opt("producers")}
+class FuseActivation(FusionPattern):
+    """``act(producer(...))`` -> ``producer(...) {activation = #ge.act<act>}``."""
 
-    @pattern
-    def fuse_activation(op: ir.OpView, rewriter: PatternRewriter) -> bool:
+    root = _ROOTS
+
+    def __init__(self, pass_: GeFuseActivationPass) -> None:
+        super().__init__(pass_)
+        self.allowed = set(pass_.opt("activations"))
+        self.producers = {"ge." + p for p in pass_.opt("producers")}
+
+    def match(self, op: ir.OpView):
         act_op = op.operation
-        prod = defining_op(act_op.operands[0])
-        if prod is None or prod.name not in producers or not single_use(prod.results[0]):
-            return False
+        prod = self.producer(act_op.operands[0])
+        if prod is None or prod.name not in self.producers or not self.has_one_use(prod.results[0]):
+            return None
         if activation_of(prod) != "none" or act_op.results[0].type != prod.results[0].type:
-            return False
+            return None
         got = classify(act_op)
-        if got is None or got[0] not in allowed:
-            return False
-        act, alpha = got
+        if got is None or got[0] not in self.allowed:
+            return None
+        return prod, got
+
+    def apply(self, op: ir.OpView, rewriter: PatternRewriter, data) -> str:
+        act_op = op.operation
+        prod, (act, alpha) = data
         with rewriter.ip, act_op.location:
             attrs = {"activation": ir.Attribute.parse(f"#ge.act<{act}>")}
             if alpha is not None:
                 attrs["activation_alpha"] = ir.FloatAttr.get(ir.F32Type.get(), alpha)
             fused = recreate(prod, list(prod.operands), attrs, drop=("activation_alpha",))
         rewriter.replace_op(act_op, fused)
-        owner.rewritten(f"{act}-fused")
-        return True
-
-    return fuse_activation
+        return f"{act}-fused"
 
 
 @register_pass
-class GeFuseActivationPass(PatternFusionPass):
+class GeFuseActivationPass(FusionPass):
     name = "ge-fuse-activation"
     summary = "Fuse relu/relu6/leaky_relu/sigmoid/tanh/gelu/silu/hard_sigmoid/hard_swish into conv2d/matmul/gemm"
     description = __doc__
     priority = 40
-    options = fusion_options(
+    patterns = (FuseActivation,)
+    options = (
         Option("activations", list, list(ACTIVATIONS), "activations that may be fused"),
         Option("producers", list, ["conv2d", "matmul", "gemm"], "ops the activation is fused into"),
     )
 
-    def patterns(self, module: ir.Operation):
+    def prepare(self, module: ir.Operation) -> None:
         unknown = set(self.opt("activations")) - set(ACTIVATIONS)
         if unknown:
             raise PassFailure(f"unknown activation(s) {', '.join(sorted(unknown))} "
                               f"(known: {', '.join(ACTIVATIONS)})", at=module)
-        fn = make_activation_pattern(self)
-        return [(root, fn, 1) for root in _ROOTS]

@@ -23,11 +23,10 @@ from mlir import ir
 from mlir.rewrite import PatternRewriter
 
 from ..ir.attrs import attr_enum
-from ..passes.registry import Option, register_pass
-from .fusion_common import PatternFusionPass, fusion_options
-from ..ir.ge_ops import activation_of, conv_parts, recreate, recreate_conv
 from ..ir.constants import constant_array, constant_op, make_constant, tensor_type
-from ..ir.patterns import defining_op, pattern, single_use
+from ..ir.ge_ops import activation_of, conv_parts, recreate, recreate_conv
+from ..passes.fusion import FusionPass, FusionPattern
+from ..passes.registry import Option, register_pass
 
 _PRODUCERS = {"ge.conv2d": "conv2d", "ge.matmul": "matmul", "ge.gemm": "gemm"}
 
@@ -44,18 +43,24 @@ def _only_dim(shape: list[int], rank: int, dim: int) -> bool:
     return all(d == 1 for i, d in enumerate(full) if i != dim)
 
 
-def make_bias_add_pattern(owner: GeFuseBiasAddPass):
-    enabled = set(owner.opt("producers"))
+class FuseBiasAdd(FusionPattern):
+    """``add(conv2d|matmul|gemm, constant)`` -> the producer with the constant in its bias."""
 
-    @pattern
-    def fuse_bias_add(op: ir.OpView, rewriter: PatternRewriter) -> bool:
+    root = "ge.add"
+
+    def __init__(self, pass_: GeFuseBiasAddPass) -> None:
+        super().__init__(pass_)
+        self.enabled_producers = set(pass_.opt("producers"))
+
+    def match(self, op: ir.OpView):
+        """(producer, builder of the fused op) for the first eligible operand order."""
         add = op.operation
         for i in (0, 1):
-            prod = defining_op(add.operands[i])
+            prod = self.producer(add.operands[i])
             cval = add.operands[1 - i]
-            if prod is None or _PRODUCERS.get(prod.name) not in enabled or constant_op(cval) is None:
+            if prod is None or _PRODUCERS.get(prod.name) not in self.enabled_producers or constant_op(cval) is None:
                 continue
-            if not single_use(prod.results[0]) or activation_of(prod) != "none":
+            if not self.has_one_use(prod.results[0]) or activation_of(prod) != "none":
                 continue
             if add.results[0].type != prod.results[0].type:
                 continue
@@ -63,23 +68,27 @@ def make_bias_add_pattern(owner: GeFuseBiasAddPass):
             if out_t is None or c_t is None or c_t.element_type != out_t.element_type:
                 continue
             rank, shape = out_t.rank, list(c_t.shape)
-            with rewriter.ip, add.location:
-                if prod.name == "ge.conv2d":
-                    new = _conv(prod, cval, rank, shape, out_t)
-                elif prod.name == "ge.matmul":
-                    new = _matmul(prod, cval, rank, shape)
-                else:
-                    new = _gemm(prod, cval, rank, shape)
-            if new is None:
-                continue
-            rewriter.replace_op(add, new)
-            owner.rewritten(f"{_PRODUCERS[prod.name]}-bias-fused")
-            return True
-        return False
+            if prod.name == "ge.conv2d":
+                build = _conv(prod, cval, rank, shape, out_t)
+            elif prod.name == "ge.matmul":
+                build = _matmul(prod, cval, rank, shape)
+            else:
+                build = _gemm(prod, cval, rank, shape)
+            if build is not None:
+                return prod, build
+        return None
 
-    return fuse_bias_add
+    def apply(self, op: ir.OpView, rewriter: PatternRewriter, data) -> str:
+        prod, build = data
+        add = op.operation
+        with rewriter.ip, add.location:
+            new = build()
+        rewriter.replace_op(add, new)
+        return f"{_PRODUCERS[prod.name]}-bias-fused"
 
 
+# Each of these checks one producer kind and returns None (refused) or a
+# function building the fused op: match() must not create ops.
 def _conv(conv: ir.Operation, cval: ir.Value, rank: int, shape: list[int], out_t: ir.RankedTensorType):
     cdim = _channel_dim(conv, rank)
     if not _only_dim(shape, rank, cdim):
@@ -91,19 +100,23 @@ def _conv(conv: ir.Operation, cval: ir.Value, rank: int, shape: list[int], out_t
     new_b = np.broadcast_to(arr.reshape(-1), (c,)) if arr.size in (1, c) else None
     if new_b is None:
         return None
-    elem = out_t.element_type
-    x, w, old_bias, residual = conv_parts(conv)
-    if old_bias is not None:
-        old = constant_array(old_bias)
-        if old is not None:
-            bias = make_constant(old.reshape(c) + new_b, elem, "bias_fused", conv.location)
-        else:
-            from ..dialects import ge
 
-            bias = ge.AddOp(old_bias, make_constant(new_b, elem, "bias_add", conv.location)).result
-    else:
-        bias = make_constant(new_b, elem, "bias_add", conv.location)
-    return recreate_conv(conv, x, w, bias, residual)
+    def build():
+        elem = out_t.element_type
+        x, w, old_bias, residual = conv_parts(conv)
+        if old_bias is not None:
+            old = constant_array(old_bias)
+            if old is not None:
+                bias = make_constant(old.reshape(c) + new_b, elem, "bias_fused", conv.location)
+            else:
+                from ..dialects import ge
+
+                bias = ge.AddOp(old_bias, make_constant(new_b, elem, "bias_add", conv.location)).result
+        else:
+            bias = make_constant(new_b, elem, "bias_add", conv.location)
+        return recreate_conv(conv, x, w, bias, residual)
+
+    return build
 
 
 def _per_column(rank: int, shape: list[int]) -> bool:
@@ -113,6 +126,7 @@ def _per_column(rank: int, shape: list[int]) -> bool:
 def _matmul(mm: ir.Operation, cval: ir.Value, rank: int, shape: list[int]):
     if not _per_column(rank, shape):
         return None
+    total = None
     if len(mm.operands) == 3:
         old, new = constant_array(mm.operands[2]), constant_array(cval)
         if old is None or new is None:
@@ -120,16 +134,20 @@ def _matmul(mm: ir.Operation, cval: ir.Value, rank: int, shape: list[int]):
         total = old + new
         if not _per_column(rank, list(total.shape)):
             return None
-        bias = make_constant(total, ir.RankedTensorType(cval.type).element_type, "bias_fused", mm.location)
-    else:
+
+    def build():
         bias = cval
-    return recreate(mm, [mm.operands[0], mm.operands[1], bias])
+        if total is not None:
+            bias = make_constant(total, ir.RankedTensorType(cval.type).element_type, "bias_fused", mm.location)
+        return recreate(mm, [mm.operands[0], mm.operands[1], bias])
+
+    return build
 
 
 def _gemm(gemm: ir.Operation, cval: ir.Value, rank: int, shape: list[int]):
     if not _per_column(rank, shape):
         return None
-    one = ir.FloatAttr.get(ir.F32Type.get(), 1.0)
+    total = None
     if len(gemm.operands) == 3:
         beta = ir.FloatAttr(gemm.attributes["beta"]).value if "beta" in gemm.attributes else 1.0
         old, new = constant_array(gemm.operands[2]), constant_array(cval)
@@ -138,23 +156,26 @@ def _gemm(gemm: ir.Operation, cval: ir.Value, rank: int, shape: list[int]):
         total = old + new
         if len(total.shape) > 2:
             return None
-        bias = make_constant(total, ir.RankedTensorType(cval.type).element_type, "bias_fused", gemm.location)
-    else:
-        if len(shape) > 2:
-            return None
+    elif len(shape) > 2:
+        return None
+
+    def build():
+        one = ir.FloatAttr.get(ir.F32Type.get(), 1.0)
         bias = cval
-    return recreate(gemm, [gemm.operands[0], gemm.operands[1], bias], {"beta": one})
+        if total is not None:
+            bias = make_constant(total, ir.RankedTensorType(cval.type).element_type, "bias_fused", gemm.location)
+        return recreate(gemm, [gemm.operands[0], gemm.operands[1], bias], {"beta": one})
+
+    return build
 
 
 @register_pass
-class GeFuseBiasAddPass(PatternFusionPass):
+class GeFuseBiasAddPass(FusionPass):
     name = "ge-fuse-bias-add"
     summary = "Fold add(conv2d|matmul|gemm, per-channel constant) into the producer's bias"
     description = __doc__
     priority = 20
-    options = fusion_options(
+    patterns = (FuseBiasAdd,)
+    options = (
         Option("producers", list, ["conv2d", "matmul", "gemm"], "producer ops the bias is folded into"),
     )
-
-    def patterns(self, module: ir.Operation):
-        return [("ge.add", make_bias_add_pattern(self), 1)]

@@ -26,11 +26,10 @@ from mlir import ir
 from mlir.rewrite import PatternRewriter
 
 from ..ir.attrs import attr_enum
-from ..passes.registry import Option, register_pass
-from .fusion_common import PatternFusionPass, fusion_options
-from ..ir.ge_ops import activation_of, conv_parts, recreate_conv
 from ..ir.constants import constant_array, constant_op, make_constant, tensor_type
-from ..ir.patterns import defining_op, pattern, single_use
+from ..ir.ge_ops import activation_of, conv_parts, recreate_conv
+from ..passes.fusion import FusionPass, FusionPattern
+from ..passes.registry import Option, register_pass
 
 
 def _format(op: ir.Operation) -> str:
@@ -46,73 +45,76 @@ def _name_hint(value: ir.Value, suffix: str) -> str:
     return "ge_fused" + suffix
 
 
-def make_conv_bn_pattern(owner: GeFuseConvBnPass):
-    @pattern
-    def fuse_conv_bn(op: ir.OpView, rewriter: PatternRewriter) -> bool:
+class FuseConvBn(FusionPattern):
+    """``batch_norm(conv2d(x, W, b?), ...)`` -> ``conv2d(x, W', b')``."""
+
+    root = "ge.batch_norm"
+    counter = "conv-bn-fused"
+
+    def match(self, op: ir.OpView):
         bn = op.operation
-        conv = defining_op(bn.operands[0])
-        if conv is None or conv.name != "ge.conv2d" or not single_use(conv.results[0]):
-            return False
+        conv = self.producer(bn.operands[0])
+        if conv is None or conv.name != "ge.conv2d" or not self.has_one_use(conv.results[0]):
+            return None
         if activation_of(conv) != "none":
-            return False
+            return None
         fmt = _format(conv)
         if fmt not in ("NCHW", "NHWC") or _format(bn) != fmt:
-            return False
+            return None
         out_t, w_t = tensor_type(conv.results[0]), tensor_type(conv.operands[1])
         if out_t is None or w_t is None:
-            return False
+            return None
         elem = out_t.element_type
         if str(elem) not in ("f16", "f32", "f64"):
-            return False
+            return None
         c = w_t.shape[0]
         stats = [constant_array(bn.operands[i]) for i in range(1, 5)]
         if any(s is None or s.size != c for s in stats):
-            return False
+            return None
         x, w_val, bias_val, residual = conv_parts(conv)
         if residual is not None:
             # batch_norm(conv + residual) scales the residual too: not a conv-only fold.
-            return False
-        has_bias = bias_val is not None
-        bias = constant_array(bias_val) if has_bias else None
-        if has_bias and (bias is None or bias.size != c):
-            return False
+            return None
+        bias = constant_array(bias_val) if bias_val is not None else None
+        if bias_val is not None and (bias is None or bias.size != c):
+            return None
         dt = np.float64 if str(elem) == "f64" else np.float32
         scale, beta, mean, var = (s.reshape(c).astype(dt) for s in stats)
         eps = dt(ir.FloatAttr(bn.attributes["epsilon"]).value) if "epsilon" in bn.attributes else dt(1e-5)
         f = scale / np.sqrt(var + eps)
         b = bias.reshape(c).astype(dt) if bias is not None else np.zeros(c, dt)
         new_b = (b - mean) * f + beta
-        w = constant_array(w_val) if owner.opt("fold-weights") else None
+        w = constant_array(w_val) if self.pass_.opt("fold-weights") else None
+        return conv, x, w_val, w, bias_val, f, new_b, elem
+
+    def apply(self, op: ir.OpView, rewriter: PatternRewriter, data) -> None:
+        conv, x, w_val, w, bias_val, f, new_b, elem = data
+        c, dt = f.shape[0], f.dtype
         loc = conv.location
         with rewriter.ip, loc:
             if w is not None:
                 new_w = make_constant(w.astype(dt) * f.reshape(c, 1, 1, 1), elem, _name_hint(w_val, "_bnfold"), loc)
-                owner.bump("weights-folded-numpy")
+                self.pass_.bump("weights-folded-numpy")
             else:
                 from ..dialects import ge
 
                 fc = make_constant(f.reshape(c, 1, 1, 1), elem, "bn_factor", loc)
                 new_w = ge.MulOp(w_val, fc, loc=loc).result
-                owner.bump("weights-folded-as-ops")
-            new_bias = make_constant(new_b, elem, _name_hint(bias_val, "_bnfold") if has_bias else "bn_bias", loc)
+                self.pass_.bump("weights-folded-as-ops")
+            bias_hint = _name_hint(bias_val, "_bnfold") if bias_val is not None else "bn_bias"
+            new_bias = make_constant(new_b, elem, bias_hint, loc)
             fused = recreate_conv(conv, x, new_w, new_bias, None)
-        rewriter.replace_op(bn, fused)
-        owner.rewritten("conv-bn-fused")
-        return True
-
-    return fuse_conv_bn
+        rewriter.replace_op(op.operation, fused)
 
 
 @register_pass
-class GeFuseConvBnPass(PatternFusionPass):
+class GeFuseConvBnPass(FusionPass):
     name = "ge-fuse-conv-bn"
     summary = "Fold inference batch_norm with constant statistics into the preceding conv2d"
     description = __doc__
     priority = 10
-    options = fusion_options(
+    patterns = (FuseConvBn,)
+    options = (
         Option("fold-weights", bool, True,
                "fold the filter with numpy (false: always emit ge.mul(W, factor) for constant folding)"),
     )
-
-    def patterns(self, module: ir.Operation):
-        return [("ge.batch_norm", make_conv_bn_pattern(self), 1)]

@@ -19,10 +19,10 @@ from __future__ import annotations
 from mlir import ir
 from mlir.rewrite import PatternRewriter
 
-from ..passes.registry import register_pass
-from .fusion_common import PatternFusionPass
 from ..ir.ge_ops import activation_of, conv_parts, recreate_conv
-from ..ir.patterns import defining_op, pattern, single_use
+from ..ir.patterns import single_use
+from ..passes.fusion import FusionPass, FusionPattern
+from ..passes.registry import register_pass
 
 
 def _eligible(conv: ir.Operation | None, add: ir.Operation) -> bool:
@@ -33,36 +33,38 @@ def _eligible(conv: ir.Operation | None, add: ir.Operation) -> bool:
     return conv.results[0].type == add.results[0].type
 
 
-def make_residual_pattern(owner: GeFuseConvResidualPass):
-    @pattern
-    def fuse_conv_residual(op: ir.OpView, rewriter: PatternRewriter) -> bool:
+class FuseConvResidual(FusionPattern):
+    """``add(conv2d(x, W, b?), r)`` -> ``conv2d(x, W, b?) residual(r)``."""
+
+    root = "ge.add"
+    counter = "residual-fused"
+
+    def match(self, op: ir.OpView):
         add = op.operation
         lhs, rhs = add.operands[0], add.operands[1]
         if lhs.type != add.results[0].type or rhs.type != add.results[0].type:
-            return False
+            return None
         for conv_val, residual in ((rhs, lhs), (lhs, rhs)):
-            conv = defining_op(conv_val)
-            if not _eligible(conv, add):
-                continue
-            x, w, bias, _ = conv_parts(conv)
-            with rewriter.ip, add.location:
-                fused = recreate_conv(conv, x, w, bias, residual)
-            rewriter.replace_op(add, fused)
-            owner.rewritten("residual-fused")
-            return True
-        return False
+            conv = self.producer(conv_val)
+            if _eligible(conv, add):
+                return conv, residual
+        return None
 
-    return fuse_conv_residual
+    def apply(self, op: ir.OpView, rewriter: PatternRewriter, data) -> None:
+        conv, residual = data
+        add = op.operation
+        x, w, bias, _ = conv_parts(conv)
+        with rewriter.ip, add.location:
+            fused = recreate_conv(conv, x, w, bias, residual)
+        rewriter.replace_op(add, fused)
 
 
 @register_pass
-class GeFuseConvResidualPass(PatternFusionPass):
+class GeFuseConvResidualPass(FusionPass):
     name = "ge-fuse-conv-residual"
     summary = "Fold add(conv2d, same-shape tensor) into the conv2d's residual operand"
     description = __doc__
     # After bias folding (20), so a constant add becomes a bias rather than a
     # residual; before activation fusion (40), which then takes the block's relu.
     priority = 30
-
-    def patterns(self, module: ir.Operation):
-        return [("ge.add", make_residual_pattern(self), 1)]
+    patterns = (FuseConvResidual,)

@@ -27,11 +27,11 @@ import numpy as np
 from mlir import ir
 from mlir.rewrite import PatternRewriter
 
-from ..passes.registry import Option, register_pass
-from .fusion_common import PatternFusionPass, fusion_options
-from ..ir.constants import constant_array, make_constant, tensor_type
 from ..ir.attrs import attr_ints
-from ..ir.patterns import defining_op, pattern, single_use
+from ..ir.constants import constant_array, make_constant, tensor_type
+from ..ir.patterns import defining_op, single_use
+from ..passes.fusion import FusionPass, FusionPattern
+from ..passes.registry import Option, register_pass
 
 
 def _op(v: ir.Value, name: str) -> ir.Operation | None:
@@ -127,8 +127,9 @@ def _ln_parts(ln: ir.Operation):
     return x, scale, bias, axis % rank, ir.FloatAttr(ln.attributes["epsilon"]).value
 
 
-def _param(v: ir.Value, x_t: ir.RankedTensorType, axis: int, rewriter: PatternRewriter) -> ir.Value | None:
-    """``v`` reshaped to the normalized shape when it broadcasts over the trailing axes only."""
+def _param_shape(v: ir.Value, x_t: ir.RankedTensorType, axis: int) -> list[int] | None:
+    """The normalized shape ``v`` must be reshaped to when it broadcasts over the trailing
+    axes only ([]: usable as is), or None when it does not."""
     t = tensor_type(v)
     if t is None or t.element_type != x_t.element_type or t.rank > x_t.rank:
         return None
@@ -140,68 +141,90 @@ def _param(v: ir.Value, x_t: ir.RankedTensorType, axis: int, rewriter: PatternRe
         return None
     want = full[axis:]
     if list(t.shape) == want or t.rank <= len(norm):
-        return v
+        return []
+    return want
+
+
+def _build_layer_norm(x, scale, bias, axis, eps):
     from ..dialects import ge
 
-    with rewriter.ip:
-        return ge.ReshapeOp(ir.RankedTensorType.get(want, t.element_type), v).result
+    # Negative axis (-1 is the default and prints as nothing).
+    axis -= ir.RankedTensorType(x.type).rank
+    attrs = {"axis": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), axis),
+             "epsilon": ir.FloatAttr.get(ir.F32Type.get(), eps)}
+    return ge.LayerNormOp(x, scale, bias=bias, axis=attrs["axis"], epsilon=attrs["epsilon"])
 
 
-def make_layer_norm_patterns(owner: GeFuseLayerNormPass):
-    from ..dialects import ge
+class _LayerNormPattern(FusionPattern):
+    def enabled(self) -> bool:
+        return self.pass_.opt("layer-norm")
 
-    def build(x, scale, bias, axis, eps):
-        # Negative axis (-1 is the default and prints as nothing).
-        axis -= ir.RankedTensorType(x.type).rank
-        attrs = {"axis": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), axis),
-                 "epsilon": ir.FloatAttr.get(ir.F32Type.get(), eps)}
-        return ge.LayerNormOp(x, scale, bias=bias, axis=attrs["axis"], epsilon=attrs["epsilon"])
 
-    @pattern
-    def fuse_norm(op: ir.OpView, rewriter: PatternRewriter) -> bool:
+class FuseNorm(_LayerNormPattern):
+    """The normalization ``d / sqrt(v + eps)`` (or ``d * rsqrt(v + eps)``) -> ``layer_norm(x, ones)``."""
+
+    root = ("ge.div", "ge.mul")
+    # On ge.mul, tried before the scale and GELU patterns.
+    benefit = 2
+    counter = "layer-norm-fused"
+
+    def match(self, op: ir.OpView):
+        return _match_norm(op.operation)
+
+    def apply(self, op: ir.OpView, rewriter: PatternRewriter, data) -> None:
+        x, axis, eps = data
         root = op.operation
-        got = _match_norm(root)
-        if got is None:
-            return False
-        x, axis, eps = got
         x_t = ir.RankedTensorType(x.type)
         with rewriter.ip, root.location:
             ones = make_constant(np.ones(x_t.shape[axis:]), x_t.element_type, "ln_scale", root.location)
-            ln = build(x, ones, None, axis, eps)
+            ln = _build_layer_norm(x, ones, None, axis, eps)
         rewriter.replace_op(root, ln.operation)
-        owner.rewritten("layer-norm-fused")
-        return True
 
-    def fold_param(op: ir.OpView, rewriter: PatternRewriter, into_bias: bool) -> bool:
-        """``layer_norm(x, ones) * s`` -> ``layer_norm(x, s)`` / ``layer_norm(x, s) + b`` -> ``layer_norm(x, s, b)``."""
+
+class FuseLayerNormScale(_LayerNormPattern):
+    """``layer_norm(x, ones) * s`` -> ``layer_norm(x, s)``."""
+
+    root = "ge.mul"
+    counter = "layer-norm-scale-fused"
+    into_bias = False
+
+    def match(self, op: ir.OpView):
         root = op.operation
         for i in (0, 1):
             ln = _op(root.operands[i], "ge.layer_norm")
-            if ln is None or not single_use(ln.results[0]) or root.results[0].type != ln.results[0].type:
+            if ln is None or not self.has_one_use(ln.results[0]) or root.results[0].type != ln.results[0].type:
                 continue
             x, scale, bias, axis, eps = _ln_parts(ln)
-            if bias is not None or (not into_bias and _splat(scale) != 1.0):
+            if bias is not None or (not self.into_bias and _splat(scale) != 1.0):
                 continue
-            with root.location:
-                p = _param(root.operands[1 - i], ir.RankedTensorType(x.type), axis, rewriter)
-                if p is None:
-                    continue
-                with rewriter.ip:
-                    new = build(x, scale, p, axis, eps) if into_bias else build(x, p, None, axis, eps)
-            rewriter.replace_op(root, new.operation)
-            owner.rewritten("layer-norm-bias-fused" if into_bias else "layer-norm-scale-fused")
-            return True
-        return False
+            param = root.operands[1 - i]
+            want = _param_shape(param, ir.RankedTensorType(x.type), axis)
+            if want is not None:
+                return x, scale, param, want, axis, eps
+        return None
 
-    @pattern
-    def fuse_scale(op: ir.OpView, rewriter: PatternRewriter) -> bool:
-        return fold_param(op, rewriter, into_bias=False)
+    def apply(self, op: ir.OpView, rewriter: PatternRewriter, data) -> None:
+        x, scale, param, want, axis, eps = data
+        root = op.operation
+        with rewriter.ip, root.location:
+            if want:
+                from ..dialects import ge
 
-    @pattern
-    def fuse_bias(op: ir.OpView, rewriter: PatternRewriter) -> bool:
-        return fold_param(op, rewriter, into_bias=True)
+                elem = ir.RankedTensorType(param.type).element_type
+                param = ge.ReshapeOp(ir.RankedTensorType.get(want, elem), param).result
+            if self.into_bias:
+                new = _build_layer_norm(x, scale, param, axis, eps)
+            else:
+                new = _build_layer_norm(x, param, None, axis, eps)
+        rewriter.replace_op(root, new.operation)
 
-    return fuse_norm, fuse_scale, fuse_bias
+
+class FuseLayerNormBias(FuseLayerNormScale):
+    """``layer_norm(x, s) + b`` -> ``layer_norm(x, s, b)``."""
+
+    root = "ge.add"
+    counter = "layer-norm-bias-fused"
+    into_bias = True
 
 
 # --------------------------------------------------------------------------
@@ -242,47 +265,48 @@ def _erf_arg(one_plus: ir.Value) -> ir.Value | None:
     return None
 
 
-def make_gelu_pattern(owner: GeFuseLayerNormPass):
-    from ..dialects import ge
+class FuseGelu(FusionPattern):
+    """``x * 0.5 * (1 + erf(x / sqrt 2))`` -> ``ge.gelu(x)``."""
 
-    @pattern
-    def fuse_gelu(op: ir.OpView, rewriter: PatternRewriter) -> bool:
+    root = "ge.mul"
+    counter = "gelu-fused"
+
+    def enabled(self) -> bool:
+        return self.pass_.opt("gelu")
+
+    def match(self, op: ir.OpView):
         root = op.operation
         leaves = _mul_leaves(root.results[0], 2, True)
         if len(leaves) != 3:
-            return False
+            return None
         for k, (half, _) in enumerate(leaves):
             if _splat(half) != 0.5:
                 continue
             rest = [lv for j, lv in enumerate(leaves) if j != k]
             for (x, _), (p, _) in (rest, rest[::-1]):
                 arg = _erf_arg(p)
-                if arg is None or arg != x or x.type != root.results[0].type:
-                    continue
-                with rewriter.ip, root.location:
-                    g = ge.GeluOp(x)
-                rewriter.replace_op(root, g.operation)
-                owner.rewritten("gelu-fused")
-                return True
-        return False
+                if arg is not None and arg == x and x.type == root.results[0].type:
+                    return x
+        return None
 
-    return fuse_gelu
+    def apply(self, op: ir.OpView, rewriter: PatternRewriter, x: ir.Value) -> None:
+        from ..dialects import ge
+
+        root = op.operation
+        with rewriter.ip, root.location:
+            g = ge.GeluOp(x)
+        rewriter.replace_op(root, g.operation)
 
 
 @register_pass
-class GeFuseLayerNormPass(PatternFusionPass):
+class GeFuseLayerNormPass(FusionPass):
     name = "ge-fuse-layer-norm"
     summary = "Recognize decomposed layer norm (and erf GELU) subgraphs as ge.layer_norm / ge.gelu"
     description = __doc__
     priority = 5
-    options = fusion_options(
+    # The order the patterns are tried in among equal benefits on ge.mul (scale before GELU).
+    patterns = (FuseNorm, FuseLayerNormScale, FuseLayerNormBias, FuseGelu)
+    options = (
         Option("layer-norm", bool, True, "fuse decomposed layer norms"),
         Option("gelu", bool, True, "fuse x * 0.5 * (1 + erf(x / sqrt 2)) into ge.gelu"),
     )
-
-    def patterns(self, module: ir.Operation):
-        if self.opt("layer-norm"):
-            norm, scale, bias = make_layer_norm_patterns(self)
-            yield from (("ge.div", norm, 1), ("ge.mul", norm, 2), ("ge.mul", scale, 1), ("ge.add", bias, 1))
-        if self.opt("gelu"):
-            yield "ge.mul", make_gelu_pattern(self), 1

@@ -1,5 +1,7 @@
-"""Pattern-fusion passes from small :class:`FusionPattern` classes.
+"""Pattern-fusion passes: :class:`FusionPattern` classes applied by a :class:`FusionPass`.
 
+This is how every built-in ``ge-fuse-*`` pass is written (see
+``ge_mlir/optimize/ge_fuse_conv_bn.py``), and how user fusions are written.
 A fusion pattern names the op it is rooted at, decides whether an op matches
 (returning the data the rewrite needs) and rewrites it::
 
@@ -16,10 +18,16 @@ A fusion pattern names the op it is rooted at, decides whether an op matches
         def apply(self, op, rewriter, inner):
             rewriter.replace_op(op, [inner.operands[0]])
 
-:func:`fusion_pass` registers a :class:`FusionPass` that applies its patterns
-with MLIR's greedy driver (no folding: the pass does what its patterns say)
-and counts each successful rewrite in ``stats["rewrites"]`` and
-``stats[<pattern counter>]``.
+A pass is either made by :func:`fusion_pass` or written as a registered
+:class:`FusionPass` subclass listing its ``patterns`` (for its own options or
+a :meth:`FusionPass.prepare` check). Either way it has the options ``enable``
+(false: the pass does nothing), its own ones, then ``max-iterations``; it
+applies its patterns with MLIR's greedy driver without folding or constant
+CSE (the pass does exactly what its patterns say), and counts each rewrite in
+``stats["rewrites"]`` (0 when nothing fused) and under the pattern's counter.
+Rewrites obey ge-bisect's rewrite budget (:func:`ge_mlir.ir.patterns.rewrite_budget`);
+an exception raised by a pattern fails the pass as that exception, and
+non-convergence within ``max-iterations`` as ``PassFailure``.
 """
 
 from __future__ import annotations
@@ -44,17 +52,25 @@ from ..ir.patterns import (
 )
 from .registry import Option, Pass, register_pass
 
+ENABLE_OPTION = Option("enable", bool, True, "run the fusion (false: the pass does nothing)")
+MAX_ITERATIONS_OPTION = Option("max-iterations", int, 10, "greedy driver iteration limit (-1: until fixpoint)")
+
 
 class FusionPattern:
     """One rewrite rooted at ops named :attr:`root`.
 
     Attributes:
         root: the op name (``"ge.conv2d"``) or a tuple of names the pattern is tried on.
-        benefit: MLIR pattern benefit (higher is tried first).
+        benefit: MLIR pattern benefit (higher is tried first on the same op).
         counter: the statistics counter bumped per rewrite (default: the class
-            name in kebab case, e.g. ``DoubleNeg`` -> ``double-neg``).
+            name in kebab case, e.g. ``DoubleNeg`` -> ``double-neg``);
+            :meth:`apply` may name another one per rewrite.
         pass_: the running :class:`FusionPass` (read its options with
-            ``self.pass_.opt(name)``).
+            ``self.pass_.opt(name)``, bump extra counters with ``self.pass_.bump(name)``).
+
+    The pass creates its patterns once per run, after its ``enable`` check and
+    :meth:`FusionPass.prepare`: an ``__init__`` override (calling
+    ``super().__init__(pass_)``) may precompute from the options.
     """
 
     root: ClassVar[str | tuple[str, ...]]
@@ -64,14 +80,20 @@ class FusionPattern:
     def __init__(self, pass_: Pass | None = None) -> None:
         self.pass_ = pass_
 
+    def enabled(self) -> bool:
+        """Whether the running pass uses this pattern (e.g. ``return self.pass_.opt("gelu")``)."""
+        return True
+
     def match(self, op: ir.OpView) -> Any:
         """Returns ``None``/``False`` for no match, anything else (passed to
         :meth:`apply` as ``data``) for a match. Must not change the IR."""
         raise NotImplementedError
 
-    def apply(self, op: ir.OpView, rewriter: PatternRewriter, data: Any) -> None:
+    def apply(self, op: ir.OpView, rewriter: PatternRewriter, data: Any) -> str | None:
         """Rewrites the matched ``op`` through ``rewriter`` (``replace_op``,
-        ``erase_op``, new ops built at ``rewriter.ip``)."""
+        ``erase_op``, new ops built at ``rewriter.ip``). Returning a string
+        counts this rewrite under that counter instead of :attr:`counter`
+        (e.g. ``f"{act}-fused"``)."""
         raise NotImplementedError
 
     # Helpers for match(): the operation defining a value (None for block
@@ -91,18 +113,57 @@ class FusionPattern:
         return "".join(out)
 
 
+def _check_patterns(pass_name: str, pats: Sequence[Any]) -> None:
+    for p in pats:
+        if not (isinstance(p, type) and issubclass(p, FusionPattern)):
+            raise GeMlirError(f"fusion pass '{pass_name}': {p!r} is not a FusionPattern subclass")
+        if not getattr(p, "root", None):
+            raise GeMlirError(f"fusion pattern {p.__name__} must define 'root' (an op name such as 'ge.add')")
+
+
 class FusionPass(Pass):
-    """A pass applying :attr:`patterns` greedily over the module."""
+    """A pass applying :attr:`patterns` (FusionPattern classes, in order) greedily over the module.
+
+    Subclasses set the usual :class:`Pass` attributes (``stage`` defaults to
+    ``after-builtin-fusion``) and ``patterns``. The ``options`` a subclass
+    declares are its own: ``enable`` is put before them and ``max-iterations``
+    after them (unless the subclass declares one of those itself).
+    """
 
     patterns: ClassVar[tuple[type[FusionPattern], ...]] = ()
     #: Marks passes as fusion passes for ``graphOptions.graphFusion`` / ``fusionSwitch.ALL``.
     fusion: ClassVar[bool] = True
-    options = (Option("max-iterations", int, 10, "greedy driver iteration limit (-1: until fixpoint)"),)
+    stage: ClassVar[str] = "after-builtin-fusion"
+    options: ClassVar[tuple[Option, ...]] = (ENABLE_OPTION, MAX_ITERATIONS_OPTION)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "patterns" in cls.__dict__:
+            cls.patterns = tuple(cls.patterns)
+            _check_patterns(getattr(cls, "name", cls.__name__), cls.patterns)
+        if "options" in cls.__dict__:
+            own = tuple(cls.__dict__["options"])
+            names = {o.name for o in own}
+            cls.options = (
+                (() if ENABLE_OPTION.name in names else (ENABLE_OPTION,))
+                + own
+                + (() if MAX_ITERATIONS_OPTION.name in names else (MAX_ITERATIONS_OPTION,))
+            )
+
+    def prepare(self, module: ir.Operation) -> None:
+        """Called once per run when enabled, before the patterns are created:
+        check options here (raise ``PassFailure``)."""
 
     def run(self, module: ir.Operation) -> None:
+        self.statistics.setdefault("rewrites", 0)
+        if not self.opt("enable"):
+            return
+        self.prepare(module)
         patterns = RewritePatternSet()
         for cls in self.patterns:
             inst = cls(self)
+            if not inst.enabled():
+                continue
             roots = (cls.root,) if isinstance(cls.root, str) else tuple(cls.root)
             fn = self._adapt(inst, cls.counter_name())
             for root in roots:
@@ -121,12 +182,12 @@ class FusionPass(Pass):
                     if budget.exhausted:
                         return True
                     budget.record(type(inst).__name__, *op_identity(op))
-                inst.apply(op, rewriter, data)
+                chosen = inst.apply(op, rewriter, data)
             except Exception as e:  # re-raised by run(), reported by the pass callback
                 note_pattern_error(e)
                 raise
             self.bump("rewrites")
-            self.bump(counter)
+            self.bump(chosen if isinstance(chosen, str) else counter)
             return False
 
         fn.__name__ = type(inst).__name__
@@ -149,15 +210,12 @@ def fusion_pass(
     ``fusion_pass(A, B, name="ge-fuse-x")`` registers and returns the pass
     class; used as a decorator on one pattern class
     (``@fusion_pass(name="ge-fuse-x")``) it registers the pass and returns the
-    pattern class, with the pass as ``Pattern.pass_class``.
+    pattern class, with the pass as ``Pattern.pass_class``. ``options`` are the
+    pass's own (``enable`` and ``max-iterations`` are added).
     """
 
     def make(pats: Sequence[type[FusionPattern]]) -> type[FusionPass]:
-        for p in pats:
-            if not (isinstance(p, type) and issubclass(p, FusionPattern)):
-                raise GeMlirError(f"fusion pass '{name}': {p!r} is not a FusionPattern subclass")
-            if not getattr(p, "root", None):
-                raise GeMlirError(f"fusion pattern {p.__name__} must define 'root' (an op name such as 'ge.add')")
+        _check_patterns(name, pats)
         body = {
             "name": name,
             "summary": summary or (pats[0].__doc__ or "").strip().split("\n")[0] or f"fusion patterns {', '.join(p.__name__ for p in pats)}",
@@ -167,7 +225,7 @@ def fusion_pass(
             "targets": tuple(targets),
             "precision_sensitive": precision_sensitive,
             "patterns": tuple(pats),
-            "options": FusionPass.options + tuple(options),
+            "options": tuple(options),
             "__module__": pats[0].__module__,
         }
         cls_name = "".join(w.capitalize() for w in name.split("-")) + "Pass"
