@@ -54,7 +54,7 @@ LAYOUT_PASS = "ge-transform-layout"
 
 
 def is_fusion_pass(cls: type[Pass]) -> bool:
-    """Fusion passes: ``ge-fuse-*`` names and :func:`~ge_mlir.passes.fusion_pass` passes."""
+    """Fusion passes: ``ge-fuse-*`` names and every :class:`~ge_mlir.passes.FusionPass`."""
     return bool(getattr(cls, "fusion", False)) or cls.name.startswith("ge-fuse-")
 
 
