@@ -180,6 +180,7 @@ def register_pass(cls: type[Pass]) -> type[Pass]:
     if cls.name in _REGISTRY and _REGISTRY[cls.name] is not cls:
         raise GeMlirError(f"pass '{cls.name}' is already registered by {_REGISTRY[cls.name].__module__}")
     _REGISTRY[cls.name] = cls
+    _BY_MODULE.setdefault(cls.__module__, []).append(cls)
     return cls
 
 
@@ -192,7 +193,17 @@ def unregister_pass(name: str) -> type[Pass] | None:
 #: lives in ``<package>.ge_x_y``. Named, not imported, so that this layer
 #: depends on none of them and a pipeline imports only the passes it runs.
 BUILTIN_PASS_PACKAGES: tuple[str, ...] = ("ge_mlir.optimize", "ge_mlir.target.cpu", "ge_mlir.target.ascendc")
-_ALL_LOADED = False
+#: Passes registered per defining module: importing a module registers its passes
+#: once, and a registry swapped out and back (tests) gets them again from here.
+_BY_MODULE: dict[str, list[type[Pass]]] = {}
+
+
+def _ensure_module(module: str) -> None:
+    import importlib
+
+    importlib.import_module(module)
+    for cls in _BY_MODULE.get(module, ()):
+        _REGISTRY.setdefault(cls.name, cls)
 
 
 def _load_builtin(name: str) -> None:
@@ -203,15 +214,12 @@ def _load_builtin(name: str) -> None:
     module = name.replace("-", "_")
     for package in BUILTIN_PASS_PACKAGES:
         if importlib.util.find_spec(f"{package}.{module}") is not None:
-            importlib.import_module(f"{package}.{module}")
+            _ensure_module(f"{package}.{module}")
             return
 
 
 def load_builtin_passes() -> None:
     """Imports every built-in pass module (``list_passes`` and default pipelines need them all)."""
-    global _ALL_LOADED
-    if _ALL_LOADED:
-        return
     import importlib
     import pkgutil
 
@@ -219,8 +227,7 @@ def load_builtin_passes() -> None:
         pkg = importlib.import_module(package)
         for info in pkgutil.iter_modules(pkg.__path__):
             if info.name.startswith("ge_"):
-                importlib.import_module(f"{package}.{info.name}")
-    _ALL_LOADED = True
+                _ensure_module(f"{package}.{info.name}")
 
 
 def get_pass(name: str) -> type[Pass]:
