@@ -15,6 +15,10 @@
 
 Everything else (elementwise, reductions, data movement) is left to
 ``convert-linalg-to-loops`` and LLVM's loop vectorizer.
+
+The CPU pipeline runs this as the passes ``ge-apply-codegen-strategy``
+(:func:`apply_strategy`, on tensors) and ``ge-hoist-vector-transfers``
+(:func:`hoist_vector_transfers`, after bufferization).
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ def _static(t: ir.Type) -> ir.RankedTensorType | None:
     return None
 
 
-def _ops(module: ir.Module, names: tuple[str, ...]) -> list[ir.Operation]:
+def _ops(module: ir.Module | ir.Operation, names: tuple[str, ...]) -> list[ir.Operation]:
     found: list[ir.Operation] = []
 
     def visit(o: ir.Operation) -> ir.WalkResult:
@@ -279,7 +283,7 @@ def window_to_taps(op: ir.Operation) -> bool:
 Plan = list[tuple[int | None, list[tuple[int | None, list[int]]]]]
 
 
-def _plan(op: ir.Operation) -> Plan | None:
+def _plan(op: ir.Operation, tile_m: int = TILE_M, tile_n: int = TILE_N) -> Plan | None:
     """[(row split, [(column split, tile sizes)])] for one contraction, or None."""
     ts = [_static(v.type) for v in op.operands]
     if any(t is None for t in ts):
@@ -304,7 +308,7 @@ def _plan(op: ir.Operation) -> Plan | None:
     # 32 then 16, 8, ... columns): odd vector widths (a 17-wide remainder)
     # are scalarized and were measured 15x slower than 16 + 1 columns, and a
     # prime row count (197 tokens) would otherwise get 1-row tiles.
-    return [(ms, [(ns, [*lead, tm, tn, 1]) for ns, tn in _chunks(n, TILE_N)]) for ms, tm in _chunks(m, TILE_M)]
+    return [(ms, [(ns, [*lead, tm, tn, 1]) for ns, tn in _chunks(n, tile_n)]) for ms, tm in _chunks(m, tile_m)]
 
 
 def _chunks(size: int, tile: int) -> list[tuple[int | None, int]]:
@@ -426,7 +430,7 @@ module attributes {transform.with_named_sequence} {
 }"""
 
 
-def hoist_vector_transfers(module: ir.Module) -> None:
+def hoist_vector_transfers(module: ir.Module | ir.Operation) -> None:
     """After bufferization: the matmul accumulator tile's read/write leave the K loop.
 
     On tensors the pair reads and writes the loop's own iter_arg, which
@@ -440,8 +444,10 @@ def hoist_vector_transfers(module: ir.Module) -> None:
         interpreter.apply_named_sequence(module.operation, script.body.operations[0], script)
 
 
-def apply_strategy(module: ir.Module) -> dict[str, int]:
-    """Applies the strategy in place; returns counts (convolutions, contractions tiled)."""
+def apply_strategy(module: ir.Module | ir.Operation, *, tile_m: int = TILE_M, tile_n: int = TILE_N) -> dict[str, int]:
+    """Applies the strategy in place; returns counts (convolutions, contractions tiled).
+
+    ``tile_m`` x ``tile_n`` is the largest matmul register tile (remainders get halved tiles)."""
     from mlir.dialects.transform import interpreter
 
     stats = {"img2col": 0, "shifted": 0, "tiled": 0, "windows": 0}
@@ -459,7 +465,7 @@ def apply_strategy(module: ir.Module) -> dict[str, int]:
         kdims: dict[int, int] = {}
         i64 = ir.IntegerType.get_signless(64)
         for tag, op in enumerate(_ops(module, ("linalg.matmul", "linalg.batch_matmul"))):
-            plan = _plan(op)
+            plan = _plan(op, tile_m, tile_n)
             if plan is None:
                 continue
             op.attributes[_TAG] = ir.IntegerAttr.get(i64, tag)

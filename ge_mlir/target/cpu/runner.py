@@ -16,11 +16,14 @@ from typing import Any
 
 import numpy as np
 from mlir import ir
-from mlir.dialects import arith
 
 from ...api import run_pipeline
-from ...errors import ExecutionError, GeMlirError, PassFailedError, VerificationError
+from ...errors import ExecutionError, PassFailedError, VerificationError
 from ...ir.types import TensorSpec, check_arrays, element_bytes, tensor_bytes, tensor_spec
+# The passes own the workspace attribute and the memory limit; the runner
+# allocates what they planned and checked.
+from .ge_check_tensor_sizes import WORKSPACE_LIMIT_ENV, workspace_limit
+from .ge_plan_workspace import WORKSPACE_ATTR
 
 #: Tensors to buffers (BUILD_NOTES, LLVM 22): results become caller-allocated
 #: out-parameters, so the JIT never hands out memory it owns.
@@ -43,19 +46,43 @@ LLVM_PIPELINE = (
 CPU_STAGES = ("linalg", "bufferized", "llvm")
 
 
-def _run(module: ir.Module, pipeline: str, what: str) -> None:
-    try:
-        run_pipeline(module, f"builtin.module({pipeline})")
-    except (PassFailedError, VerificationError) as e:
-        raise ExecutionError(f"cannot {what}", diagnostics=e.diagnostics) from None
+#: What a failing stage could not do (``ExecutionError("cannot ...")``).
+_STAGE_ACTIONS = {"linalg": "lower the module to linalg", "bufferized": "bufferize the module",
+                  "llvm": "lower the module to LLVM"}
+
+
+def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, check_bounds: bool = False) -> str:
+    """The pass pipeline of one CPU stage (see :func:`lower_stage`), as ``ge-opt --pass-pipeline`` takes it."""
+    if stage == "linalg":
+        checks = "true" if check_bounds else "false"
+        passes = ["ge-emit-c-interface", f"ge-lower-to-linalg{{fail-on-unlowered=true check-bounds={checks}}}",
+                  "ge-widen-bool-tensors", 'ge-check-tensor-sizes{after="lowering to linalg"}']
+    elif stage == "bufferized":
+        passes = ["ge-mark-readonly-arguments"]
+        if codegen:
+            # The strategy's im2col matrices are checked before bufferization, which aborts on overflowing sizes.
+            passes += ["ge-apply-codegen-strategy", 'ge-check-tensor-sizes{after="the CPU codegen strategy"}']
+        passes += ["ge-copy-duplicate-results", ONE_SHOT_PIPELINE]
+        if workspace:
+            # Before the deallocation pipeline: planned buffers become views it does not free.
+            passes.append("ge-plan-workspace")
+        passes.append("buffer-deallocation-pipeline")
+        if codegen:
+            passes += ["ge-mark-noalias-arguments", "ge-hoist-vector-transfers"]
+    elif stage == "llvm":
+        passes = ["ge-lower-memref-copies", "ge-expand-bf16-truncations", LLVM_PIPELINE]
+    else:
+        raise ValueError(f"unknown CPU stage {stage!r} (stages: {', '.join(CPU_STAGES)})")
+    return f"builtin.module({', '.join(passes)})"
 
 
 def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspace: bool = True,
                 check_bounds: bool = False) -> None:
-    """Runs one CPU stage on ``module`` in place (see :data:`CPU_STAGES`).
+    """Runs one CPU stage on ``module`` in place (see :data:`CPU_STAGES`); its
+    passes are :func:`stage_pipeline` (``ge-opt --list-passes``, docs/passes.md).
 
     * ``linalg``: every ge op to linalg/tensor/arith/math; i1 tensors stored
-      as i8; public functions get ``llvm.emit_c_interface`` (numpy calls them);
+      as i8; defined functions get ``llvm.emit_c_interface`` (numpy calls them);
     * ``bufferized``: the codegen strategy on tensors (:mod:`.codegen`: im2col,
       tiled and vectorized matmuls; off with ``codegen=False``), then one-shot
       bufferization; with ``workspace`` every statically sized buffer of the
@@ -66,255 +93,20 @@ def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspac
     With ``check_bounds`` (``linalg``) run-time gather/scatter indices are
     counted out of range into extra function results (``ge.bounds_checks``,
     see :mod:`ge_mlir.target.cpu.bounds_checks`) that :class:`CpuExecutable` checks.
+
+    Raises :class:`ExecutionError` (``cannot <action>``) with the failing pass's diagnostics.
     """
-    if stage == "linalg":
-        for fn in _functions(module):
-            if fn.regions[0].blocks and "llvm.emit_c_interface" not in fn.attributes:
-                fn.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get(module.context)
-        checks = "true" if check_bounds else "false"
-        _run(module, f"ge-lower-to-linalg{{fail-on-unlowered=true check-bounds={checks}}}",
-             "lower the module to linalg")
-        with module.context, ir.Location.unknown():
-            _widen_bool_tensors(module)
-        _check_tensor_sizes(module, "lowering to linalg")
-    elif stage == "bufferized":
-        _read_only_arguments(module)
-        if codegen:
-            from .codegen import apply_strategy
-
-            try:
-                apply_strategy(module)
-            except (ValueError, ir.MLIRError) as e:  # the transform interpreter reports failures as exceptions
-                raise ExecutionError(f"the CPU codegen strategy failed: {e}") from None
-            _check_tensor_sizes(module, "the CPU codegen strategy")
-        with module.context, ir.Location.unknown():
-            _distinct_results(module)
-        _run(module, ONE_SHOT_PIPELINE, "bufferize the module")
-        if workspace:
-            with module.context, ir.Location.unknown():
-                _allocs_to_workspace(module)
-        _run(module, "buffer-deallocation-pipeline", "insert buffer deallocations")
-        if codegen:
-            from .codegen import hoist_vector_transfers
-
-            _noalias_arguments(module)
-            try:
-                hoist_vector_transfers(module)
-            except (ValueError, ir.MLIRError) as e:
-                raise ExecutionError(f"the CPU codegen strategy failed: {e}") from None
-    elif stage == "llvm":
-        with module.context, ir.Location.unknown():
-            _copies_to_linalg(module)
-            _expand_bf16_truncations(module)
-        _run(module, LLVM_PIPELINE, "lower the module to LLVM")
-    else:
-        raise ValueError(f"unknown CPU stage {stage!r} (stages: {', '.join(CPU_STAGES)})")
-
-
-WORKSPACE_ATTR = "ge.workspace"
-
-
-_INT64_MAX = 2**63 - 1
-#: Environment variable overriding the largest workspace (bytes) an
-#: executable allocates; default: the machine's physical memory.
-WORKSPACE_LIMIT_ENV = "GE_MLIR_WORKSPACE_LIMIT"
-
-
-def workspace_limit() -> int:
-    """Largest workspace in bytes an executable allocates (``GE_MLIR_WORKSPACE_LIMIT``,
-    else the physical memory or the address-space ulimit, whichever is smaller)."""
-    import os
-
-    text = os.environ.get(WORKSPACE_LIMIT_ENV)
-    if text:
-        try:
-            return int(float(text))
-        except ValueError:
-            raise ExecutionError(f"{WORKSPACE_LIMIT_ENV} must be a byte count, got {text!r}") from None
+    pipeline = stage_pipeline(stage, codegen=codegen, workspace=workspace, check_bounds=check_bounds)
     try:
-        import resource
-
-        physical = int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
-        soft = resource.getrlimit(resource.RLIMIT_AS)[0]  # a ulimit -v the process runs under
-        return physical if soft == resource.RLIM_INFINITY else min(physical, int(soft))
-    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
-        return _INT64_MAX
-
-
-#: Ops whose results are materialized whole at compile time: LLVM builds a
-#: constant as a global, element by element (a 4 PB splat ended the process
-#: with std::bad_alloc inside the JIT).
-_MATERIALIZED = ("arith.constant", "ge.constant")
-
-
-def _check_tensor_sizes(module: ir.Module, what: str) -> None:
-    """Refuses any tensor whose byte size overflows int64 (MLIR's layout
-    computations abort the process on them during bufferization), and any
-    constant larger than the memory limit (LLVM would build it and end the
-    process). Outputs and the workspace are allocated by the caller, which
-    refuses them with their size. The ge verifier checks the graph's own types, this the
-    ones the lowering and the codegen strategy create (a padded convolution
-    input, an im2col matrix)."""
-    from ...errors import format_location
-
-    limit = workspace_limit()
-    bad: list[tuple[ir.Operation, ir.Type, int, bool]] = []
-
-    def visit(o: ir.Operation) -> ir.WalkResult:
-        materialized = o.name in _MATERIALIZED
-        for v in o.results:
-            size = tensor_bytes(v.type)
-            if size is not None and (size > _INT64_MAX or (materialized and size > limit)):
-                bad.append((o, v.type, size, size > _INT64_MAX))
-                return ir.WalkResult.INTERRUPT
-        return ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
-    if not bad:
-        return
-    o, t, size, overflow = bad[0]
-    where = f"'{o.name}' at {format_location(o.location)}"
-    if overflow:
-        raise ExecutionError(
-            f"{what} creates a tensor too large to compile: {where} produces {t} "
-            f"({size} bytes, more than int64 can address)", op=o.name)
-    raise ExecutionError(
-        f"{what} needs a tensor too large to hold: {where} has {t} ({size} bytes, {size / 2**30:.1f} GiB), more "
-        f"than the limit of {limit} bytes (the physical memory or the ulimit unless {WORKSPACE_LIMIT_ENV} is set)",
-        op=o.name)
-
-
-def _distinct_results(module: ir.Module) -> None:
-    """Every ``func.return`` operand after the first use of a value becomes a copy.
-
-    ``return %0, %0`` bufferizes to one buffer returned twice;
-    ``buffer-results-to-out-params{hoist-static-allocs=1}`` then replaces the
-    allocation by the first out-parameter and erases it, leaving the second
-    return operand a dangling (freed) value: the pass segfaults (issue 11).
-    A ``bufferization.alloc_tensor() copy(%0)`` per duplicate gives each
-    result its own buffer, hence its own out-parameter.
-    """
-    from mlir.dialects import bufferization
-
-    for fn in _functions(module):
-        for block in fn.regions[0].blocks:
-            ret = list(block.operations)[-1].operation
-            if ret.name != "func.return":
-                continue
-            seen: set = set()
-            for i in range(len(ret.operands)):
-                v = ret.operands[i]
-                if not isinstance(v.type, ir.RankedTensorType):
-                    continue
-                if v in seen:
-                    with ret.location, ir.InsertionPoint(ret):
-                        ret.operands[i] = bufferization.alloc_tensor(v.type, [], copy=v)
-                else:
-                    seen.add(v)
-
-
-def _allocs_to_workspace(module: ir.Module) -> None:
-    """Statically sized ``memref.alloc``s of a function body become views into
-    one workspace arena, a trailing argument listed in the function's
-    ``ge.workspace`` attribute.
-
-    The executable allocates the arena once and passes it on every call: no
-    malloc/free per intermediate tensor and no page faults on freshly mmapped
-    memory (40% of a conv chain's run time). Buffers whose live ranges (in
-    top-level op order, through views and ops returning memrefs) do not
-    overlap share bytes, first-fit from the largest buffer down, so the
-    working set stays close to the live peak (cache reuse across layers). An
-    executable must not be called from two threads at once.
-    """
-    from mlir.dialects import arith as _arith
-    from mlir.dialects import memref as _memref
-
-    for fn in _functions(module):
-        if not fn.regions[0].blocks:
-            continue
-        entry = fn.regions[0].blocks[0]
-        top = [op.operation for op in entry.operations]
-        position = {op: i for i, op in enumerate(top)}
-        allocs = [
-            op for op in top
-            if op.name == "memref.alloc" and not len(op.operands)
-            and ir.MemRefType(op.results[0].type).has_static_shape
-            and _identity_layout(ir.MemRefType(op.results[0].type))
-        ]
-        if not allocs:
-            continue
-        plans = []
-        for op in allocs:
-            start = position[op]
-            end = _last_use(op.results[0], position, fn)
-            t = ir.MemRefType(op.results[0].type)
-            size = _byte_size(t)
-            plans.append([op, start, end, (size + 63) // 64 * 64, 0])
-        placed: list[list] = []
-        for plan in sorted(plans, key=lambda p: -p[3]):
-            offset = 0
-            for other in sorted((o for o in placed if o[1] <= plan[2] and plan[1] <= o[2]), key=lambda o: o[4]):
-                if offset + plan[3] <= other[4]:
-                    break
-                offset = max(offset, other[4] + other[3])
-            plan[4] = offset
-            placed.append(plan)
-        arena_size = max(p[4] + p[3] for p in plans)
-        if arena_size > _INT64_MAX:
-            raise ExecutionError(
-                f"the workspace of @{ir.StringAttr(fn.attributes['sym_name']).value} would need "
-                f"{arena_size} bytes ({arena_size / 2**30:.1f} GiB), more than int64 can address"
-            )
-        arena_t = ir.MemRefType.get([arena_size], ir.IntegerType.get_signless(8))
-        arena = entry.add_argument(arena_t, fn.location)
-        for op, _, _, _, offset in plans:
-            with op.location, ir.InsertionPoint(op):
-                shift = _arith.constant(ir.IndexType.get(), offset)
-                view = _memref.ViewOp(op.results[0].type, arena, shift, []).result
-            op.results[0].replace_all_uses_with(view)
-            op.erase()
-        ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
-        fn.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get([*ftype.inputs, arena_t], ftype.results))
-        if "arg_attrs" in fn.attributes:
-            old = list(ir.ArrayAttr(fn.attributes["arg_attrs"]))
-            fn.attributes["arg_attrs"] = ir.ArrayAttr.get([*old, ir.DictAttr.get({})])
-        fn.attributes[WORKSPACE_ATTR] = ir.ArrayAttr.get([ir.TypeAttr.get(arena_t)])
+        run_pipeline(module, pipeline)
+    except (PassFailedError, VerificationError) as e:
+        raise ExecutionError(f"cannot {_STAGE_ACTIONS[stage]}", diagnostics=e.diagnostics) from None
 
 
 def _byte_size(t: ir.MemRefType) -> int:
     size = tensor_bytes(t)
     assert size is not None, f"no static byte size for {t}"
     return size
-
-
-def _last_use(value: ir.Value, position: dict, fn: ir.Operation) -> int:
-    """Index of the last top-level op using ``value`` or anything aliasing it
-    (results of its users that are memrefs: views, loops carrying it)."""
-    last = 0
-    work, seen = [value], set()
-    while work:
-        v = work.pop()
-        for use in v.uses:
-            owner = use.owner
-            owner = owner.operation if isinstance(owner, ir.OpView) else owner
-            top = owner
-            while top not in position:
-                parent = top.parent
-                if parent is None or parent == fn:
-                    break
-                top = parent.operation if isinstance(parent, ir.OpView) else parent
-            if top in position:
-                last = max(last, position[top])
-            for r in owner.results:
-                if isinstance(r.type, ir.MemRefType) and r not in seen:
-                    seen.add(r)
-                    work.append(r)
-    return last
-
-
-def _identity_layout(t: ir.MemRefType) -> bool:
-    m = t.layout.value
-    return m == ir.AffineMap.get_identity(m.n_dims) if isinstance(m, ir.AffineMap) else False
 
 
 def _bounds_checks(module: ir.Module, func_name: str) -> list[dict[str, Any]]:
@@ -365,105 +157,6 @@ def _workspace_arrays(module: ir.Module, func_name: str) -> list[np.ndarray]:
     return []
 
 
-def _annotate_arguments(module: ir.Module, arg_type: type, name: str, value: ir.Attribute) -> None:
-    """Sets argument attribute ``name`` on every ``arg_type`` argument of every defined function."""
-    for fn in _functions(module):
-        if not fn.regions[0].blocks:
-            continue
-        ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
-        old = list(ir.ArrayAttr(fn.attributes["arg_attrs"])) if "arg_attrs" in fn.attributes else []
-        new = []
-        for i, t in enumerate(ftype.inputs):
-            entries = {}
-            if i < len(old):
-                d = ir.DictAttr(old[i])
-                entries = {d[j].name: d[j].attr for j in range(len(d))}
-            if isinstance(t, arg_type):
-                entries[name] = value
-            new.append(ir.DictAttr.get(entries))
-        fn.attributes["arg_attrs"] = ir.ArrayAttr.get(new)
-
-
-def _read_only_arguments(module: ir.Module) -> None:
-    """Tensor arguments bufferize as read-only (``bufferization.writable = false``):
-    the caller's arrays are passed without a defensive copy."""
-    with module.context:
-        _annotate_arguments(module, ir.RankedTensorType, "bufferization.writable", ir.BoolAttr.get(False))
-
-
-def _noalias_arguments(module: ir.Module) -> None:
-    """Every memref argument gets ``llvm.noalias``.
-
-    True by construction: the caller passes private (read-only) inputs, fresh
-    output arrays and the executable's own workspace. It lets LLVM keep values
-    (the matmul accumulator tile) in registers across loops instead of
-    reloading them after every store through another argument.
-    """
-    with module.context:
-        _annotate_arguments(module, ir.MemRefType, "llvm.noalias", ir.UnitAttr.get())
-
-
-def _copies_to_linalg(module: ir.Module) -> None:
-    """memref.copy -> linalg.copy (then loops).
-
-    The LLVM lowering turns a strided memref.copy into a call to the runtime's
-    ``memrefCopy``, which the JIT cannot resolve without loading the MLIR
-    runner-utils library; loops also let LLVM vectorize the copy.
-    """
-    from mlir.dialects import linalg
-
-    for fn in _functions(module):
-        for op in _pre_order(fn):
-            if op.name == "memref.copy":
-                with op.location, ir.InsertionPoint(op):
-                    linalg.copy(op.operands[0], outs=[op.operands[1]])
-                op.erase()
-
-
-def _expand_bf16_truncations(module: ir.Module) -> None:
-    """``arith.truncf`` f32 -> bf16 (scalar or vector) as integer round-to-nearest-even.
-
-    LLVM's own lowering depends on the CPU: AVX512-BF16's VCVTNEPS2BF16 treats
-    denormal inputs as zero, scalar code without it flushes them too, vector
-    code without it calls ``__truncsfbf2``. Integer rounding gives every CPU
-    the same, IEEE (and onnxruntime) result and stays vectorizable.
-    """
-    from mlir.dialects import arith as _arith
-
-    def is_bf16_trunc(op: ir.Operation) -> bool:
-        if op.name != "arith.truncf":
-            return False
-        src, dst = op.operands[0].type, op.results[0].type
-        elem = lambda t: ir.ShapedType(t).element_type if isinstance(t, ir.ShapedType) else t  # noqa: E731
-        return isinstance(elem(dst), ir.BF16Type) and isinstance(elem(src), ir.F32Type)
-
-    def like(t: ir.Type, elem: ir.Type) -> ir.Type:
-        return ir.VectorType.get(ir.VectorType(t).shape, elem) if isinstance(t, ir.VectorType) else elem
-
-    def splat(t: ir.Type, value: int) -> ir.Value:
-        if isinstance(t, ir.VectorType):
-            e = ir.VectorType(t).element_type
-            return _arith.constant(t, ir.DenseElementsAttr.get_splat(t, ir.IntegerAttr.get(e, value)))
-        return _arith.constant(t, ir.IntegerAttr.get(t, value))
-
-    for op in [o for o in _pre_order(module.operation) if is_bf16_trunc(o)]:
-        src, dst_t = op.operands[0], op.results[0].type
-        i32 = like(dst_t, ir.IntegerType.get_signless(32))
-        i16 = like(dst_t, ir.IntegerType.get_signless(16))
-        with op.location, ir.InsertionPoint(op):
-            bits = _arith.bitcast(i32, src)
-            c16 = splat(i32, 16)
-            high = _arith.shrui(bits, c16)
-            bias = _arith.addi(_arith.andi(high, splat(i32, 1)), splat(i32, 0x7FFF))
-            rounded = _arith.trunci(i16, _arith.shrui(_arith.addi(bits, bias), c16))
-            # NaN: keep sign and payload, set the quiet bit (the bias could carry into infinity).
-            quiet = _arith.trunci(i16, _arith.ori(high, splat(i32, 0x40)))
-            is_nan = _arith.cmpf(_arith.CmpFPredicate.UNO, src, src)
-            out = _arith.bitcast(dst_t, _arith.select(is_nan, quiet, rounded))
-        op.results[0].replace_all_uses_with(out)
-        op.erase()
-
-
 def lower_to_llvm(module: ir.Module) -> ir.Module:
     """Lowers ``module`` in place through every CPU stage to the LLVM dialect.
 
@@ -472,126 +165,6 @@ def lower_to_llvm(module: ir.Module) -> ir.Module:
     for stage in CPU_STAGES:
         lower_stage(module, stage)
     return module
-
-
-def _widen_bool_tensors(module: ir.Module) -> None:
-    """Stores i1 tensors as i8 (one byte per element, numpy's bool layout).
-
-    LLVM 22's finalize-memref-to-llvm asserts (aborting the process) on loads
-    and stores of sub-byte memref elements, so no memref<..xi1> may reach it.
-    Every i1 tensor value (results, tensor block arguments, function
-    boundaries) becomes i8; scalars stay i1 and are converted where they meet
-    a widened tensor: linalg region arguments (``arith.trunci``), values
-    yielded into widened results, stored by ``tensor.insert/from_elements/
-    splat`` or ``linalg.fill`` (``arith.extui``), and ``tensor.extract``.
-    """
-    i1 = ir.IntegerType.get_signless(1, module.context)
-    i8 = ir.IntegerType.get_signless(8, module.context)
-
-    def wide(t: ir.Type) -> ir.Type:
-        if _elem_is(t, "i1"):
-            rt = ir.RankedTensorType(t)
-            return ir.RankedTensorType.get(rt.shape, i8, rt.encoding)
-        return t
-
-    for fn in _functions(module):
-        ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
-        fn.attributes["function_type"] = ir.TypeAttr.get(
-            ir.FunctionType.get([wide(t) for t in ftype.inputs], [wide(t) for t in ftype.results])
-        )
-        if not fn.regions[0].blocks:
-            continue
-        for block in fn.regions[0].blocks:
-            for arg in block.arguments:
-                arg.set_type(wide(arg.type))
-        # Pre-order: producers (and a region's parent) are widened before users.
-        for op in _pre_order(fn)[1:]:
-            _widen_op(op, wide, i1, i8)
-
-
-def _pre_order(root: ir.Operation) -> list[ir.Operation]:
-    ops: list[ir.Operation] = []
-
-    def collect(o: ir.Operation) -> ir.WalkResult:
-        ops.append(o)
-        return ir.WalkResult.ADVANCE
-
-    root.walk(collect, ir.WalkOrder.PRE_ORDER)
-    return ops
-
-
-def _is_i1(v: ir.Value) -> bool:
-    return str(v.type) == "i1"
-
-
-def _extui_operand(op: ir.Operation, idx: int, i8: ir.Type) -> None:
-    with op.location, ir.InsertionPoint(op):
-        op.operands[idx] = arith.extui(i8, op.operands[idx])
-
-
-def _widen_op(op: ir.Operation, wide: Any, i1: ir.Type, i8: ir.Type) -> None:
-    name = op.name
-    if name == "arith.constant" and any(_elem_is(r.type, "i1") for r in op.results):
-        attr = op.attributes["value"]
-        new_type = wide(op.results[0].type)
-        if not isinstance(attr, ir.DenseElementsAttr):
-            raise ExecutionError(f"unsupported i1 constant {attr} at {op.location}")
-        dense = ir.DenseElementsAttr(attr)
-        if dense.is_splat:
-            bit = ir.IntegerAttr(dense.get_splat_value()).value != 0
-            new_attr = ir.DenseElementsAttr.get_splat(new_type, ir.IntegerAttr.get(i8, int(bit)))
-        else:
-            ints = ir.DenseIntElementsAttr(attr)
-            values = np.array([int(ints[i] != 0) for i in range(len(ints))], np.int8)
-            new_attr = ir.DenseElementsAttr.get(values.reshape(ir.RankedTensorType(new_type).shape), type=new_type)
-        with op.location, ir.InsertionPoint(op):
-            new = arith.constant(new_type, new_attr)
-        op.results[0].replace_all_uses_with(new)
-        op.erase()
-        return
-    # Scalars stored into widened tensors.
-    if name in ("tensor.insert", "tensor.splat") and _is_i1(op.operands[0]):
-        _extui_operand(op, 0, i8)
-    elif name == "tensor.from_elements":
-        for idx in range(len(op.operands)):
-            if _is_i1(op.operands[idx]):
-                _extui_operand(op, idx, i8)
-    elif name == "linalg.fill" and _is_i1(op.operands[0]) and _elem_is(op.operands[1].type, "i8"):
-        _extui_operand(op, 0, i8)
-    for r in op.results:
-        r.set_type(wide(r.type))
-    if name == "tensor.extract" and _is_i1(op.results[0]) and _elem_is(op.operands[0].type, "i8"):
-        r = op.results[0]
-        r.set_type(i8)
-        with op.location, ir.InsertionPoint.after(op):
-            narrow = arith.trunci(i1, r)
-        r.replace_all_uses_except(narrow, narrow.owner.operation)
-    for region in op.regions:
-        for block in region.blocks:
-            for arg in block.arguments:
-                arg.set_type(wide(arg.type))
-    if name.startswith("linalg.") and op.regions and op.regions[0].blocks:
-        # Structured ops: region argument i <-> operand i (ins then outs).
-        block = op.regions[0].blocks[0]
-        for operand, arg in zip(op.operands, block.arguments):
-            if _is_i1(arg) and (_elem_is(operand.type, "i8") or str(operand.type) == "i8"):
-                arg.set_type(i8)
-                if len(list(arg.uses)):
-                    with op.location, ir.InsertionPoint.at_block_begin(block):
-                        narrow = arith.trunci(i1, arg)
-                    arg.replace_all_uses_except(narrow, narrow.owner.operation)
-    if name.startswith("linalg.") or name in ("tensor.pad", "tensor.generate"):
-        # The terminator yields one scalar per (widened) result.
-        for region in op.regions:
-            for block in region.blocks:
-                term = list(block.operations)[-1]
-                for idx, (v, r) in enumerate(zip(term.operands, op.results)):
-                    if _is_i1(v) and _elem_is(r.type, "i8"):
-                        _extui_operand(term, idx, i8)
-
-
-def _elem_is(t: ir.Type, name: str) -> bool:
-    return isinstance(t, ir.RankedTensorType) and str(ir.RankedTensorType(t).element_type) == name
 
 
 def _functions(module: ir.Module) -> list[ir.Operation]:

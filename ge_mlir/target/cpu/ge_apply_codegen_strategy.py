@@ -1,0 +1,43 @@
+"""ge-apply-codegen-strategy: the CPU codegen strategy on linalg tensors (see :mod:`.codegen`).
+
+Convolutions become im2col + matmul (or one matmul per filter tap on large
+stride-1 images), depthwise convolutions and pools a sum over strided input
+slices, and every static f32/f64 matmul / batch_matmul is split into
+power-of-two parts, register-tiled (``tile-m`` x ``tile-n`` accumulators) and
+vectorized to outer products (FMAs) with the transform dialect. Runs before
+bufferization; ``ge-hoist-vector-transfers`` finishes the matmul kernel after it.
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+
+from ...errors import PassFailure
+from ...passes.registry import Option, Pass, register_pass
+from .codegen import TILE_M, TILE_N, apply_strategy
+
+
+@register_pass
+class GeApplyCodegenStrategyPass(Pass):
+    name = "ge-apply-codegen-strategy"
+    summary = "CPU codegen: convolutions to matmuls, window ops to tap sums, tiled and vectorized matmuls"
+    description = __doc__ or ""
+    stage = "lowering"
+    targets = ("cpu",)
+    priority = 50
+    options = (
+        Option("tile-m", int, TILE_M, "rows of the matmul register tile"),
+        Option("tile-n", int, TILE_N, "columns of the matmul register tile (a multiple of the vector width)"),
+    )
+
+    def run(self, module: ir.Operation) -> None:
+        tile_m, tile_n = self.opt("tile-m"), self.opt("tile-n")
+        if tile_m < 1 or tile_n < 1:
+            raise PassFailure(f"the matmul register tile must be positive, got {tile_m}x{tile_n}")
+        try:
+            stats = apply_strategy(module, tile_m=tile_m, tile_n=tile_n)
+        except (ValueError, ir.MLIRError) as e:  # the transform interpreter reports failures as exceptions
+            raise PassFailure(f"the CPU codegen strategy failed: {e}") from None
+        for key, n in stats.items():
+            self.bump(key, n)
+        self.bump("rewrites", sum(stats.values()))

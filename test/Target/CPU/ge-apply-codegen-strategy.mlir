@@ -1,0 +1,76 @@
+// RUN: ge-opt %s --pass-pipeline='builtin.module(ge-apply-codegen-strategy)' | FileCheck %s
+// RUN: ge-opt %s --pass-pipeline='builtin.module(ge-apply-codegen-strategy{tile-m=1 tile-n=4})' | FileCheck %s --check-prefix=ROWS
+// RUN: not ge-opt %s --pass-pipeline='builtin.module(ge-apply-codegen-strategy{tile-m=0})' 2>&1 | FileCheck %s --check-prefix=ERR
+
+// A static f32 matmul: one [2, 4] accumulator tile (the whole output) in
+// registers across the K loop, one outer product per K step.
+// CHECK-LABEL: func.func @matmul(
+// CHECK-SAME: %[[A:.*]]: tensor<2x3xf32>, %[[B:.*]]: tensor<3x4xf32>, %[[C:.*]]: tensor<2x4xf32>)
+// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[C3:.*]] = arith.constant 3 : index
+// CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT: %[[ACC:.*]] = vector.transfer_read %[[C]][%[[C0]], %[[C0]]], %[[Z]] {{.*}} : tensor<2x4xf32>, vector<2x4xf32>
+// CHECK-NEXT: %[[R:.*]] = scf.for %[[K:.*]] = %[[C0]] to %[[C3]] step %[[C1]] iter_args(%[[T:.*]] = %[[ACC]]) -> (vector<2x4xf32>)
+// CHECK-NEXT: tensor.extract_slice %[[A]][0, %[[K]]] [2, 1] [1, 1]
+// CHECK-NEXT: tensor.extract_slice %[[B]][%[[K]], 0] [1, 4] [1, 1]
+// CHECK-NEXT: vector.transfer_read
+// CHECK-NEXT: vector.transfer_read
+// CHECK-NEXT: vector.transpose
+// CHECK-NEXT: %[[L:.*]] = vector.extract
+// CHECK-NEXT: %[[RT:.*]] = vector.extract
+// CHECK-NEXT: %[[O:.*]] = vector.outerproduct %[[L]], %[[RT]], %[[T]] {kind = #vector.kind<add>} : vector<2xf32>, vector<4xf32>
+// CHECK-NEXT: scf.yield %[[O]] : vector<2x4xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[W:.*]] = vector.transfer_write %[[R]], %[[C]][%[[C0]], %[[C0]]] {{.*}} : vector<2x4xf32>, tensor<2x4xf32>
+// CHECK-NEXT: return %[[W]]
+// A 1x4 register tile: a loop over rows around the K loop.
+// ROWS-LABEL: func.func @matmul(
+// ROWS: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<2x4xf32>)
+// ROWS: vector.transfer_read {{.*}} : tensor<1x4xf32>, vector<1x4xf32>
+// ROWS-NEXT: scf.for
+// ROWS: vector.outerproduct {{.*}} : vector<1xf32>, vector<4xf32>
+func.func @matmul(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>, %c: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<2x3xf32>, tensor<3x4xf32>) outs(%c : tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %r : tensor<2x4xf32>
+}
+
+// Mixed precision (f16 in, f32 out) keeps the loop form.
+// CHECK-LABEL: func.func @mixed(
+// CHECK-NEXT: %[[R:.*]] = linalg.matmul ins
+// CHECK-NEXT: return %[[R]]
+func.func @mixed(%a: tensor<2x3xf16>, %b: tensor<3x4xf16>, %c: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<2x3xf16>, tensor<3x4xf16>) outs(%c : tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %r : tensor<2x4xf32>
+}
+
+// A pooling window as one elementwise sum over its strided taps.
+// CHECK-LABEL: func.func @pool(
+// CHECK-SAME: %[[X:.*]]: tensor<1x2x4x4xf32>)
+// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<1x2x2x2xf32>
+// CHECK-NEXT: %[[O:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%[[E]] : tensor<1x2x2x2xf32>)
+// CHECK-NEXT: %[[T0:.*]] = tensor.extract_slice %[[X]][0, 0, 0, 0] [1, 2, 2, 2] [1, 1, 2, 2]
+// CHECK-NEXT: %[[T1:.*]] = tensor.extract_slice %[[X]][0, 0, 0, 1] [1, 2, 2, 2] [1, 1, 2, 2]
+// CHECK-NEXT: %[[T2:.*]] = tensor.extract_slice %[[X]][0, 0, 1, 0] [1, 2, 2, 2] [1, 1, 2, 2]
+// CHECK-NEXT: %[[T3:.*]] = tensor.extract_slice %[[X]][0, 0, 1, 1] [1, 2, 2, 2] [1, 1, 2, 2]
+// CHECK-NEXT: %[[G:.*]] = linalg.generic {{.*}} ins(%[[T0]], %[[T1]], %[[T2]], %[[T3]] : {{.*}}) outs(%[[O]] : tensor<1x2x2x2xf32>)
+// CHECK-NEXT: ^bb0(%[[I0:.*]]: f32, %[[I1:.*]]: f32, %[[I2:.*]]: f32, %[[I3:.*]]: f32, %[[OUT:.*]]: f32):
+// CHECK-NEXT: %[[S0:.*]] = arith.addf %[[OUT]], %[[I0]] : f32
+// CHECK-NEXT: %[[S1:.*]] = arith.addf %[[S0]], %[[I1]] : f32
+// CHECK-NEXT: %[[S2:.*]] = arith.addf %[[S1]], %[[I2]] : f32
+// CHECK-NEXT: %[[S3:.*]] = arith.addf %[[S2]], %[[I3]] : f32
+// CHECK-NEXT: linalg.yield %[[S3]] : f32
+// CHECK-NEXT: } -> tensor<1x2x2x2xf32>
+// CHECK-NEXT: return %[[G]]
+func.func @pool(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32> {
+  %w = tensor.empty() : tensor<2x2xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x2x2xf32>
+  %o = linalg.fill ins(%z : f32) outs(%e : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %r = linalg.pooling_nchw_sum {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
+      ins(%x, %w : tensor<1x2x4x4xf32>, tensor<2x2xf32>) outs(%o : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  return %r : tensor<1x2x2x2xf32>
+}
+
+// ERR: error: ge-apply-codegen-strategy: the matmul register tile must be positive, got 0x32
