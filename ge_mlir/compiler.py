@@ -7,7 +7,7 @@ each stage produced:
 ==============  ==============================================================
 ``ge``          the imported (or parsed) ge module, verified
 ``optimized``   after the ge graph optimizations (the target's default pipeline
-                under ``CompileOptions.config``: ``ge_mlir.optimize.pipelines``)
+                under ``CompileOptions.config``: ``ge_mlir.optimize.default_pipeline``)
 ``linalg``      after ``ge-lower-to-linalg`` (tensors; i1 stored as i8)
 ``bufferized``  after the CPU codegen strategy and one-shot bufferization
 ``llvm``        the LLVM dialect handed to the JIT
@@ -283,7 +283,7 @@ def compile(  # the natural name, as in torch.compile
     config = load_config(options.config)
     pipeline = None
     if options.optimize and compile_to != "ge":
-        from .optimize.pipelines import default_pipeline
+        from .optimize.default_pipeline import default_pipeline
 
         load_pass_modules(config)
         pipeline = default_pipeline(target, config, load_modules=False)

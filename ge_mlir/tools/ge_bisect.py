@@ -6,7 +6,7 @@
 
 The reference is the model compiled without graph optimizations. The
 optimized model is the reference IR after the target's default optimization
-pipeline (``ge_mlir.optimize.pipelines.default_pipeline`` under the config),
+pipeline (``ge_mlir.optimize.default_pipeline.default_pipeline`` under the config),
 compiled without further optimization. When their outputs differ (``allclose``
 per output, tolerances per dtype), ge-bisect binary-searches the pipeline
 prefixes for the first pass that makes them differ, then binary-searches the
@@ -298,7 +298,7 @@ def bisect(
     import ge_mlir
     from ge_mlir.config import PASS_MODULES_ENV, load_config, load_pass_modules
     from ge_mlir.errors import GeMlirError
-    from ge_mlir.optimize.pipelines import default_pipeline
+    from ge_mlir.optimize.default_pipeline import default_pipeline
 
     cfg = load_config(config)
     if pass_modules:

@@ -239,7 +239,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = load_config(args.config)
         load_pass_modules(config)  # $GE_MLIR_PASS_MODULES and the config's passModules
         if args.print_default_pipeline is not None:
-            from ge_mlir.optimize.pipelines import default_pipeline
+            from ge_mlir.optimize.default_pipeline import default_pipeline
 
             print(default_pipeline(args.print_default_pipeline, config, load_modules=False).text)
             return 0

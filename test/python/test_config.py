@@ -16,7 +16,7 @@ from ge_mlir.config import (
     load_pass_modules,
 )
 from ge_mlir.errors import GeMlirError
-from ge_mlir.optimize.pipelines import default_pipeline
+from ge_mlir.optimize.default_pipeline import default_pipeline
 from ge_mlir.passes.pipeline import run_elements
 from ge_mlir.passes import (
     FusionPattern,

@@ -18,7 +18,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 import ge_mlir
 from ge_mlir.frontend.onnx import import_onnx
-from ge_mlir.optimize.pipelines import default_pipeline
+from ge_mlir.optimize.default_pipeline import default_pipeline
 from ge_mlir.passes import build_pass_manager
 
 RTOL, ATOL = 1e-5, 1e-5
