@@ -40,6 +40,7 @@ from ...ir.patterns import defining_op
 from ...errors import Unsupported
 from ...ir.functions import io_names
 from ...passes.registry import Option, Pass, PassFailure, register_pass
+from ...dialects.ascendc import KernelKindAttr, QueueType, TargetAttr, TBufType, position_memory
 from . import kernels as K
 
 _ELEMENTWISE_BINARY = {"ge.add": "add", "ge.sub": "sub", "ge.mul": "mul", "ge.div": "div",
@@ -100,7 +101,8 @@ class Lowering:
     """State of lowering one function."""
 
     fn: ir.Operation
-    kernels: list[str] = field(default_factory=list)
+    #: The ascendc.kernel ops, detached until the whole function has lowered.
+    kernels: list[ir.Operation] = field(default_factory=list)
     launches: list[Launch] = field(default_factory=list)
     buffers: dict[ir.Value, Buffer] = field(default_factory=dict)
     counter: dict[str, int] = field(default_factory=dict)
@@ -140,7 +142,7 @@ class Lowering:
         return buf
 
     def launch(self, kb: K.KernelBuilder, args: list[Buffer]) -> None:
-        self.kernels.append(kb.text())
+        self.kernels.append(kb.finish())
         self.launches.append(Launch(kb.name, args))
 
 
@@ -710,7 +712,7 @@ def _is_alias(op: ir.Operation | None) -> bool:
 
 
 def lower_function(fn: ir.Operation) -> Lowering:
-    """The kernels (text) and launches of ``fn``."""
+    """The kernels and launches of ``fn`` (kernels built in the current context and location)."""
     block = fn.regions[0].blocks[0]
     low = Lowering(fn)
     ops = [op.operation for op in block.operations]
@@ -759,15 +761,17 @@ def lower_function(fn: ir.Operation) -> Lowering:
                 continue
             if _only_feeds_bt(op):
                 continue
-            if _is_elementwise(op):
-                if not _fused_into_user(op):
-                    lower_elementwise_chain(low, op)
-                continue
-            fn_ = _LOWERINGS.get(name)
-            if fn_ is None:
-                raise Unsupported("no ascendc lowering for this op")
-            fn_(low, op)
-        except (Unsupported, K.LoweringError) as e:
+            # The kernels' ops are located at the ge op they implement.
+            with op.location:
+                if _is_elementwise(op):
+                    if not _fused_into_user(op):
+                        lower_elementwise_chain(low, op)
+                    continue
+                fn_ = _LOWERINGS.get(name)
+                if fn_ is None:
+                    raise Unsupported("no ascendc lowering for this op")
+                fn_(low, op)
+        except Unsupported as e:
             refused = getattr(e, "op", None)
             if refused is not None and refused != op:
                 # A fused chain: name the member that was refused, located at it.
@@ -780,10 +784,6 @@ def lower_function(fn: ir.Operation) -> Lowering:
         kb = K.elementwise_kernel(low.name("copy"), prog, _shape(v), len(_shape(v)))
         low.launch(kb, [low.buffer(v), out])
     return low
-
-
-def _gm_type(elem: str) -> ir.Type:
-    return ir.Type.parse(f"!ascendc.gm<{elem}>")
 
 
 def build_host(low: Lowering, module_block: ir.Block, name: str, loc: ir.Location) -> None:
@@ -801,7 +801,7 @@ def build_host(low: Lowering, module_block: ir.Block, name: str, loc: ir.Locatio
     names = ins + outs
     with ir.InsertionPoint(module_block), loc:
         host = ascendc.HostOp(name, len(args), nbytes)
-        body = host.body.blocks.append(*[_gm_type(b.elem) for b in arg_bufs])
+        body = host.body.blocks.append(*[K.gm_t(b.elem) for b in arg_bufs])
         # Names and shapes for the emitted graph manifest (graph.json) and host code.
         host.operation.attributes["arg_names"] = ir.ArrayAttr.get([ir.StringAttr.get(n) for n in names])
         host.operation.attributes["arg_shapes"] = ir.ArrayAttr.get(
@@ -814,20 +814,17 @@ def build_host(low: Lowering, module_block: ir.Block, name: str, loc: ir.Locatio
             for b in launch.args:
                 if b.ssa is None:
                     if b.kind == "temp":
-                        b.ssa = ascendc.GmAllocOp(_gm_type(b.elem), b.numel * K.elem_bytes(b.elem)).result
+                        b.ssa = ascendc.GmAllocOp(K.gm_t(b.elem), b.numel * K.elem_bytes(b.elem)).result
                     else:
                         value = b.value
                         if isinstance(value, np.ndarray):
-                            et = ir.F32Type.get() if b.elem == "f32" else ir.F16Type.get()
                             value = ir.DenseElementsAttr.get(value.reshape(-1), type=ir.RankedTensorType.get(
-                                [value.size], et))
-                        b.ssa = ascendc.GmConstantOp(_gm_type(b.elem), value).result
+                                [value.size], K.elem_type(b.elem)))
+                        b.ssa = ascendc.GmConstantOp(K.gm_t(b.elem), value).result
                 values.append(b.ssa)
             ascendc.LaunchOp(ir.FlatSymbolRefAttr.get(launch.kernel), values)
 
 
-_MEMORY = {"vecin": "UB", "vecout": "UB", "veccalc": "UB", "a1": "L1", "b1": "L1", "c1": "L1",
-           "a2": "L0A", "b2": "L0B", "co1": "L0C", "c2": "BT"}
 _ALIGN = {"UB": 32, "L1": 32, "L0A": 512, "L0B": 512, "L0C": 64, "BT": 64}
 
 
@@ -851,15 +848,15 @@ def kernel_summaries(module: ir.Module) -> list[dict[str, object]]:
         usage: dict[str, int] = {}
         for o in _walk_ops(op):
             if o.name in ("ascendc.queue", "ascendc.tbuf"):
-                t = str(o.results[0].type)
-                pos = t[t.index("<") + 1 :].split(",")[0].rstrip(">").strip()
-                mem = _MEMORY[pos]
+                t = o.results[0].type
+                pos = QueueType(t).position if QueueType.isinstance(t) else TBufType(t).position
+                mem = position_memory(pos)
                 nbytes = ir.IntegerAttr(o.attributes["bytes"]).value
                 num = ir.IntegerAttr(o.attributes["num"]).value if "num" in o.attributes else 1
                 usage[mem] = usage.get(mem, 0) + num * K.align_up(nbytes, _ALIGN[mem])
         out.append({"name": ir.StringAttr(op.attributes["sym_name"]).value,
-                    "kind": attr_enum(op, "kind", "vector"), "blocks": ir.IntegerAttr(op.attributes["block_dim"]).value,
-                    "bytes": usage})
+                    "kind": str(KernelKindAttr(op.attributes["kind"]).value),
+                    "blocks": ir.IntegerAttr(op.attributes["block_dim"]).value, "bytes": usage})
     return out
 
 
@@ -889,18 +886,22 @@ class GeLowerToAscendCPass(Pass):
             raise PassFailure(f"unknown soc '{soc}' (known: {', '.join(SOCS)})", at=module)
         if soc or "ascendc.target" not in module.attributes:
             module.attributes["ascendc.target"] = target_attr(soc or DEFAULT_SOC)
-        text = str(module.attributes["ascendc.target"])
-        ub = int(text.split("ub = ")[1].split(",")[0])
-        with K.ub_budget(ub - UB_HEADROOM):
+        ub = TargetAttr(module.attributes["ascendc.target"]).ub
+        with module.context, fn.location, K.ub_budget(ub - UB_HEADROOM):
             low = lower_function(fn)
-        kernels = low.kernels
-        text = "module {\n" + "".join(kernels) + "}\n"
-        try:
-            parsed = ir.Module.parse(text)
-        except ir.MLIRError as e:
-            raise PassFailure(f"internal error: generated ascendc IR does not verify: {e}", at=fn) from None
-        for kop in list(parsed.body.operations):
-            kop.operation.move_before(fn)
+            kernels = low.kernels
+            # A template bug is an internal error naming the kernel here, as when the
+            # kernels were text to parse. Like then, the scratch module has no
+            # ascendc.target (default sizes); the pass manager verifies them in place.
+            scratch = ir.Module.create()
+            for kop in kernels:
+                scratch.body.append(kop)
+            try:
+                scratch.operation.verify()
+            except ir.MLIRError as e:
+                raise PassFailure(f"internal error: generated ascendc IR does not verify: {e}", at=fn) from None
+        for kop in kernels:
+            kop.move_before(fn)
         build_host(low, mblock, self.opt("host-name"), fn.location)
         fn.erase()
         self.bump("kernels", len(kernels))

@@ -1,8 +1,10 @@
-"""Kernel templates of the ge -> ascendc lowering, as ``ascendc`` IR text.
+"""Kernel templates of the ge -> ascendc lowering.
 
-Each template builds one ``ascendc.kernel`` with :class:`KernelBuilder`, a
-small SSA text writer (named values, index constants hoisted to the entry,
-``scf.for``/``scf.if`` scopes). Templates follow the canonical Ascend C
+Each template builds one ``ascendc.kernel`` with :class:`KernelBuilder`, which
+creates the ops with the generated ``ascendc`` builders (and ``arith``/``scf``)
+and the typed ascendc types of :mod:`ge_mlir.dialects.ascendc` (index
+constants, tiling fields and buffers hoisted to the entry, ``scf.for``/``scf.if``
+scopes). Templates follow the canonical Ascend C
 structure: a TPipe, double-buffered VECIN/VECOUT queues, tiles sized to the
 unified buffer, blocks (AI cores) taking tiles round-robin by
 ``GetBlockIdx()``, ``DataCopyPad`` for ragged tails and rows. Every size that
@@ -30,9 +32,16 @@ Families:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+
+from mlir import ir
+from mlir.dialects import arith, scf
+
+from ...dialects import ascendc
+from ...dialects.ascendc import GlobalTensorType, LocalTensorType, QueueType, TBufType
+from ...errors import Unsupported
 
 #: Unified-buffer bytes a kernel plans for (the target's UB minus headroom for
 #: reduction scratch and alignment); :func:`ub_budget` sets it per compile.
@@ -53,10 +62,19 @@ def ub_budget(nbytes: int) -> Iterator[None]:
 MAX_BLOCKS = 8
 
 _ELEM_BYTES = {"f32": 4, "f16": 2, "bf16": 2, "i32": 4, "i8": 1, "ui8": 1, "i64": 8}
+_ELEM_TYPES: dict[str, Callable[[], ir.Type]] = {
+    "f32": ir.F32Type.get, "f16": ir.F16Type.get, "bf16": ir.BF16Type.get,
+    "i32": lambda: ir.IntegerType.get_signless(32), "i8": lambda: ir.IntegerType.get_signless(8),
+    "ui8": lambda: ir.IntegerType.get_unsigned(8), "i64": lambda: ir.IntegerType.get_signless(64)}
 
 
 def elem_bytes(elem: str) -> int:
     return _ELEM_BYTES[elem]
+
+
+def elem_type(elem: str) -> ir.Type:
+    """The MLIR element type of ``elem`` (``"f32"``, ``"f16"``, ...) in the current context."""
+    return _ELEM_TYPES[elem]()
 
 
 def align_up(x: int, a: int) -> int:
@@ -67,209 +85,297 @@ def ceil_div(a: int, b: int) -> int:
     return (a + b - 1) // b
 
 
-class LoweringError(Exception):
-    """A shape or op the ascendc templates cannot handle (caught by the pass)."""
+def local_t(elem: str, size: int, pos: str) -> LocalTensorType:
+    return LocalTensorType.get(elem_type(elem), size, pos)
 
 
-def local_t(elem: str, size: int, pos: str) -> str:
-    return f"!ascendc.local<{elem}, {size}, {pos}>"
-
-
-def que_t(pos: str, depth: int) -> str:
-    return f"!ascendc.que<{pos}, {depth}>"
+def gm_t(elem: str) -> GlobalTensorType:
+    return GlobalTensorType.get(elem_type(elem))
 
 
 class KernelBuilder:
-    """Writes one ``ascendc.kernel`` as text."""
+    """Builds one ``ascendc.kernel`` (detached until :meth:`finish`) with the
+    ``ascendc``, ``arith`` and ``scf`` op builders, in the current context and
+    location.
+
+    Constants, tiling fields, the pipe, queues and buffers go to the kernel's
+    prologue: they are inserted before the first op of the body, in the order
+    they are first asked for, so a template can ask for them where it needs them.
+    """
 
     def __init__(self, name: str, kind: str = "vector", blocks: int = 1):
         self.name, self.kind, self.blocks = name, kind, blocks
-        self.args: list[tuple[str, str]] = []
+        self.args: list[tuple[ir.Value, str]] = []
         self.tiling: dict[str, int] = {}
-        self._prologue: list[str] = []
-        self._body: list[str] = []
-        self._indent = 2
-        self._names: dict[str, int] = {}
-        self._consts: dict[tuple[str, object], str] = {}
-        self._tiling_vals: dict[str, str] = {}
+        # block_dim and tiling are set by finish(): templates decide them last.
+        self.op = ascendc.KernelOp(name, ascendc.KernelKindAttr.get(kind), blocks)
+        self.entry = self.op.body.blocks.append()
+        self._ips = [ir.InsertionPoint(self.entry)]
+        self._first_body_op: ir.Operation | None = None
+        self._ifs: list[scf.IfOp] = []
+        self._arg_names: dict[str, int] = {}
+        self._consts: dict[tuple[str, object], ir.Value] = {}
+        self._tiling_vals: dict[str, ir.Value] = {}
 
-    # -- names and lines -------------------------------------------------------
+    # -- insertion -------------------------------------------------------------
 
-    def fresh(self, hint: str) -> str:
-        n = self._names.get(hint, 0)
-        self._names[hint] = n + 1
-        return f"%{hint}_{n}" if n else f"%{hint}"
+    def _body(self, build: Callable[[], object]):
+        with self._ips[-1]:
+            op = build()
+        if self._first_body_op is None:
+            self._first_body_op = op.operation if isinstance(op, ir.OpView) else op
+        return op
 
-    def arg(self, hint: str, elem: str) -> str:
-        name = self.fresh(hint)
-        self.args.append((name, elem))
-        return name
+    def _pro(self, build: Callable[[], object]):
+        first = self._first_body_op
+        with ir.InsertionPoint(first) if first is not None else ir.InsertionPoint(self.entry):
+            return build()
 
-    def emit(self, line: str) -> None:
-        self._body.append(" " * self._indent + line)
+    @contextmanager
+    def _at(self, block: ir.Block) -> Iterator[None]:
+        self._ips.append(ir.InsertionPoint(block))
+        try:
+            yield
+        finally:
+            self._ips.pop()
 
-    def pro(self, line: str) -> None:
-        self._prologue.append("  " + line)
+    def _yield(self, values: Sequence[ir.Value] = ()) -> None:
+        with self._ips[-1]:
+            scf.YieldOp(list(values))
 
-    def c(self, value: int) -> str:
+    def arg(self, hint: str, elem: str) -> ir.Value:
+        """A global-memory parameter; ``hint`` is its C++ name (made unique)."""
+        n = self._arg_names.get(hint, 0)
+        self._arg_names[hint] = n + 1
+        value = self.entry.add_argument(gm_t(elem), ir.Location.current)
+        self.args.append((value, f"{hint}_{n}" if n else hint))
+        return value
+
+    def c(self, value: int) -> ir.Value:
         """An index constant (defined once, at the kernel entry)."""
         key = ("index", int(value))
         if key not in self._consts:
-            name = f"%c{value}" if value >= 0 else f"%cm{-value}"
-            self._consts[key] = name
-            self.pro(f"{name} = arith.constant {int(value)} : index")
+            self._consts[key] = self._pro(lambda: arith.ConstantOp(ir.IndexType.get(), int(value)).result)
         return self._consts[key]
 
-    def f(self, value: float, elem: str) -> str:
+    def f(self, value: float, elem: str) -> ir.Value:
         key = (elem, float(value))
         if key not in self._consts:
-            name = self.fresh("cst")
-            self._consts[key] = name
-            self.pro(f"{name} = arith.constant {float(value):.9e} : {elem}")
+            # The value the text form "%.9e" parsed to (MLIR reads float literals
+            # as doubles, then rounds to the element type), as kernels always had.
+            t = elem_type(elem)
+            attr = ir.FloatAttr.get(t, float(f"{float(value):.9e}"))
+            self._consts[key] = self._pro(lambda: arith.ConstantOp(t, attr).result)
         return self._consts[key]
 
-    def param(self, field_name: str, value: int) -> str:
+    def param(self, field_name: str, value: int) -> ir.Value:
         """A tiling field (an index value read from the tiling struct)."""
         if field_name in self.tiling and self.tiling[field_name] != value:
             raise ValueError(f"tiling field {field_name} set twice")
         self.tiling[field_name] = int(value)
         if field_name not in self._tiling_vals:
-            name = f"%tiling_{field_name}"
-            self._tiling_vals[field_name] = name
-            self.pro(f'{name} = ascendc.tiling_get "{field_name}" : index')
+            self._tiling_vals[field_name] = self._pro(
+                lambda: ascendc.TilingGetOp(ir.IndexType.get(), field_name).result)
         return self._tiling_vals[field_name]
 
-    def tiling_value(self, field_name: str) -> str:
+    def tiling_value(self, field_name: str) -> ir.Value:
         return self._tiling_vals[field_name]
-
-    def op(self, hint: str, text: str) -> str:
-        name = self.fresh(hint)
-        self.emit(f"{name} = {text}")
-        return name
 
     # -- arith -----------------------------------------------------------------
 
-    def add(self, a: str, b: str) -> str:
-        return self.op("i", f"arith.addi {a}, {b} : index")
+    def _value(self, build: Callable[[], ir.OpView]) -> ir.Value:
+        return self._body(build).result
 
-    def sub(self, a: str, b: str) -> str:
-        return self.op("i", f"arith.subi {a}, {b} : index")
+    def add(self, a: ir.Value, b: ir.Value) -> ir.Value:
+        return self._value(lambda: arith.AddIOp(a, b))
 
-    def mul(self, a: str, b: str) -> str:
-        return self.op("i", f"arith.muli {a}, {b} : index")
+    def sub(self, a: ir.Value, b: ir.Value) -> ir.Value:
+        return self._value(lambda: arith.SubIOp(a, b))
 
-    def div(self, a: str, b: str) -> str:
-        return self.op("i", f"arith.divui {a}, {b} : index")
+    def mul(self, a: ir.Value, b: ir.Value) -> ir.Value:
+        return self._value(lambda: arith.MulIOp(a, b))
 
-    def rem(self, a: str, b: str) -> str:
-        return self.op("i", f"arith.remui {a}, {b} : index")
+    def div(self, a: ir.Value, b: ir.Value) -> ir.Value:
+        return self._value(lambda: arith.DivUIOp(a, b))
 
-    def min(self, a: str, b: str) -> str:
-        return self.op("i", f"arith.minui {a}, {b} : index")
+    def rem(self, a: ir.Value, b: ir.Value) -> ir.Value:
+        return self._value(lambda: arith.RemUIOp(a, b))
 
-    def ceil_div(self, a: str, b: str) -> str:
-        return self.op("i", f"arith.ceildivui {a}, {b} : index")
+    def min(self, a: ir.Value, b: ir.Value) -> ir.Value:
+        return self._value(lambda: arith.MinUIOp(a, b))
 
-    def eq(self, a: str, b: str) -> str:
-        return self.op("p", f"arith.cmpi eq, {a}, {b} : index")
+    def ceil_div(self, a: ir.Value, b: ir.Value) -> ir.Value:
+        return self._value(lambda: arith.CeilDivUIOp(a, b))
+
+    def cmp(self, predicate: str, a: ir.Value, b: ir.Value) -> ir.Value:
+        """``arith.cmpi`` (``"eq"``, ``"ult"``, ``"ugt"``, ...)."""
+        return self._value(lambda: arith.CmpIOp(getattr(arith.CmpIPredicate, predicate), a, b))
+
+    def eq(self, a: ir.Value, b: ir.Value) -> ir.Value:
+        return self.cmp("eq", a, b)
+
+    def andi(self, a: ir.Value, b: ir.Value) -> ir.Value:
+        return self._value(lambda: arith.AndIOp(a, b))
+
+    def addf(self, a: ir.Value, b: ir.Value) -> ir.Value:
+        return self._value(lambda: arith.AddFOp(a, b))
+
+    def mulf(self, a: ir.Value, b: ir.Value) -> ir.Value:
+        return self._value(lambda: arith.MulFOp(a, b))
+
+    def divf(self, a: ir.Value, b: ir.Value) -> ir.Value:
+        return self._value(lambda: arith.DivFOp(a, b))
 
     # -- control flow ------------------------------------------------------------
 
     @contextmanager
-    def loop(self, lb: str, ub: str, step: str, hint: str = "i") -> Iterator[str]:
-        iv = self.fresh(hint)
-        self.emit(f"scf.for {iv} = {lb} to {ub} step {step} {{")
-        self._indent += 2
-        try:
-            yield iv
-        finally:
-            self._indent -= 2
-            self.emit("}")
+    def loop(self, lb: ir.Value, ub: ir.Value, step: ir.Value) -> Iterator[ir.Value]:
+        op = self._body(lambda: scf.ForOp(lb, ub, step))
+        with self._at(op.body):
+            yield op.induction_variable
+            self._yield()
 
     @contextmanager
-    def if_(self, cond: str) -> Iterator[None]:
-        self.emit(f"scf.if {cond} {{")
-        self._indent += 2
-        try:
+    def if_(self, cond: ir.Value) -> Iterator[None]:
+        """The then-branch; :meth:`else_` may follow, :meth:`end_if` closes the op."""
+        op = self._body(lambda: scf.IfOp(cond))
+        self._ifs.append(op)
+        with self._at(op.then_block):
             yield
-        finally:
-            self._indent -= 2
+            self._yield()
 
     def else_(self) -> None:
-        self.emit("} else {")
+        block = self._ifs[-1].regions[1].blocks.append()
+        self._ips.append(ir.InsertionPoint(block))
 
     def end_if(self) -> None:
-        self.emit("}")
+        op = self._ifs.pop()
+        if len(op.regions[1].blocks):
+            self._yield()
+            self._ips.pop()
 
-    # -- ascendc -----------------------------------------------------------------
+    def select(self, cond: ir.Value, then: Callable[[], ir.Value], otherwise: ir.Value) -> ir.Value:
+        """``scf.if cond -> (T) {yield then()} else {yield otherwise}``."""
+        op = self._body(lambda: scf.IfOp(cond, [otherwise.type], has_else=True))
+        with self._at(op.then_block):
+            self._yield([then()])
+        with self._at(op.else_block):
+            self._yield([otherwise])
+        return op.results[0]
 
-    def pipe(self) -> str:
-        name = "%pipe"
-        self.pro(f"{name} = ascendc.pipe : !ascendc.pipe")
-        return name
+    # -- ascendc: memory -----------------------------------------------------------
 
-    def queue(self, pipe: str, pos: str, depth: int, num: int, nbytes: int, hint: str) -> tuple[str, str]:
-        name = self.fresh(hint)
-        qt = que_t(pos, depth)
-        self.pro(f"{name} = ascendc.queue {pipe} num({num}) bytes({nbytes}) : {qt}")
-        return name, qt
+    def block_idx(self) -> ir.Value:
+        return self._value(lambda: ascendc.BlockIdxOp(ir.IndexType.get()))
 
-    def tbuf_tensor(self, pipe: str, pos: str, elem: str, size: int, hint: str) -> str:
-        buf = self.fresh(hint + "_buf")
-        self.pro(f"{buf} = ascendc.tbuf {pipe} bytes({size * elem_bytes(elem)}) : !ascendc.tbuf<{pos}>")
-        t = self.fresh(hint)
-        self.pro(f"{t} = ascendc.tbuf_get {buf} : !ascendc.tbuf<{pos}> -> {local_t(elem, size, pos)}")
-        return t
+    def block_num(self) -> ir.Value:
+        return self._value(lambda: ascendc.BlockNumOp(ir.IndexType.get()))
 
-    def alloc(self, q: tuple[str, str], lt: str, hint: str) -> str:
-        return self.op(hint, f"ascendc.alloc_tensor {q[0]} : {q[1]} -> {lt}")
+    def pipe(self) -> ir.Value:
+        return self._pro(lambda: ascendc.PipeOp(ascendc.PipeType.get()).result)
 
-    def enque(self, q: tuple[str, str], t: str, lt: str) -> None:
-        self.emit(f"ascendc.enque {q[0]}, {t} : {q[1]}, {lt}")
+    def queue(self, pipe: ir.Value, pos: str, depth: int, num: int, nbytes: int) -> ir.Value:
+        return self._pro(lambda: ascendc.QueueOp(QueueType.get(pos, depth), pipe, num, nbytes).result)
 
-    def deque(self, q: tuple[str, str], lt: str, hint: str) -> str:
-        return self.op(hint, f"ascendc.deque {q[0]} : {q[1]} -> {lt}")
+    def tbuf_tensor(self, pipe: ir.Value, pos: str, elem: str, size: int) -> ir.Value:
+        buf = self._pro(lambda: ascendc.TBufOp(TBufType.get(pos), pipe, size * elem_bytes(elem)).result)
+        return self._pro(lambda: ascendc.TBufGetOp(local_t(elem, size, pos), buf).result)
 
-    def free(self, q: tuple[str, str], t: str, lt: str) -> None:
-        self.emit(f"ascendc.free_tensor {q[0]}, {t} : {q[1]}, {lt}")
+    def alloc(self, q: ir.Value, lt: LocalTensorType) -> ir.Value:
+        return self._value(lambda: ascendc.AllocTensorOp(lt, q))
 
-    def slice(self, t: str, lt: str, off: str, size: int, hint: str = "s") -> tuple[str, str]:
-        elem, _, pos = _parse_local(lt)
-        st = local_t(elem, size, pos)
-        return self.op(hint, f"ascendc.local_slice {t}[{off}] : {lt} -> {st}"), st
+    def enque(self, q: ir.Value, t: ir.Value) -> None:
+        self._body(lambda: ascendc.EnQueOp(q, t))
 
-    def copy_in(self, dst: str, lt: str, gm: str, elem: str, off: str, count: str, pad: bool) -> None:
-        kind = "copy_pad_gm_to_local" if pad else "copy_gm_to_local"
-        self.emit(f"ascendc.{kind} {dst}, {gm}[{off}], {count} : {lt}, !ascendc.gm<{elem}>")
+    def deque(self, q: ir.Value, lt: LocalTensorType) -> ir.Value:
+        return self._value(lambda: ascendc.DeQueOp(lt, q))
 
-    def copy_out(self, gm: str, elem: str, off: str, src: str, lt: str, count: str, pad: bool) -> None:
-        kind = "copy_pad_local_to_gm" if pad else "copy_local_to_gm"
-        self.emit(f"ascendc.{kind} {gm}[{off}], {src}, {count} : !ascendc.gm<{elem}>, {lt}")
+    def free(self, q: ir.Value, t: ir.Value) -> None:
+        self._body(lambda: ascendc.FreeTensorOp(q, t))
+
+    def slice(self, t: ir.Value, off: ir.Value, size: int) -> ir.Value:
+        """``t[off]`` typed as ``size`` elements (same element type and position)."""
+        lt = LocalTensorType(t.type)
+        st = LocalTensorType.get(lt.element_type, size, lt.position)
+        return self._value(lambda: ascendc.LocalSliceOp(st, t, off))
+
+    def get_value(self, t: ir.Value, index: ir.Value) -> ir.Value:
+        elem = LocalTensorType(t.type).element_type
+        return self._value(lambda: ascendc.GetValueOp(elem, t, index))
+
+    def set_value(self, t: ir.Value, index: ir.Value, value: ir.Value) -> None:
+        self._body(lambda: ascendc.SetValueOp(t, index, value))
+
+    # -- ascendc: data movement ------------------------------------------------------
+
+    def copy_in(self, dst: ir.Value, gm: ir.Value, off: ir.Value, count: ir.Value, pad: bool) -> None:
+        op = ascendc.CopyPadGmToLocalOp if pad else ascendc.CopyGmToLocalOp
+        self._body(lambda: op(dst, gm, off, count))
+
+    def copy_out(self, gm: ir.Value, off: ir.Value, src: ir.Value, count: ir.Value, pad: bool) -> None:
+        op = ascendc.CopyPadLocalToGmOp if pad else ascendc.CopyLocalToGmOp
+        self._body(lambda: op(gm, off, src, count))
+
+    def copy_local(self, dst: ir.Value, src: ir.Value, count: ir.Value) -> None:
+        self._body(lambda: ascendc.CopyLocalOp(dst, src, count))
 
     def flag(self, event: str, eid: int = 0) -> None:
-        self.emit(f"ascendc.set_flag <{event}>, {eid}")
-        self.emit(f"ascendc.wait_flag <{event}>, {eid}")
+        attr = ascendc.EventAttr.get(event)
+        self._body(lambda: ascendc.SetFlagOp(attr, eid))
+        self._body(lambda: ascendc.WaitFlagOp(attr, eid))
+
+    # -- ascendc: vector ---------------------------------------------------------------
+
+    def vbinary(self, kind: str, dst: ir.Value, lhs: ir.Value, rhs: ir.Value, count: ir.Value) -> None:
+        self._body(lambda: ascendc.VBinaryOp(ascendc.BinaryKindAttr.get(kind), dst, lhs, rhs, count))
+
+    def vscalar(self, kind: str, dst: ir.Value, src: ir.Value, scalar: ir.Value, count: ir.Value) -> None:
+        self._body(lambda: ascendc.VScalarOp(ascendc.ScalarKindAttr.get(kind), dst, src, scalar, count))
+
+    def vunary(self, kind: str, dst: ir.Value, src: ir.Value, count: ir.Value) -> None:
+        self._body(lambda: ascendc.VUnaryOp(ascendc.UnaryKindAttr.get(kind), dst, src, count))
+
+    def reduce(self, kind: str, dst: ir.Value, src: ir.Value, tmp: ir.Value, count: ir.Value) -> None:
+        self._body(lambda: ascendc.ReduceOp(ascendc.ReduceKindAttr.get(kind), dst, src, tmp, count))
+
+    def duplicate(self, dst: ir.Value, scalar: ir.Value, count: ir.Value) -> None:
+        self._body(lambda: ascendc.DuplicateOp(dst, scalar, count))
+
+    def cast(self, dst: ir.Value, src: ir.Value, mode: str, count: ir.Value) -> None:
+        self._body(lambda: ascendc.CastOp(dst, src, ascendc.RoundModeAttr.get(mode), count))
+
+    # -- ascendc: cube -------------------------------------------------------------------
+
+    def copy_nd2nz(self, dst: ir.Value, gm: ir.Value, off: ir.Value, rows: ir.Value, cols: ir.Value,
+                   src_d_value: int, dst_nz_c0_stride: int) -> None:
+        self._body(lambda: ascendc.CopyNd2NzOp(dst, gm, off, rows, cols, src_d_value, dst_nz_c0_stride))
+
+    def load_data_2d(self, dst: ir.Value, src: ir.Value, start: ir.Value, repeat: ir.Value,
+                     stride: ir.Value) -> None:
+        self._body(lambda: ascendc.LoadData2DOp(dst, src, start, repeat, stride))
+
+    def mmad(self, c: ir.Value, a: ir.Value, b: ir.Value, init: ir.Value, m: ir.Value, n: ir.Value,
+             k: ir.Value) -> None:
+        self._body(lambda: ascendc.MmadOp(c, a, b, init, m, n, k))
+
+    def fixpipe(self, gm: ir.Value, off: ir.Value, src: ir.Value, rows: ir.Value, cols: ir.Value,
+                src_stride: ir.Value, dst_stride: int) -> None:
+        self._body(lambda: ascendc.FixpipeOp(gm, off, src, rows, cols, src_stride, dst_stride))
 
     # -- result ------------------------------------------------------------------
 
-    def text(self) -> str:
-        args = ", ".join(f"{n}: !ascendc.gm<{e}>" for n, e in self.args)
-        tiling = ""
+    def finish(self) -> ir.Operation:
+        """The kernel op, with its block count, tiling struct and C++ argument names set."""
+        op = self.op.operation
+        i64 = ir.IntegerType.get_signless(64)
+        op.attributes["block_dim"] = ir.IntegerAttr.get(i64, self.blocks)
         if self.tiling:
-            fields = ", ".join(f"{k} = {v} : i64" for k, v in self.tiling.items())
-            tiling = f" tiling({{{fields}}})"
-        # C++ parameter names for the emitter (x, bt, out, ... rather than a0, a1).
-        names = ", ".join(f'"{n[1:]}"' for n, _ in self.args)
-        attrs = f" attributes {{arg_names = [{names}]}}" if self.args else ""
-        lines = [f"ascendc.kernel @{self.name} kind(<{self.kind}>) blocks({self.blocks}){tiling}{attrs} {{",
-                 f"^bb0({args}):", *self._prologue, *self._body, "}"]
-        return "\n".join(lines) + "\n"
-
-
-def _parse_local(lt: str) -> tuple[str, int, str]:
-    inner = lt[lt.index("<") + 1 : lt.rindex(">")]
-    elem, size, pos = (p.strip() for p in inner.split(","))
-    return elem, int(size), pos
+            op.attributes["tiling"] = ir.DictAttr.get(
+                {k: ir.IntegerAttr.get(i64, v) for k, v in self.tiling.items()})
+        if self.args:
+            # C++ parameter names for the emitter (x, bt, out, ... rather than a0, a1).
+            op.attributes["arg_names"] = ir.ArrayAttr.get([ir.StringAttr.get(n) for _, n in self.args])
+        return op
 
 
 # ----------------------------------------------------------------------------
@@ -314,7 +420,7 @@ class Program:
             scalar = {"add": ("adds", float(b)), "sub": ("adds", -float(b)), "mul": ("muls", float(b)),
                       "div": ("muls", 1.0 / float(b)), "max": ("maxs", float(b)), "min": ("mins", float(b))}
             if kind not in scalar:
-                raise LoweringError(f"no scalar form of {kind}")
+                raise Unsupported(f"no scalar form of {kind}")
             return self._add("scalar", scalar[kind][0], a, scalar[kind][1])
         if b[0] == "in" and self.operands[b[1]].kind in ("row", "col"):
             return self._add(self.operands[b[1]].kind, kind, a, b[1])
@@ -385,7 +491,7 @@ class Program:
             t = self.scalar("adds", self.scalar("muls", x, 1.0 / 6.0), 0.5)
             t = self.scalar("mins", self.scalar("maxs", t, 0.0), 1.0)
             return self.binary("mul", x, t)
-        raise LoweringError(f"activation {act}")
+        raise Unsupported(f"activation {act}")
 
     def plan(self) -> tuple[list[object], int]:
         """Where each instruction writes: ``"out"`` (the output tile), an
@@ -426,16 +532,15 @@ def _regs(ins: tuple) -> list[tuple]:
     return [ins[2]]
 
 
-def _vector_instr(kb: KernelBuilder, ins: tuple, dst: str, dst_t: str, src: str, src_t: str, other: str | None,
-                  other_t: str | None, count: str, elem: str) -> None:
+def _vector_instr(kb: KernelBuilder, ins: tuple, dst: ir.Value, src: ir.Value, other: ir.Value | None,
+                  count: ir.Value, elem: str) -> None:
     kind = ins[0]
     if kind == "binary":
-        kb.emit(f"ascendc.vbinary <{ins[1]}> {dst}, {src}, {other}, {count} : {dst_t}, {src_t}, {other_t}")
+        kb.vbinary(ins[1], dst, src, other, count)
     elif kind == "scalar":
-        value = kb.f(ins[3], elem)
-        kb.emit(f"ascendc.vscalar <{ins[1]}> {dst}, {src}, {value}, {count} : {dst_t}, {src_t}, {elem}")
+        kb.vscalar(ins[1], dst, src, kb.f(ins[3], elem), count)
     elif kind == "unary":
-        kb.emit(f"ascendc.vunary <{ins[1]}> {dst}, {src}, {count} : {dst_t}, {src_t}")
+        kb.vunary(ins[1], dst, src, count)
     else:
         raise AssertionError(kind)
 
@@ -486,32 +591,30 @@ def elementwise_kernel(name: str, prog: Program, shape: Sequence[int], split: in
         tile_rows = max(1, (UB_BUDGET - side * eb) // per_row)
         tile_rows = min(tile_rows, rows)
         if (UB_BUDGET - side * eb) < per_row:
-            raise LoweringError(f"rows of {cols} elements do not fit the unified buffer")
+            raise Unsupported(f"rows of {cols} elements do not fit the unified buffer")
         tile = tile_rows * slot
         ntiles = ceil_div(rows, tile_rows)
     kb.blocks = max(1, min(MAX_BLOCKS, ntiles))
     lt = local_t(elem, tile, "vecin")
     ot = local_t(elem, tile, "vecout")
-    ct = local_t(elem, tile, "veccalc")
-    in_q = {i: kb.queue(pipe, "vecin", 2, 2, tile * eb, f"inq{i}") for i, o in enumerate(prog.operands)
+    in_q = {i: kb.queue(pipe, "vecin", 2, 2, tile * eb) for i, o in enumerate(prog.operands)
             if o.kind == "full"}
-    out_q = kb.queue(pipe, "vecout", 2, 2, tile * eb, "outq")
-    temp_bufs = [kb.tbuf_tensor(pipe, "veccalc", elem, tile, f"tmp{j}") for j in range(temps)]
-    side_bufs: dict[int, tuple[str, str]] = {}
+    out_q = kb.queue(pipe, "vecout", 2, 2, tile * eb)
+    temp_bufs = [kb.tbuf_tensor(pipe, "veccalc", elem, tile) for _ in range(temps)]
+    side_bufs: dict[int, ir.Value] = {}
     for i, o in enumerate(prog.operands):
         if o.kind == "full":
             continue
         n = cols if o.kind == "row" else o.period
-        buf = kb.tbuf_tensor(pipe, "veccalc", elem, align_up(n, align), f"side{i}")
-        side_bufs[i] = (buf, local_t(elem, align_up(n, align), "veccalc"))
-    bidx = kb.op("blk", "ascendc.block_idx : index")
-    bnum = kb.op("nblk", "ascendc.block_num : index")
+        side_bufs[i] = kb.tbuf_tensor(pipe, "veccalc", elem, align_up(n, align))
+    bidx = kb.block_idx()
+    bnum = kb.block_num()
     if side_bufs:
         # Row/col operands are read once per block (DataCopyPad: any length).
-        for i, (buf, bt) in side_bufs.items():
+        for i, buf in side_bufs.items():
             o = prog.operands[i]
             n = kb.param(f"side{i}_len", cols if o.kind == "row" else o.period)
-            kb.copy_in(buf, bt, ins_gm[i], elem, kb.c(0), n, pad=True)
+            kb.copy_in(buf, ins_gm[i], kb.c(0), n, pad=True)
         kb.flag("mte2_v")
         if any(o.kind == "col" for o in prog.operands):
             kb.flag("mte2_s")
@@ -520,33 +623,33 @@ def elementwise_kernel(name: str, prog: Program, shape: Sequence[int], split: in
         p_total = kb.param("total", total)
         p_tile = kb.param("tile", tile)
         p_ntiles = kb.param("ntiles", ntiles)
-        with kb.loop(bidx, p_ntiles, bnum, "t") as t:
+        with kb.loop(bidx, p_ntiles, bnum) as t:
             off = kb.mul(t, p_tile)
             cnt = kb.min(kb.sub(p_total, off), p_tile)
             full = kb.eq(cnt, p_tile)
             tiles = {}
             for i, q in in_q.items():
-                x = kb.alloc(q, lt, f"x{i}_")
+                x = kb.alloc(q, lt)
                 with kb.if_(full):
-                    kb.copy_in(x, lt, ins_gm[i], elem, off, p_tile, pad=False)
+                    kb.copy_in(x, ins_gm[i], off, p_tile, pad=False)
                 kb.else_()
-                kb.copy_in(x, lt, ins_gm[i], elem, off, cnt, pad=True)
+                kb.copy_in(x, ins_gm[i], off, cnt, pad=True)
                 kb.end_if()
-                kb.enque(q, x, lt)
+                kb.enque(q, x)
             for i, q in in_q.items():
-                tiles[i] = (kb.deque(q, lt, f"xv{i}_"), lt)
-            y = kb.alloc(out_q, ot, "y")
-            _run_program(kb, prog, tiles, temp_bufs, ct, (y, ot), cnt, elem, None)
+                tiles[i] = kb.deque(q, lt)
+            y = kb.alloc(out_q, ot)
+            _run_program(kb, prog, tiles, temp_bufs, y, cnt, elem, None)
             for i, q in in_q.items():
-                kb.free(q, tiles[i][0], lt)
-            kb.enque(out_q, y, ot)
-            yv = kb.deque(out_q, ot, "yv")
+                kb.free(q, tiles[i])
+            kb.enque(out_q, y)
+            yv = kb.deque(out_q, ot)
             with kb.if_(full):
-                kb.copy_out(out_gm, elem, off, yv, ot, p_tile, pad=False)
+                kb.copy_out(out_gm, off, yv, p_tile, pad=False)
             kb.else_()
-            kb.copy_out(out_gm, elem, off, yv, ot, cnt, pad=True)
+            kb.copy_out(out_gm, off, yv, cnt, pad=True)
             kb.end_if()
-            kb.free(out_q, yv, ot)
+            kb.free(out_q, yv)
         return kb
 
     p_rows = kb.param("rows", rows)
@@ -554,85 +657,84 @@ def elementwise_kernel(name: str, prog: Program, shape: Sequence[int], split: in
     p_slot = kb.param("slot", slot)
     p_trows = kb.param("tile_rows", tile_rows)
     p_ntiles = kb.param("ntiles", ntiles)
-    with kb.loop(bidx, p_ntiles, bnum, "t") as t:
+    with kb.loop(bidx, p_ntiles, bnum) as t:
         r0 = kb.mul(t, p_trows)
         nr = kb.min(kb.sub(p_rows, r0), p_trows)
         cnt = kb.mul(nr, p_slot)
         tiles = {}
         for i, q in in_q.items():
-            x = kb.alloc(q, lt, f"x{i}_")
-            with kb.loop(kb.c(0), nr, kb.c(1), "r") as r:
-                s, st = kb.slice(x, lt, kb.mul(r, p_slot), slot)
-                kb.copy_in(s, st, ins_gm[i], elem, kb.mul(kb.add(r0, r), p_cols), p_cols, pad=True)
-            kb.enque(q, x, lt)
+            x = kb.alloc(q, lt)
+            with kb.loop(kb.c(0), nr, kb.c(1)) as r:
+                s = kb.slice(x, kb.mul(r, p_slot), slot)
+                kb.copy_in(s, ins_gm[i], kb.mul(kb.add(r0, r), p_cols), p_cols, pad=True)
+            kb.enque(q, x)
         for i, q in in_q.items():
-            tiles[i] = (kb.deque(q, lt, f"xv{i}_"), lt)
-        y = kb.alloc(out_q, ot, "y")
+            tiles[i] = kb.deque(q, lt)
+        y = kb.alloc(out_q, ot)
         rowctx = (r0, nr, p_slot, slot, p_cols, side_bufs)
-        _run_program(kb, prog, tiles, temp_bufs, ct, (y, ot), cnt, elem, rowctx)
+        _run_program(kb, prog, tiles, temp_bufs, y, cnt, elem, rowctx)
         for i, q in in_q.items():
-            kb.free(q, tiles[i][0], lt)
-        kb.enque(out_q, y, ot)
-        yv = kb.deque(out_q, ot, "yv")
-        with kb.loop(kb.c(0), nr, kb.c(1), "r") as r:
-            s, st = kb.slice(yv, ot, kb.mul(r, p_slot), slot)
-            kb.copy_out(out_gm, elem, kb.mul(kb.add(r0, r), p_cols), s, st, p_cols, pad=True)
-        kb.free(out_q, yv, ot)
+            kb.free(q, tiles[i])
+        kb.enque(out_q, y)
+        yv = kb.deque(out_q, ot)
+        with kb.loop(kb.c(0), nr, kb.c(1)) as r:
+            s = kb.slice(yv, kb.mul(r, p_slot), slot)
+            kb.copy_out(out_gm, kb.mul(kb.add(r0, r), p_cols), s, p_cols, pad=True)
+        kb.free(out_q, yv)
     return kb
 
 
-def _run_program(kb: KernelBuilder, prog: Program, tiles: dict, temp_bufs: list[str], ct: str,
-                 out: tuple[str, str], count: str, elem: str, rowctx) -> None:
+def _run_program(kb: KernelBuilder, prog: Program, tiles: dict[int, ir.Value], temp_bufs: list[ir.Value],
+                 out: ir.Value, count: ir.Value, elem: str, rowctx) -> None:
     """Emits the program's instructions; the last one writes the output tile."""
     plan, _ = prog.plan()
-    where: dict[tuple, tuple[str, str]] = {("in", i): v for i, v in tiles.items()}
+    where: dict[tuple, ir.Value] = {("in", i): v for i, v in tiles.items()}
     for j, ins in enumerate(prog.instrs):
-        src, st = where[ins[2]]
-        dst, dt = out if plan[j] == "out" else (temp_bufs[plan[j]], ct)
+        src = where[ins[2]]
+        dst = out if plan[j] == "out" else temp_bufs[plan[j]]
         kind = ins[0]
         if kind in ("row", "col"):
-            _broadcast_instr(kb, ins, dst, dt, src, st, count, elem, rowctx)
+            _broadcast_instr(kb, ins, dst, src, elem, rowctx)
         else:
-            other, other_t = where[ins[3]] if kind == "binary" else (None, None)
-            _vector_instr(kb, ins, dst, dt, src, st, other, other_t, count, elem)
-        where[("r", j)] = (dst, dt)
+            other = where[ins[3]] if kind == "binary" else None
+            _vector_instr(kb, ins, dst, src, other, count, elem)
+        where[("r", j)] = dst
 
 
 _BCAST_SCALAR = {"add": "adds", "mul": "muls", "max": "maxs", "min": "mins"}
 
 
-def _broadcast_instr(kb: KernelBuilder, ins: tuple, dst: str, dt: str, src: str, st: str, count: str,
-                     elem: str, rowctx) -> None:
+def _broadcast_instr(kb: KernelBuilder, ins: tuple, dst: ir.Value, src: ir.Value, elem: str, rowctx) -> None:
     if rowctx is None:
         raise AssertionError("broadcast operand in flat mode")
     r0, nr, p_slot, slot, p_cols, side_bufs = rowctx
     kind, op, _, idx = ins
-    buf, bt = side_bufs[idx]
-    with kb.loop(kb.c(0), nr, kb.c(1), "r") as r:
+    buf = side_bufs[idx]
+    with kb.loop(kb.c(0), nr, kb.c(1)) as r:
         off = kb.mul(r, p_slot)
-        ds, dst_t = kb.slice(dst, dt, off, slot, "d")
-        ss, src_t = kb.slice(src, st, off, slot, "s")
+        ds = kb.slice(dst, off, slot)
+        ss = kb.slice(src, off, slot)
         if kind == "row":
-            kb.emit(f"ascendc.vbinary <{op}> {ds}, {ss}, {buf}, {p_cols} : {dst_t}, {src_t}, {bt}")
+            kb.vbinary(op, ds, ss, buf, p_cols)
         else:
-            _col_instr(kb, op, ds, dst_t, ss, src_t, buf, bt, kb.add(r0, r), idx, p_cols, elem)
+            _col_instr(kb, op, ds, ss, buf, kb.add(r0, r), idx, p_cols, elem)
 
 
-def _col_instr(kb: KernelBuilder, op: str, ds: str, dst_t: str, ss: str, src_t: str, buf: str, bt: str,
-               row: str, idx: int, p_cols: str, elem: str) -> None:
+def _col_instr(kb: KernelBuilder, op: str, ds: ir.Value, ss: ir.Value, buf: ir.Value, row: ir.Value, idx: int,
+               p_cols: ir.Value, elem: str) -> None:
     period = kb.tiling_value(f"side{idx}_len")
-    v = kb.op("v", f"ascendc.get_value {buf}[{kb.rem(row, period)}] : {bt} -> {elem}")
+    v = kb.get_value(buf, kb.rem(row, period))
     if op == "sub":
-        v = kb.op("v", f"arith.mulf {v}, {kb.f(-1.0, elem)} : {elem}")
+        v = kb.mulf(v, kb.f(-1.0, elem))
         sop = "adds"
     elif op == "div":
-        v = kb.op("v", f"arith.divf {kb.f(1.0, elem)}, {v} : {elem}")
+        v = kb.divf(kb.f(1.0, elem), v)
         sop = "muls"
     elif op in _BCAST_SCALAR:
         sop = _BCAST_SCALAR[op]
     else:
-        raise LoweringError(f"per-row {op}")
-    kb.emit(f"ascendc.vscalar <{sop}> {ds}, {ss}, {v}, {p_cols} : {dst_t}, {src_t}, {elem}")
+        raise Unsupported(f"per-row {op}")
+    kb.vscalar(sop, ds, ss, v, p_cols)
 
 
 # ----------------------------------------------------------------------------
@@ -652,7 +754,7 @@ def matmul_kernel(name: str, elem: str, batch: int, m: int, n: int, k: int, a_ba
     synchronisation.
     """
     if elem not in ("f32", "f16"):
-        raise LoweringError(f"matmul on {elem} (the cube template handles f32 and f16)")
+        raise Unsupported(f"matmul on {elem} (the cube template handles f32 and f16)")
     eb = elem_bytes(elem)
     c0 = 32 // eb
     tm = min(align_up(m, 16), 128)
@@ -670,11 +772,11 @@ def matmul_kernel(name: str, elem: str, batch: int, m: int, n: int, k: int, a_ba
     a1t, b1t = local_t(elem, tm * tk, "a1"), local_t(elem, tn * tk, "b1")
     a2t, b2t = local_t(elem, tm * tk, "a2"), local_t(elem, tn * tk, "b2")
     cct = local_t("f32", tm * tn, "co1")
-    qa1 = kb.queue(pipe, "a1", 1, 1, tm * tk * eb, "qa1")
-    qb1 = kb.queue(pipe, "b1", 1, 1, tn * tk * eb, "qb1")
-    qa2 = kb.queue(pipe, "a2", 1, 1, tm * tk * eb, "qa2")
-    qb2 = kb.queue(pipe, "b2", 1, 1, tn * tk * eb, "qb2")
-    qc = kb.queue(pipe, "co1", 1, 1, tm * tn * 4, "qc")
+    qa1 = kb.queue(pipe, "a1", 1, 1, tm * tk * eb)
+    qb1 = kb.queue(pipe, "b1", 1, 1, tn * tk * eb)
+    qa2 = kb.queue(pipe, "a2", 1, 1, tm * tk * eb)
+    qb2 = kb.queue(pipe, "b2", 1, 1, tn * tk * eb)
+    qc = kb.queue(pipe, "co1", 1, 1, tm * tn * 4)
     p_m, p_n, p_k = kb.param("m", m), kb.param("n", n), kb.param("k", k)
     p_tm, p_tn, p_tk = kb.param("tm", tm), kb.param("tn", tn), kb.param("tk", tk)
     p_nt, p_kt = kb.param("nt", nt), kb.param("kt", kt)
@@ -683,10 +785,10 @@ def matmul_kernel(name: str, elem: str, batch: int, m: int, n: int, k: int, a_ba
     p_sa = kb.param("a_batch_stride", m * k if a_batched else 0)
     p_sb = kb.param("b_batch_stride", n * k if b_batched else 0)
     p_sc = kb.param("c_batch_stride", m * n)
-    bidx = kb.op("blk", "ascendc.block_idx : index")
-    bnum = kb.op("nblk", "ascendc.block_num : index")
+    bidx = kb.block_idx()
+    bnum = kb.block_num()
     c16, c_c0, c_frag = kb.c(16), kb.c(c0), kb.c(frag)
-    with kb.loop(bidx, p_tiles, bnum, "t") as t:
+    with kb.loop(bidx, p_tiles, bnum) as t:
         bi = kb.div(t, p_mnt)
         rest = kb.rem(t, p_mnt)
         m0 = kb.mul(kb.div(rest, p_nt), p_tm)
@@ -697,53 +799,48 @@ def matmul_kernel(name: str, elem: str, batch: int, m: int, n: int, k: int, a_ba
         nb = kb.ceil_div(nsz, c16)
         a_base = kb.add(kb.mul(bi, p_sa), kb.mul(m0, p_k))
         b_base = kb.add(kb.mul(bi, p_sb), kb.mul(n0, p_k))
-        c = kb.alloc(qc, cct, "acc")
-        with kb.loop(kb.c(0), p_kt, kb.c(1), "kk") as kk:
+        c = kb.alloc(qc, cct)
+        with kb.loop(kb.c(0), p_kt, kb.c(1)) as kk:
             k0 = kb.mul(kk, p_tk)
             ksz = kb.min(kb.sub(p_k, k0), p_tk)
             kbk = kb.ceil_div(ksz, c_c0)
-            a1 = kb.alloc(qa1, a1t, "a1")
-            kb.emit(f"ascendc.copy_nd2nz {a1}, {a_gm}[{kb.add(a_base, k0)}] rows({msz}) cols({ksz}) "
-                    f"{{src_d_value = {k} : i64, dst_nz_c0_stride = {tm} : i64}} : {a1t}, !ascendc.gm<{elem}>")
-            kb.enque(qa1, a1, a1t)
-            b1 = kb.alloc(qb1, b1t, "b1")
-            kb.emit(f"ascendc.copy_nd2nz {b1}, {bt_gm}[{kb.add(b_base, k0)}] rows({nsz}) cols({ksz}) "
-                    f"{{src_d_value = {k} : i64, dst_nz_c0_stride = {tn} : i64}} : {b1t}, !ascendc.gm<{elem}>")
-            kb.enque(qb1, b1, b1t)
-            a1v = kb.deque(qa1, a1t, "a1v")
-            b1v = kb.deque(qb1, b1t, "b1v")
-            a2 = kb.alloc(qa2, a2t, "a2")
-            b2 = kb.alloc(qb2, b2t, "b2")
+            a1 = kb.alloc(qa1, a1t)
+            kb.copy_nd2nz(a1, a_gm, kb.add(a_base, k0), msz, ksz, src_d_value=k, dst_nz_c0_stride=tm)
+            kb.enque(qa1, a1)
+            b1 = kb.alloc(qb1, b1t)
+            kb.copy_nd2nz(b1, bt_gm, kb.add(b_base, k0), nsz, ksz, src_d_value=k, dst_nz_c0_stride=tn)
+            kb.enque(qb1, b1)
+            a1v = kb.deque(qa1, a1t)
+            b1v = kb.deque(qb1, b1t)
+            a2 = kb.alloc(qa2, a2t)
+            b2 = kb.alloc(qb2, b2t)
             # L1 fractal (mi, ki) of A is at ki * (TM/16) + mi; L0A wants mi * kb + ki.
-            with kb.loop(kb.c(0), mb, kb.c(1), "mi") as mi:
-                dst, dt = _cube_slice(kb, a2, a2t, kb.mul(kb.mul(mi, kbk), c_frag), frag)
-                kb.emit(f"ascendc.load_data_2d {dst}, {a1v} start({mi}) repeat({kbk}) stride({kb.c(tm // 16)}) "
-                        f": {dt}, {a1t}")
+            with kb.loop(kb.c(0), mb, kb.c(1)) as mi:
+                dst = _cube_slice(kb, a2, kb.mul(kb.mul(mi, kbk), c_frag), frag)
+                kb.load_data_2d(dst, a1v, mi, kbk, kb.c(tm // 16))
             # L1 fractal (ni, ki) of Bt is at ki * (TN/16) + ni; L0B wants ki * nb + ni.
-            with kb.loop(kb.c(0), kbk, kb.c(1), "ki") as ki:
-                dst, dt = _cube_slice(kb, b2, b2t, kb.mul(kb.mul(ki, nb), c_frag), frag)
-                kb.emit(f"ascendc.load_data_2d {dst}, {b1v} start({kb.mul(ki, kb.c(tn // 16))}) repeat({nb}) "
-                        f"stride({kb.c(1)}) : {dt}, {b1t}")
-            kb.free(qa1, a1v, a1t)
-            kb.free(qb1, b1v, b1t)
-            kb.enque(qa2, a2, a2t)
-            kb.enque(qb2, b2, b2t)
-            a2v = kb.deque(qa2, a2t, "a2v")
-            b2v = kb.deque(qb2, b2t, "b2v")
+            with kb.loop(kb.c(0), kbk, kb.c(1)) as ki:
+                dst = _cube_slice(kb, b2, kb.mul(kb.mul(ki, nb), c_frag), frag)
+                kb.load_data_2d(dst, b1v, kb.mul(ki, kb.c(tn // 16)), nb, kb.c(1))
+            kb.free(qa1, a1v)
+            kb.free(qb1, b1v)
+            kb.enque(qa2, a2)
+            kb.enque(qb2, b2)
+            a2v = kb.deque(qa2, a2t)
+            b2v = kb.deque(qb2, b2t)
             first = kb.eq(kk, kb.c(0))
-            kb.emit(f"ascendc.mmad {c}, {a2v}, {b2v}, {first} m({msz}) n({nsz}) k({ksz}) : {cct}, {a2t}, {b2t}")
-            kb.free(qa2, a2v, a2t)
-            kb.free(qb2, b2v, b2t)
-        kb.enque(qc, c, cct)
-        cv = kb.deque(qc, cct, "accv")
+            kb.mmad(c, a2v, b2v, first, msz, nsz, ksz)
+            kb.free(qa2, a2v)
+            kb.free(qb2, b2v)
+        kb.enque(qc, c)
+        cv = kb.deque(qc, cct)
         c_off = kb.add(kb.add(kb.mul(bi, p_sc), kb.mul(m0, p_n)), n0)
-        kb.emit(f"ascendc.fixpipe {c_gm}[{c_off}], {cv} rows({msz}) cols({nsz}) src_stride({kb.mul(mb, c16)}) "
-                f"{{dst_stride = {n} : i64}} : !ascendc.gm<{out_elem}>, {cct}")
-        kb.free(qc, cv, cct)
+        kb.fixpipe(c_gm, c_off, cv, msz, nsz, kb.mul(mb, c16), dst_stride=n)
+        kb.free(qc, cv)
     return kb
 
 
-def _cube_slice(kb: KernelBuilder, t: str, lt: str, off: str, frag: int) -> tuple[str, str]:
+def _cube_slice(kb: KernelBuilder, t: ir.Value, off: ir.Value, frag: int) -> ir.Value:
     """``t[off]`` as the destination of a LoadData.
 
     Local types need a static size and the offset is dynamic, so the view is
@@ -751,7 +848,7 @@ def _cube_slice(kb: KernelBuilder, t: str, lt: str, off: str, frag: int) -> tupl
     C reaches to the end of ``t``, and the shim checks the repeats against
     that at run time.
     """
-    return kb.slice(t, lt, off, frag, "fs")
+    return kb.slice(t, off, frag)
 
 
 # ----------------------------------------------------------------------------
@@ -764,11 +861,11 @@ def _row_kernel_setup(kb: KernelBuilder, elem: str, rows: int, cols: int, extra_
     align = 32 // eb
     slot = align_up(cols, align)
     if slot * eb * (4 + extra_rows) > UB_BUDGET:
-        raise LoweringError(f"rows of {cols} elements do not fit the unified buffer")
+        raise Unsupported(f"rows of {cols} elements do not fit the unified buffer")
     pipe = kb.pipe()
     lt, ot = local_t(elem, slot, "vecin"), local_t(elem, slot, "vecout")
-    inq = kb.queue(pipe, "vecin", 2, 2, slot * eb, "inq")
-    outq = kb.queue(pipe, "vecout", 2, 2, slot * eb, "outq")
+    inq = kb.queue(pipe, "vecin", 2, 2, slot * eb)
+    outq = kb.queue(pipe, "vecout", 2, 2, slot * eb)
     return pipe, slot, lt, ot, inq, outq
 
 
@@ -777,38 +874,36 @@ def softmax_kernel(name: str, elem: str, rows: int, cols: int) -> KernelBuilder:
     kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, rows)))
     x_gm, y_gm = kb.arg("x", elem), kb.arg("y", elem)
     pipe, slot, lt, ot, inq, outq = _row_kernel_setup(kb, elem, rows, cols, 2)
-    red = kb.tbuf_tensor(pipe, "veccalc", elem, 32 // elem_bytes(elem), "red")
-    tmp = kb.tbuf_tensor(pipe, "veccalc", elem, slot, "work")
-    redt = local_t(elem, 32 // elem_bytes(elem), "veccalc")
-    tmpt = local_t(elem, slot, "veccalc")
+    red = kb.tbuf_tensor(pipe, "veccalc", elem, 32 // elem_bytes(elem))
+    tmp = kb.tbuf_tensor(pipe, "veccalc", elem, slot)
     p_rows, p_cols = kb.param("rows", rows), kb.param("cols", cols)
-    bidx = kb.op("blk", "ascendc.block_idx : index")
-    bnum = kb.op("nblk", "ascendc.block_num : index")
-    with kb.loop(bidx, p_rows, bnum, "r") as r:
+    bidx = kb.block_idx()
+    bnum = kb.block_num()
+    with kb.loop(bidx, p_rows, bnum) as r:
         off = kb.mul(r, p_cols)
-        x = kb.alloc(inq, lt, "x")
-        kb.copy_in(x, lt, x_gm, elem, off, p_cols, pad=True)
-        kb.enque(inq, x, lt)
-        xv = kb.deque(inq, lt, "xv")
-        y = kb.alloc(outq, ot, "y")
-        kb.emit(f"ascendc.reduce <max> {red}, {xv}, {tmp}, {p_cols} : {redt}, {lt}, {tmpt}")
+        x = kb.alloc(inq, lt)
+        kb.copy_in(x, x_gm, off, p_cols, pad=True)
+        kb.enque(inq, x)
+        xv = kb.deque(inq, lt)
+        y = kb.alloc(outq, ot)
+        kb.reduce("max", red, xv, tmp, p_cols)
         kb.flag("v_s")
-        mx = kb.op("mx", f"ascendc.get_value {red}[{kb.c(0)}] : {redt} -> {elem}")
+        mx = kb.get_value(red, kb.c(0))
         kb.flag("s_v")
-        neg = kb.op("nmx", f"arith.mulf {mx}, {kb.f(-1.0, elem)} : {elem}")
-        kb.emit(f"ascendc.vscalar <adds> {y}, {xv}, {neg}, {p_cols} : {ot}, {lt}, {elem}")
-        kb.emit(f"ascendc.vunary <exp> {y}, {y}, {p_cols} : {ot}, {ot}")
-        kb.emit(f"ascendc.reduce <sum> {red}, {y}, {tmp}, {p_cols} : {redt}, {ot}, {tmpt}")
+        neg = kb.mulf(mx, kb.f(-1.0, elem))
+        kb.vscalar("adds", y, xv, neg, p_cols)
+        kb.vunary("exp", y, y, p_cols)
+        kb.reduce("sum", red, y, tmp, p_cols)
         kb.flag("v_s")
-        sm = kb.op("sum", f"ascendc.get_value {red}[{kb.c(0)}] : {redt} -> {elem}")
+        sm = kb.get_value(red, kb.c(0))
         kb.flag("s_v")
-        inv = kb.op("inv", f"arith.divf {kb.f(1.0, elem)}, {sm} : {elem}")
-        kb.emit(f"ascendc.vscalar <muls> {y}, {y}, {inv}, {p_cols} : {ot}, {ot}, {elem}")
-        kb.free(inq, xv, lt)
-        kb.enque(outq, y, ot)
-        yv = kb.deque(outq, ot, "yv")
-        kb.copy_out(y_gm, elem, off, yv, ot, p_cols, pad=True)
-        kb.free(outq, yv, ot)
+        inv = kb.divf(kb.f(1.0, elem), sm)
+        kb.vscalar("muls", y, y, inv, p_cols)
+        kb.free(inq, xv)
+        kb.enque(outq, y)
+        yv = kb.deque(outq, ot)
+        kb.copy_out(y_gm, off, yv, p_cols, pad=True)
+        kb.free(outq, yv)
     return kb
 
 
@@ -823,64 +918,62 @@ def layer_norm_kernel(name: str, elem: str, rows: int, cols: int, eps: float, ha
     y_gm = kb.arg("y", elem)
     pipe, slot, lt, ot, inq, outq = _row_kernel_setup(kb, elem, rows, cols, 4)
     red_n = 32 // elem_bytes(elem)
-    red = kb.tbuf_tensor(pipe, "veccalc", elem, red_n, "red")
-    redt = local_t(elem, red_n, "veccalc")
-    tmp = kb.tbuf_tensor(pipe, "veccalc", elem, slot, "work")
-    sq = kb.tbuf_tensor(pipe, "veccalc", elem, slot, "sq")
-    tmpt = local_t(elem, slot, "veccalc")
+    red = kb.tbuf_tensor(pipe, "veccalc", elem, red_n)
+    tmp = kb.tbuf_tensor(pipe, "veccalc", elem, slot)
+    sq = kb.tbuf_tensor(pipe, "veccalc", elem, slot)
     p_rows, p_cols = kb.param("rows", rows), kb.param("cols", cols)
     side = {}
     for key, gm in (("scale", s_gm), ("bias", b_gm)):
         if gm is not None:
-            buf = kb.tbuf_tensor(pipe, "veccalc", elem, slot, key + "v")
-            kb.copy_in(buf, tmpt, gm, elem, kb.c(0), p_cols, pad=True)
+            buf = kb.tbuf_tensor(pipe, "veccalc", elem, slot)
+            kb.copy_in(buf, gm, kb.c(0), p_cols, pad=True)
             side[key] = buf
     if side:
         kb.flag("mte2_v")
     inv_n = kb.f(1.0 / cols, elem)
     eps_c = kb.f(eps, elem)
-    bidx = kb.op("blk", "ascendc.block_idx : index")
-    bnum = kb.op("nblk", "ascendc.block_num : index")
-    with kb.loop(bidx, p_rows, bnum, "r") as r:
+    bidx = kb.block_idx()
+    bnum = kb.block_num()
+    with kb.loop(bidx, p_rows, bnum) as r:
         off = kb.mul(r, p_cols)
-        x = kb.alloc(inq, lt, "x")
-        kb.copy_in(x, lt, x_gm, elem, off, p_cols, pad=True)
-        kb.enque(inq, x, lt)
-        xv = kb.deque(inq, lt, "xv")
-        y = kb.alloc(outq, ot, "y")
+        x = kb.alloc(inq, lt)
+        kb.copy_in(x, x_gm, off, p_cols, pad=True)
+        kb.enque(inq, x)
+        xv = kb.deque(inq, lt)
+        y = kb.alloc(outq, ot)
         if center:
-            kb.emit(f"ascendc.reduce <sum> {red}, {xv}, {tmp}, {p_cols} : {redt}, {lt}, {tmpt}")
+            kb.reduce("sum", red, xv, tmp, p_cols)
             kb.flag("v_s")
-            s = kb.op("sum", f"ascendc.get_value {red}[{kb.c(0)}] : {redt} -> {elem}")
+            s = kb.get_value(red, kb.c(0))
             kb.flag("s_v")
-            mean = kb.op("mean", f"arith.mulf {s}, {inv_n} : {elem}")
-            neg = kb.op("nmean", f"arith.mulf {mean}, {kb.f(-1.0, elem)} : {elem}")
-            kb.emit(f"ascendc.vscalar <adds> {y}, {xv}, {neg}, {p_cols} : {ot}, {lt}, {elem}")
+            mean = kb.mulf(s, inv_n)
+            neg = kb.mulf(mean, kb.f(-1.0, elem))
+            kb.vscalar("adds", y, xv, neg, p_cols)
         else:
-            kb.emit(f"ascendc.vscalar <muls> {y}, {xv}, {kb.f(1.0, elem)}, {p_cols} : {ot}, {lt}, {elem}")
-        kb.emit(f"ascendc.vbinary <mul> {sq}, {y}, {y}, {p_cols} : {tmpt}, {ot}, {ot}")
-        kb.emit(f"ascendc.reduce <sum> {red}, {sq}, {tmp}, {p_cols} : {redt}, {tmpt}, {tmpt}")
+            kb.vscalar("muls", y, xv, kb.f(1.0, elem), p_cols)
+        kb.vbinary("mul", sq, y, y, p_cols)
+        kb.reduce("sum", red, sq, tmp, p_cols)
         kb.flag("v_s")
-        ss = kb.op("ssum", f"ascendc.get_value {red}[{kb.c(0)}] : {redt} -> {elem}")
+        ss = kb.get_value(red, kb.c(0))
         kb.flag("s_v")
-        var = kb.op("var", f"arith.mulf {ss}, {inv_n} : {elem}")
-        var_eps = kb.op("vareps", f"arith.addf {var}, {eps_c} : {elem}")
+        var = kb.mulf(ss, inv_n)
+        var_eps = kb.addf(var, eps_c)
         # 1 / sqrt(var + eps) on the vector unit (Rsqrt), read back on the scalar pipe.
-        kb.emit(f"ascendc.duplicate {red}, {var_eps}, {kb.c(red_n)} : {redt}, {elem}")
-        kb.emit(f"ascendc.vunary <rsqrt> {red}, {red}, {kb.c(red_n)} : {redt}, {redt}")
+        kb.duplicate(red, var_eps, kb.c(red_n))
+        kb.vunary("rsqrt", red, red, kb.c(red_n))
         kb.flag("v_s")
-        rstd = kb.op("rstd", f"ascendc.get_value {red}[{kb.c(0)}] : {redt} -> {elem}")
+        rstd = kb.get_value(red, kb.c(0))
         kb.flag("s_v")
-        kb.emit(f"ascendc.vscalar <muls> {y}, {y}, {rstd}, {p_cols} : {ot}, {ot}, {elem}")
+        kb.vscalar("muls", y, y, rstd, p_cols)
         if "scale" in side:
-            kb.emit(f"ascendc.vbinary <mul> {y}, {y}, {side['scale']}, {p_cols} : {ot}, {ot}, {tmpt}")
+            kb.vbinary("mul", y, y, side['scale'], p_cols)
         if "bias" in side:
-            kb.emit(f"ascendc.vbinary <add> {y}, {y}, {side['bias']}, {p_cols} : {ot}, {ot}, {tmpt}")
-        kb.free(inq, xv, lt)
-        kb.enque(outq, y, ot)
-        yv = kb.deque(outq, ot, "yv")
-        kb.copy_out(y_gm, elem, off, yv, ot, p_cols, pad=True)
-        kb.free(outq, yv, ot)
+            kb.vbinary("add", y, y, side['bias'], p_cols)
+        kb.free(inq, xv)
+        kb.enque(outq, y)
+        yv = kb.deque(outq, ot)
+        kb.copy_out(y_gm, off, yv, p_cols, pad=True)
+        kb.free(outq, yv)
     return kb
 
 
@@ -909,12 +1002,11 @@ def transpose_rows_kernel(name: str, elem: str, in_shape: Sequence[int], perm: S
     pipe = kb.pipe()
     # GM -> UB -> GM with no compute: a queue would sync MTE2 -> V, so the
     # row buffer is plain and the MTE2 -> MTE3 (and back) order is explicit.
-    lt = local_t(elem, slot, "veccalc")
-    row = kb.tbuf_tensor(pipe, "veccalc", elem, slot, "row")
+    row = kb.tbuf_tensor(pipe, "veccalc", elem, slot)
     p_rows, p_cols = kb.param("rows", rows), kb.param("cols", cols)
-    bidx = kb.op("blk", "ascendc.block_idx : index")
-    bnum = kb.op("nblk", "ascendc.block_num : index")
-    with kb.loop(bidx, p_rows, bnum, "r") as r:
+    bidx = kb.block_idx()
+    bnum = kb.block_num()
+    with kb.loop(bidx, p_rows, bnum) as r:
         # Decompose the output row index over the output's leading axes.
         rest, src = r, kb.c(0)
         for ax in range(rank - 2, -1, -1):
@@ -922,9 +1014,9 @@ def transpose_rows_kernel(name: str, elem: str, in_shape: Sequence[int], perm: S
             idx = kb.rem(rest, d)
             rest = kb.div(rest, d)
             src = kb.add(src, kb.mul(idx, kb.c(in_strides[perm[ax]])))
-        kb.copy_in(row, lt, x_gm, elem, src, p_cols, pad=True)
+        kb.copy_in(row, x_gm, src, p_cols, pad=True)
         kb.flag("mte2_mte3")
-        kb.copy_out(y_gm, elem, kb.mul(r, p_cols), row, lt, p_cols, pad=True)
+        kb.copy_out(y_gm, kb.mul(r, p_cols), row, p_cols, pad=True)
         kb.flag("mte3_mte2")
     return kb
 
@@ -935,26 +1027,25 @@ def transpose2d_kernel(name: str, elem: str, batch: int, rows: int, cols: int) -
     n = rows * cols
     size = align_up(n, 32 // eb)
     if 2 * size * eb > UB_BUDGET:
-        raise LoweringError(f"a {rows}x{cols} matrix does not fit the unified buffer")
+        raise Unsupported(f"a {rows}x{cols} matrix does not fit the unified buffer")
     kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, batch)))
     x_gm, y_gm = kb.arg("x", elem), kb.arg("y", elem)
     pipe = kb.pipe()
-    src = kb.tbuf_tensor(pipe, "vecin", elem, size, "mat")
-    dst = kb.tbuf_tensor(pipe, "vecout", elem, size, "matt")
-    st, dt = local_t(elem, size, "vecin"), local_t(elem, size, "vecout")
+    src = kb.tbuf_tensor(pipe, "vecin", elem, size)
+    dst = kb.tbuf_tensor(pipe, "vecout", elem, size)
     p_b, p_n = kb.param("batch", batch), kb.param("numel", n)
     c_rows, c_cols = kb.c(rows), kb.c(cols)
-    bidx = kb.op("blk", "ascendc.block_idx : index")
-    bnum = kb.op("nblk", "ascendc.block_num : index")
-    with kb.loop(bidx, p_b, bnum, "b") as b:
+    bidx = kb.block_idx()
+    bnum = kb.block_num()
+    with kb.loop(bidx, p_b, bnum) as b:
         off = kb.mul(b, p_n)
-        kb.copy_in(src, st, x_gm, elem, off, p_n, pad=True)
+        kb.copy_in(src, x_gm, off, p_n, pad=True)
         kb.flag("mte2_s")
-        with kb.loop(kb.c(0), c_rows, kb.c(1), "i") as i, kb.loop(kb.c(0), c_cols, kb.c(1), "j") as j:
-            v = kb.op("v", f"ascendc.get_value {src}[{kb.add(kb.mul(i, c_cols), j)}] : {st} -> {elem}")
-            kb.emit(f"ascendc.set_value {dst}[{kb.add(kb.mul(j, c_rows), i)}], {v} : {dt}, {elem}")
+        with kb.loop(kb.c(0), c_rows, kb.c(1)) as i, kb.loop(kb.c(0), c_cols, kb.c(1)) as j:
+            v = kb.get_value(src, kb.add(kb.mul(i, c_cols), j))
+            kb.set_value(dst, kb.add(kb.mul(j, c_rows), i), v)
         kb.flag("s_mte3")
-        kb.copy_out(y_gm, elem, off, dst, dt, p_n, pad=True)
+        kb.copy_out(y_gm, off, dst, p_n, pad=True)
         # The next matrix overwrites both buffers: wait for this one's copies.
         kb.flag("mte3_s")
         kb.flag("s_mte2")
@@ -974,26 +1065,25 @@ def im2col_kernel(name: str, elem: str, nchw: bool, n: int, c: int, h: int, w: i
     img_size = align_up(img, 32 // eb)
     row_size = align_up(ckk, 32 // eb)
     if (img_size + 2 * row_size) * eb > UB_BUDGET:
-        raise LoweringError(f"a {c}x{h}x{w} image does not fit the unified buffer for im2col")
+        raise Unsupported(f"a {c}x{h}x{w} image does not fit the unified buffer for im2col")
     pixels = oh * ow
     kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, pixels)))
     x_gm, col_gm = kb.arg("x", elem), kb.arg("col", elem)
     pipe = kb.pipe()
-    src = kb.tbuf_tensor(pipe, "vecin", elem, img_size, "img")
-    row = kb.tbuf_tensor(pipe, "vecout", elem, row_size, "patch")
-    st, rt = local_t(elem, img_size, "vecin"), local_t(elem, row_size, "vecout")
+    src = kb.tbuf_tensor(pipe, "vecin", elem, img_size)
+    row = kb.tbuf_tensor(pipe, "vecout", elem, row_size)
     p_img, p_ckk = kb.param("image", img), kb.param("patch", ckk)
     p_pix = kb.param("pixels", pixels)
     zero = kb.f(0.0, elem)
     one = kb.c(1)
-    bidx = kb.op("blk", "ascendc.block_idx : index")
-    bnum = kb.op("nblk", "ascendc.block_num : index")
-    with kb.loop(kb.c(0), kb.c(n), one, "b") as b:
-        kb.copy_in(src, st, x_gm, elem, kb.mul(b, p_img), p_img, pad=True)
+    bidx = kb.block_idx()
+    bnum = kb.block_num()
+    with kb.loop(kb.c(0), kb.c(n), one) as b:
+        kb.copy_in(src, x_gm, kb.mul(b, p_img), p_img, pad=True)
         kb.flag("mte2_s")
-        with kb.loop(bidx, p_pix, bnum, "p") as p:
+        with kb.loop(bidx, p_pix, bnum) as p:
             oy, ox = kb.div(p, kb.c(ow)), kb.rem(p, kb.c(ow))
-            with kb.loop(kb.c(0), p_ckk, one, "j") as j:
+            with kb.loop(kb.c(0), p_ckk, one) as j:
                 if nchw:
                     ci = kb.div(j, kb.c(kh * kw))
                     ky = kb.rem(kb.div(j, kb.c(kw)), kb.c(kh))
@@ -1005,27 +1095,18 @@ def im2col_kernel(name: str, elem: str, nchw: bool, n: int, c: int, h: int, w: i
                 # iy = oy * s + ky * d - pad (as i64 so that negative means outside).
                 iy = kb.sub(kb.add(kb.mul(oy, kb.c(strides[0])), kb.mul(ky, kb.c(dilations[0]))), kb.c(pads[0]))
                 ix = kb.sub(kb.add(kb.mul(ox, kb.c(strides[1])), kb.mul(kx, kb.c(dilations[1]))), kb.c(pads[1]))
-                ok_y = kb.op("p", f"arith.cmpi ult, {iy}, {kb.c(h)} : index")
-                ok_x = kb.op("p", f"arith.cmpi ult, {ix}, {kb.c(w)} : index")
-                ok = kb.op("p", f"arith.andi {ok_y}, {ok_x} : i1")
+                ok_y = kb.cmp("ult", iy, kb.c(h))
+                ok_x = kb.cmp("ult", ix, kb.c(w))
+                ok = kb.andi(ok_y, ok_x)
                 if nchw:
                     idx = kb.add(kb.mul(kb.add(kb.mul(ci, kb.c(h)), iy), kb.c(w)), ix)
                 else:
                     idx = kb.add(kb.mul(kb.add(kb.mul(iy, kb.c(w)), ix), kb.c(c)), ci)
-                v = kb.op("v", f"scf.if {ok} -> ({elem}) {{")
-                kb._indent += 2
-                got = kb.op("g", f"ascendc.get_value {src}[{idx}] : {st} -> {elem}")
-                kb.emit(f"scf.yield {got} : {elem}")
-                kb._indent -= 2
-                kb.emit("} else {")
-                kb._indent += 2
-                kb.emit(f"scf.yield {zero} : {elem}")
-                kb._indent -= 2
-                kb.emit("}")
-                kb.emit(f"ascendc.set_value {row}[{j}], {v} : {rt}, {elem}")
+                v = kb.select(ok, lambda: kb.get_value(src, idx), zero)
+                kb.set_value(row, j, v)
             kb.flag("s_mte3")
             off = kb.mul(kb.add(kb.mul(b, p_pix), p), p_ckk)
-            kb.copy_out(col_gm, elem, off, row, rt, p_ckk, pad=True)
+            kb.copy_out(col_gm, off, row, p_ckk, pad=True)
             kb.flag("mte3_s")
         kb.flag("s_mte2")
     return kb
@@ -1049,39 +1130,36 @@ def row_reduce_kernel(name: str, elem: str, kind: str, rows: int, cols: int, sca
     per_block = ceil_div(rows, nblocks)
     stage = align_up(per_block, align)
     if (4 * slot + stage + align) * eb > UB_BUDGET:
-        raise LoweringError(f"rows of {cols} elements do not fit the unified buffer")
+        raise Unsupported(f"rows of {cols} elements do not fit the unified buffer")
     kb = KernelBuilder(name, blocks=nblocks)
     x_gm, y_gm = kb.arg("x", elem), kb.arg("y", elem)
     pipe = kb.pipe()
     lt = local_t(elem, slot, "vecin")
-    inq = kb.queue(pipe, "vecin", 2, 2, slot * eb, "inq")
-    red = kb.tbuf_tensor(pipe, "veccalc", elem, align, "red")
-    redt = local_t(elem, align, "veccalc")
-    work = kb.tbuf_tensor(pipe, "veccalc", elem, slot, "work")
-    workt = local_t(elem, slot, "veccalc")
-    out = kb.tbuf_tensor(pipe, "vecout", elem, stage, "res")
-    outt = local_t(elem, stage, "vecout")
+    inq = kb.queue(pipe, "vecin", 2, 2, slot * eb)
+    red = kb.tbuf_tensor(pipe, "veccalc", elem, align)
+    work = kb.tbuf_tensor(pipe, "veccalc", elem, slot)
+    out = kb.tbuf_tensor(pipe, "vecout", elem, stage)
     p_rows, p_cols, p_per = kb.param("rows", rows), kb.param("cols", cols), kb.param("rows_per_block", per_block)
-    bidx = kb.op("blk", "ascendc.block_idx : index")
+    bidx = kb.block_idx()
     r0 = kb.mul(bidx, p_per)
     r1 = kb.min(kb.add(r0, p_per), p_rows)
     nr = kb.sub(r1, kb.min(r0, r1))
-    with kb.loop(kb.c(0), nr, kb.c(1), "i") as i:
-        x = kb.alloc(inq, lt, "x")
-        kb.copy_in(x, lt, x_gm, elem, kb.mul(kb.add(r0, i), p_cols), p_cols, pad=True)
-        kb.enque(inq, x, lt)
-        xv = kb.deque(inq, lt, "xv")
-        kb.emit(f"ascendc.reduce <{kind}> {red}, {xv}, {work}, {p_cols} : {redt}, {lt}, {workt}")
-        kb.free(inq, xv, lt)
+    with kb.loop(kb.c(0), nr, kb.c(1)) as i:
+        x = kb.alloc(inq, lt)
+        kb.copy_in(x, x_gm, kb.mul(kb.add(r0, i), p_cols), p_cols, pad=True)
+        kb.enque(inq, x)
+        xv = kb.deque(inq, lt)
+        kb.reduce(kind, red, xv, work, p_cols)
+        kb.free(inq, xv)
         kb.flag("v_s")
-        v = kb.op("v", f"ascendc.get_value {red}[{kb.c(0)}] : {redt} -> {elem}")
+        v = kb.get_value(red, kb.c(0))
         if scale != 1.0:
-            v = kb.op("v", f"arith.mulf {v}, {kb.f(scale, elem)} : {elem}")
-        kb.emit(f"ascendc.set_value {out}[{i}], {v} : {outt}, {elem}")
+            v = kb.mulf(v, kb.f(scale, elem))
+        kb.set_value(out, i, v)
         kb.flag("s_v")
-    with kb.if_(kb.op("p", f"arith.cmpi ugt, {nr}, {kb.c(0)} : index")):
+    with kb.if_(kb.cmp("ugt", nr, kb.c(0))):
         kb.flag("s_mte3")
-        kb.copy_out(y_gm, elem, r0, out, outt, nr, pad=True)
+        kb.copy_out(y_gm, r0, out, nr, pad=True)
     kb.end_if()
     return kb
 
@@ -1094,38 +1172,38 @@ def column_reduce_kernel(name: str, elem: str, kind: str, batch: int, rows: int,
     eb = elem_bytes(elem)
     slot = align_up(cols, 32 // eb)
     if 4 * slot * eb > UB_BUDGET:
-        raise LoweringError(f"rows of {cols} elements do not fit the unified buffer")
+        raise Unsupported(f"rows of {cols} elements do not fit the unified buffer")
     kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, batch)))
     x_gm, y_gm = kb.arg("x", elem), kb.arg("y", elem)
     pipe = kb.pipe()
     lt, ot = local_t(elem, slot, "vecin"), local_t(elem, slot, "vecout")
-    inq = kb.queue(pipe, "vecin", 2, 2, slot * eb, "inq")
-    outq = kb.queue(pipe, "vecout", 1, 1, slot * eb, "outq")
+    inq = kb.queue(pipe, "vecin", 2, 2, slot * eb)
+    outq = kb.queue(pipe, "vecout", 1, 1, slot * eb)
     p_b, p_rows, p_cols = kb.param("batch", batch), kb.param("rows", rows), kb.param("cols", cols)
     op = {"sum": "add", "max": "max", "min": "min"}[kind]
-    bidx = kb.op("blk", "ascendc.block_idx : index")
-    bnum = kb.op("nblk", "ascendc.block_num : index")
-    with kb.loop(bidx, p_b, bnum, "b") as b:
+    bidx = kb.block_idx()
+    bnum = kb.block_num()
+    with kb.loop(bidx, p_b, bnum) as b:
         base = kb.mul(kb.mul(b, p_rows), p_cols)
-        acc = kb.alloc(outq, ot, "acc")
-        with kb.loop(kb.c(0), p_rows, kb.c(1), "r") as r:
-            x = kb.alloc(inq, lt, "x")
-            kb.copy_in(x, lt, x_gm, elem, kb.add(base, kb.mul(r, p_cols)), p_cols, pad=True)
-            kb.enque(inq, x, lt)
-            xv = kb.deque(inq, lt, "xv")
+        acc = kb.alloc(outq, ot)
+        with kb.loop(kb.c(0), p_rows, kb.c(1)) as r:
+            x = kb.alloc(inq, lt)
+            kb.copy_in(x, x_gm, kb.add(base, kb.mul(r, p_cols)), p_cols, pad=True)
+            kb.enque(inq, x)
+            xv = kb.deque(inq, lt)
             first = kb.eq(r, kb.c(0))
             with kb.if_(first):
-                kb.emit(f"ascendc.copy_local {acc}, {xv}, {kb.c(slot)} : {ot}, {lt}")
+                kb.copy_local(acc, xv, kb.c(slot))
             kb.else_()
-            kb.emit(f"ascendc.vbinary <{op}> {acc}, {acc}, {xv}, {p_cols} : {ot}, {ot}, {lt}")
+            kb.vbinary(op, acc, acc, xv, p_cols)
             kb.end_if()
-            kb.free(inq, xv, lt)
+            kb.free(inq, xv)
         if scale != 1.0:
-            kb.emit(f"ascendc.vscalar <muls> {acc}, {acc}, {kb.f(scale, elem)}, {p_cols} : {ot}, {ot}, {elem}")
-        kb.enque(outq, acc, ot)
-        av = kb.deque(outq, ot, "accv")
-        kb.copy_out(y_gm, elem, kb.mul(b, p_cols), av, ot, p_cols, pad=True)
-        kb.free(outq, av, ot)
+            kb.vscalar("muls", acc, acc, kb.f(scale, elem), p_cols)
+        kb.enque(outq, acc)
+        av = kb.deque(outq, ot)
+        kb.copy_out(y_gm, kb.mul(b, p_cols), av, p_cols, pad=True)
+        kb.free(outq, av)
     return kb
 
 
@@ -1137,48 +1215,44 @@ def pool_nhwc_kernel(name: str, elem: str, kind: str, n: int, h: int, w: int, c:
     eb = elem_bytes(elem)
     align = 32 // eb
     if c % align:
-        raise LoweringError(f"NHWC pooling needs channels in multiples of {align} ({c} given)")
+        raise Unsupported(f"NHWC pooling needs channels in multiples of {align} ({c} given)")
     img = h * w * c
     if (align_up(img, align) + 2 * c) * eb > UB_BUDGET:
-        raise LoweringError(f"a {h}x{w}x{c} image does not fit the unified buffer")
+        raise Unsupported(f"a {h}x{w}x{c} image does not fit the unified buffer")
     kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, n)))
     x_gm, y_gm = kb.arg("x", elem), kb.arg("y", elem)
     pipe = kb.pipe()
-    image = kb.tbuf_tensor(pipe, "veccalc", elem, align_up(img, align), "img")
-    it = local_t(elem, align_up(img, align), "veccalc")
-    acc = kb.tbuf_tensor(pipe, "vecout", elem, c, "acc")
-    at = local_t(elem, c, "vecout")
+    image = kb.tbuf_tensor(pipe, "veccalc", elem, align_up(img, align))
+    acc = kb.tbuf_tensor(pipe, "vecout", elem, c)
     p_n, p_img, p_c = kb.param("batch", n), kb.param("image", img), kb.param("channels", c)
     p_out = kb.param("out_pixels", oh * ow)
     init = -3.4028234663852886e38 if kind == "max" else 0.0
     combine = "max" if kind == "max" else "add"
-    bidx = kb.op("blk", "ascendc.block_idx : index")
-    bnum = kb.op("nblk", "ascendc.block_num : index")
-    with kb.loop(bidx, p_n, bnum, "b") as b:
-        kb.copy_in(image, it, x_gm, elem, kb.mul(b, p_img), p_img, pad=True)
+    bidx = kb.block_idx()
+    bnum = kb.block_num()
+    with kb.loop(bidx, p_n, bnum) as b:
+        kb.copy_in(image, x_gm, kb.mul(b, p_img), p_img, pad=True)
         kb.flag("mte2_v")
-        with kb.loop(kb.c(0), p_out, kb.c(1), "p") as p:
+        with kb.loop(kb.c(0), p_out, kb.c(1)) as p:
             oy, ox = kb.div(p, kb.c(ow)), kb.rem(p, kb.c(ow))
-            kb.emit(f"ascendc.duplicate {acc}, {kb.f(init, elem)}, {p_c} : {at}, {elem}")
+            kb.duplicate(acc, kb.f(init, elem), p_c)
             for ky in range(kernel[0]):
                 for kx in range(kernel[1]):
                     iy = kb.sub(kb.add(kb.mul(oy, kb.c(strides[0])), kb.c(ky)), kb.c(pads[0]))
                     ix = kb.sub(kb.add(kb.mul(ox, kb.c(strides[1])), kb.c(kx)), kb.c(pads[1]))
-                    ok = kb.op("p", f"arith.andi {kb.op('p', f'arith.cmpi ult, {iy}, {kb.c(h)} : index')}, "
-                                    f"{kb.op('p', f'arith.cmpi ult, {ix}, {kb.c(w)} : index')} : i1")
+                    ok = kb.andi(kb.cmp("ult", iy, kb.c(h)), kb.cmp("ult", ix, kb.c(w)))
                     with kb.if_(ok):
                         off = kb.mul(kb.add(kb.mul(iy, kb.c(w)), ix), p_c)
-                        s, st = kb.slice(image, it, off, c, "win")
-                        kb.emit(f"ascendc.vbinary <{combine}> {acc}, {acc}, {s}, {p_c} : {at}, {at}, {st}")
+                        s = kb.slice(image, off, c)
+                        kb.vbinary(combine, acc, acc, s, p_c)
                     kb.end_if()
             if kind == "avg":
                 if count_include_pad or not any(pads):
-                    kb.emit(f"ascendc.vscalar <muls> {acc}, {acc}, {kb.f(1.0 / (kernel[0] * kernel[1]), elem)}, "
-                            f"{p_c} : {at}, {at}, {elem}")
+                    kb.vscalar("muls", acc, acc, kb.f(1.0 / (kernel[0] * kernel[1]), elem), p_c)
                 else:
-                    raise LoweringError("average pooling that excludes padding")
+                    raise Unsupported("average pooling that excludes padding")
             kb.flag("v_mte3")
-            kb.copy_out(y_gm, elem, kb.mul(kb.add(kb.mul(b, p_out), p), p_c), acc, at, p_c, pad=True)
+            kb.copy_out(y_gm, kb.mul(kb.add(kb.mul(b, p_out), p), p_c), acc, p_c, pad=True)
             kb.flag("mte3_v")
         kb.flag("v_mte2")
     return kb
@@ -1195,24 +1269,24 @@ def cast_kernel(name: str, src: str, dst: str, total: int) -> KernelBuilder:
     x_gm, y_gm = kb.arg("x", src), kb.arg("y", dst)
     pipe = kb.pipe()
     lt, ot = local_t(src, tile, "vecin"), local_t(dst, tile, "vecout")
-    inq = kb.queue(pipe, "vecin", 2, 2, tile * sb, "inq")
-    outq = kb.queue(pipe, "vecout", 2, 2, tile * db, "outq")
+    inq = kb.queue(pipe, "vecin", 2, 2, tile * sb)
+    outq = kb.queue(pipe, "vecout", 2, 2, tile * db)
     p_total, p_tile, p_nt = kb.param("total", total), kb.param("tile", tile), kb.param("ntiles", ntiles)
     mode = "rint" if db < sb else "none"
-    bidx = kb.op("blk", "ascendc.block_idx : index")
-    bnum = kb.op("nblk", "ascendc.block_num : index")
-    with kb.loop(bidx, p_nt, bnum, "t") as t:
+    bidx = kb.block_idx()
+    bnum = kb.block_num()
+    with kb.loop(bidx, p_nt, bnum) as t:
         off = kb.mul(t, p_tile)
         cnt = kb.min(kb.sub(p_total, off), p_tile)
-        x = kb.alloc(inq, lt, "x")
-        kb.copy_in(x, lt, x_gm, src, off, cnt, pad=True)
-        kb.enque(inq, x, lt)
-        xv = kb.deque(inq, lt, "xv")
-        y = kb.alloc(outq, ot, "y")
-        kb.emit(f"ascendc.cast {y}, {xv}, <{mode}>, {cnt} : {ot}, {lt}")
-        kb.free(inq, xv, lt)
-        kb.enque(outq, y, ot)
-        yv = kb.deque(outq, ot, "yv")
-        kb.copy_out(y_gm, dst, off, yv, ot, cnt, pad=True)
-        kb.free(outq, yv, ot)
+        x = kb.alloc(inq, lt)
+        kb.copy_in(x, x_gm, off, cnt, pad=True)
+        kb.enque(inq, x)
+        xv = kb.deque(inq, lt)
+        y = kb.alloc(outq, ot)
+        kb.cast(y, xv, mode, cnt)
+        kb.free(inq, xv)
+        kb.enque(outq, y)
+        yv = kb.deque(outq, ot)
+        kb.copy_out(y_gm, off, yv, cnt, pad=True)
+        kb.free(outq, yv)
     return kb
