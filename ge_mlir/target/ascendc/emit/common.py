@@ -14,6 +14,7 @@ from importlib import resources
 import numpy as np
 from mlir import ir
 
+from ....dialects.ascendc import GlobalTensorType, LocalTensorType, QueueType, TargetAttr, TBufType
 from ....errors import GeMlirError, format_location
 
 
@@ -47,12 +48,6 @@ SIZEOF = {"f32": 4, "f16": 2, "bf16": 2, "i8": 1, "ui8": 1, "i16": 2, "ui16": 2,
 NUMPY = {"f32": "float32", "f16": "float16", "i8": "int8", "ui8": "uint8", "i16": "int16",
          "ui16": "uint16", "i32": "int32", "ui32": "uint32", "i64": "int64", "ui64": "uint64", "i1": "bool"}
 
-_GM_RE = re.compile(r"^!ascendc\.gm<(\w+)>$")
-_LOCAL_RE = re.compile(r"^!ascendc\.local<(\w+), (\d+), (\w+)>$")
-_QUE_RE = re.compile(r"^!ascendc\.que<(\w+), (\d+)>$")
-_TBUF_RE = re.compile(r"^!ascendc\.tbuf<(\w+)>$")
-_ENUM_RE = re.compile(r"^#ascendc\.\w+<(\w+)>$")
-
 CXX_KEYWORDS = {
     "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case", "catch", "char", "class", "const",
     "constexpr", "continue", "default", "delete", "do", "double", "else", "enum", "explicit", "export",
@@ -65,11 +60,10 @@ CXX_KEYWORDS = {
 }
 
 
-def enum_case(attr: ir.Attribute) -> str:
-    m = _ENUM_RE.match(str(attr))
-    if not m:
-        raise ValueError(f"not an ascendc enum attribute: {attr}")
-    return m.group(1)
+def enum_case(attr: ir.Attribute, cls: type) -> str:
+    """The case name (as in the IR: "vecin", "mte2_v", ...) of an ascendc enum attribute of class ``cls``
+    (``KernelKindAttr``, ``EventAttr``, ...)."""
+    return str(cls(attr).value)
 
 
 def i64(attr: ir.Attribute) -> int:
@@ -96,33 +90,38 @@ class Local:
     position: str
 
 
+# Element types and positions by their IR names ("f32", "vecin"): the keys of the C++ tables.
+
+
 def gm_elem(t: ir.Type) -> str | None:
-    m = _GM_RE.match(str(t))
-    return m.group(1) if m else None
+    """The element type of a ``!ascendc.gm<T>``, None for any other type."""
+    return str(GlobalTensorType(t).element_type) if GlobalTensorType.isinstance(t) else None
 
 
 def local(t: ir.Type) -> Local | None:
-    m = _LOCAL_RE.match(str(t))
-    return Local(m.group(1), int(m.group(2)), m.group(3)) if m else None
+    if not LocalTensorType.isinstance(t):
+        return None
+    lt = LocalTensorType(t)
+    return Local(str(lt.element_type), lt.size, str(lt.position))
 
 
 def queue(t: ir.Type) -> tuple[str, int]:
     """Position and depth of a ``!ascendc.que``."""
-    m = _QUE_RE.match(str(t))
-    return m.group(1), int(m.group(2))
+    q = QueueType(t)
+    return str(q.position), q.depth
 
 
 def tbuf_position(t: ir.Type) -> str:
-    return _TBUF_RE.match(str(t)).group(1)
+    return str(TBufType(t).position)
 
 
 def target_soc_arch(module: ir.Module) -> tuple[str, str] | None:
     """SoC and architecture of the module's ``#ascendc.target``, if it has one."""
-    if "ascendc.target" not in module.operation.attributes:
+    attrs = module.operation.attributes
+    if "ascendc.target" not in attrs or not TargetAttr.isinstance(attrs["ascendc.target"]):
         return None
-    t = str(module.operation.attributes["ascendc.target"])
-    m = re.search(r'soc = "([^"]+)", arch = "([^"]+)"', t)
-    return (m.group(1), m.group(2)) if m else None
+    target = TargetAttr(attrs["ascendc.target"])
+    return target.soc, target.arch
 
 
 def cxx_type(t: ir.Type, op: ir.Operation) -> str:

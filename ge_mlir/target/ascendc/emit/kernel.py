@@ -7,6 +7,18 @@ import re
 
 from mlir import ir
 
+from ....dialects.ascendc import (
+    BinaryKindAttr,
+    CmpModeAttr,
+    EventAttr,
+    KernelKindAttr,
+    PipeAttr,
+    ReduceKindAttr,
+    RoundModeAttr,
+    ScalarKindAttr,
+    SelModeAttr,
+    UnaryKindAttr,
+)
 from .common import (
     SIZEOF,
     Names,
@@ -82,7 +94,7 @@ class _KernelEmitter:
     def __init__(self, kernel: ir.Operation) -> None:
         self.op = kernel
         self.name = ir.StringAttr(kernel.attributes["sym_name"]).value
-        self.kind = enum_case(kernel.attributes["kind"])
+        self.kind = enum_case(kernel.attributes["kind"], KernelKindAttr)
         self.blocks = i64(kernel.attributes["block_dim"])
         self.tiling = tiling_fields(kernel)
         self.names = Names(reserved=[self.name])
@@ -403,15 +415,15 @@ class _KernelEmitter:
     # vector unit
 
     def op_ascendc_vbinary(self, op: ir.Operation, ind: str) -> None:
-        fn = _BINARY[enum_case(op.attributes["kind"])]
+        fn = _BINARY[enum_case(op.attributes["kind"], BinaryKindAttr)]
         self.body += lines_call(ind, f"AscendC::{fn}", self._operands(op))
 
     def op_ascendc_vscalar(self, op: ir.Operation, ind: str) -> None:
-        fn = _SCALAR[enum_case(op.attributes["kind"])]
+        fn = _SCALAR[enum_case(op.attributes["kind"], ScalarKindAttr)]
         self.body += lines_call(ind, f"AscendC::{fn}", self._operands(op))
 
     def op_ascendc_vunary(self, op: ir.Operation, ind: str) -> None:
-        fn = _UNARY[enum_case(op.attributes["kind"])]
+        fn = _UNARY[enum_case(op.attributes["kind"], UnaryKindAttr)]
         self.body += lines_call(ind, f"AscendC::{fn}", self._operands(op))
 
     def op_ascendc_duplicate(self, op: ir.Operation, ind: str) -> None:
@@ -422,21 +434,21 @@ class _KernelEmitter:
 
     def op_ascendc_cast(self, op: ir.Operation, ind: str) -> None:
         dst, src, count = self._operands(op)
-        mode = _ROUND[enum_case(op.attributes["round"])]
+        mode = _ROUND[enum_case(op.attributes["round"], RoundModeAttr)]
         self.body += lines_call(ind, "AscendC::Cast", [dst, src, f"AscendC::RoundMode::{mode}", count])
 
     def op_ascendc_compare(self, op: ir.Operation, ind: str) -> None:
         dst, a, b, count = self._operands(op)
-        mode = _CMP[enum_case(op.attributes["cmp"])]
+        mode = _CMP[enum_case(op.attributes["cmp"], CmpModeAttr)]
         self.body += lines_call(ind, "AscendC::Compare", [dst, a, b, f"AscendC::CMPMODE::{mode}", count])
 
     def op_ascendc_select(self, op: ir.Operation, ind: str) -> None:
         dst, mask, a, b, count = self._operands(op)
-        mode = _SEL[enum_case(op.attributes["sel"])]
+        mode = _SEL[enum_case(op.attributes["sel"], SelModeAttr)]
         self.body += lines_call(ind, "AscendC::Select", [dst, mask, a, b, f"AscendC::SELMODE::{mode}", count])
 
     def op_ascendc_reduce(self, op: ir.Operation, ind: str) -> None:
-        fn = _REDUCE[enum_case(op.attributes["kind"])]
+        fn = _REDUCE[enum_case(op.attributes["kind"], ReduceKindAttr)]
         self.body += lines_call(ind, f"AscendC::{fn}", self._operands(op))
 
     def op_ascendc_get_value(self, op: ir.Operation, ind: str) -> None:
@@ -499,15 +511,15 @@ class _KernelEmitter:
     # sync
 
     def op_ascendc_set_flag(self, op: ir.Operation, ind: str) -> None:
-        ev = enum_case(op.attributes["event"]).upper()
+        ev = enum_case(op.attributes["event"], EventAttr).upper()
         self.body.append(f"{ind}AscendC::SetFlag<AscendC::HardEvent::{ev}>({i64(op.attributes['id'])});")
 
     def op_ascendc_wait_flag(self, op: ir.Operation, ind: str) -> None:
-        ev = enum_case(op.attributes["event"]).upper()
+        ev = enum_case(op.attributes["event"], EventAttr).upper()
         self.body.append(f"{ind}AscendC::WaitFlag<AscendC::HardEvent::{ev}>({i64(op.attributes['id'])});")
 
     def op_ascendc_pipe_barrier(self, op: ir.Operation, ind: str) -> None:
-        pipe = enum_case(op.attributes["pipe"]).upper()
+        pipe = enum_case(op.attributes["pipe"], PipeAttr).upper()
         self.body.append(f"{ind}AscendC::PipeBarrier<PIPE_{pipe}>();")
 
     def op_ascendc_sync_all(self, op: ir.Operation, ind: str) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from mlir import ir
 
+from ....dialects.ascendc import KernelKindAttr
 from ..targets import DEFAULT_SOC, SOCS
 from .common import NUMPY, enum_case, error, i64, render, target_soc_arch, tiling_fields
 from .host import Host, emit_host, runner
@@ -93,7 +94,8 @@ def _tiling_header(kernels: list[tuple[str, list[tuple[str, int]] | None]]) -> s
 def _manifest(kernels: dict[str, ir.Operation], host: Host | None, soc: str, arch: str) -> dict:
     """graph.json: what a runner needs to know without reading the C++."""
     manifest: dict = {"kernels": [{"name": n, "blocks": i64(k.attributes["block_dim"]),
-                                   "kind": enum_case(k.attributes["kind"])} for n, k in kernels.items()],
+                                   "kind": enum_case(k.attributes["kind"], KernelKindAttr)}
+                                  for n, k in kernels.items()],
                       "soc": soc, "arch": arch}
     if host is not None:
         manifest.update({
