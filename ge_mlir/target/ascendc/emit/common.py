@@ -85,12 +85,12 @@ def boolean(attr: ir.Attribute) -> bool:
 
 @dataclass(frozen=True)
 class Local:
+    """A ``!ascendc.local``. Element types and positions here are their IR names ("f32", "vecin"), the
+    keys of the C++ tables."""
+
     elem: str
     size: int
     position: str
-
-
-# Element types and positions by their IR names ("f32", "vecin"): the keys of the C++ tables.
 
 
 def gm_elem(t: ir.Type) -> str | None:
