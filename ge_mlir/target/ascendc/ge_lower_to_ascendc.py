@@ -34,13 +34,14 @@ from dataclasses import dataclass, field
 import numpy as np
 from mlir import ir
 
+from ...dialects.ascendc import KernelKindAttr, QueueType, TargetAttr, TBufType, position_memory
+from ...errors import Unsupported
 from ...ir.attrs import attr_bool, attr_enum, attr_float, attr_int, attr_ints
 from ...ir.constants import constant_array, constant_op
-from ...ir.patterns import defining_op
-from ...errors import Unsupported
 from ...ir.functions import io_names
+from ...ir.patterns import defining_op
+from ...ir.types import NUMPY_DTYPES
 from ...passes.registry import Option, Pass, PassFailure, register_pass
-from ...dialects.ascendc import KernelKindAttr, QueueType, TargetAttr, TBufType, position_memory
 from . import kernels as K
 
 _ELEMENTWISE_BINARY = {"ge.add": "add", "ge.sub": "sub", "ge.mul": "mul", "ge.div": "div",
@@ -49,7 +50,8 @@ _ELEMENTWISE_UNARY = {"ge.relu", "ge.sigmoid", "ge.tanh", "ge.gelu", "ge.silu", 
                       "ge.abs", "ge.sqrt", "ge.rsqrt", "ge.reciprocal", "ge.neg", "ge.leaky_relu",
                       "ge.clip", "ge.hard_sigmoid", "ge.hard_swish", "ge.pow"}
 _ALIASES = {"ge.reshape", "ge.flatten", "ge.squeeze", "ge.unsqueeze", "ge.identity"}
-_ELEMS = {"f32": np.float32, "f16": np.float16}
+#: Element types the vector and cube kernels compute in.
+_ELEMS = {name: NUMPY_DTYPES[name] for name in ("f32", "f16")}
 
 
 def _shape(v: ir.Value) -> list[int]:
@@ -726,7 +728,7 @@ def lower_function(fn: ir.Operation) -> Lowering:
         if t is None or not t.has_static_shape:
             raise PassFailure(f"the ascendc target needs static shapes; the function has a {v.type} "
                               "argument or result (fix the input shapes at import)", at=fn)
-        if str(t.element_type) not in K._ELEM_BYTES:
+        if str(t.element_type) not in K._ELEM_TYPES:
             raise PassFailure(f"the ascendc target has no {t.element_type} tensors", at=fn)
     n_in = len(args)
     for i, a in enumerate(args):

@@ -42,6 +42,7 @@ from mlir.dialects import arith, scf
 from ...dialects import ascendc
 from ...dialects.ascendc import GlobalTensorType, LocalTensorType, QueueType, TBufType
 from ...errors import Unsupported
+from ...ir.types import NUMPY_DTYPES
 
 #: Unified-buffer bytes a kernel plans for (the target's UB minus headroom for
 #: reduction scratch and alignment); :func:`ub_budget` sets it per compile.
@@ -61,7 +62,7 @@ def ub_budget(nbytes: int) -> Iterator[None]:
 #: is 24; fewer keeps per-block tiles large for the sizes we compile).
 MAX_BLOCKS = 8
 
-_ELEM_BYTES = {"f32": 4, "f16": 2, "bf16": 2, "i32": 4, "i8": 1, "ui8": 1, "i64": 8}
+#: Element types the kernels handle (their sizes come from ``ir.types``).
 _ELEM_TYPES: dict[str, Callable[[], ir.Type]] = {
     "f32": ir.F32Type.get, "f16": ir.F16Type.get, "bf16": ir.BF16Type.get,
     "i32": lambda: ir.IntegerType.get_signless(32), "i8": lambda: ir.IntegerType.get_signless(8),
@@ -69,7 +70,9 @@ _ELEM_TYPES: dict[str, Callable[[], ir.Type]] = {
 
 
 def elem_bytes(elem: str) -> int:
-    return _ELEM_BYTES[elem]
+    if elem not in _ELEM_TYPES:
+        raise KeyError(elem)
+    return NUMPY_DTYPES[elem]().itemsize
 
 
 def elem_type(elem: str) -> ir.Type:

@@ -16,6 +16,7 @@ from mlir import ir
 
 from ....dialects.ascendc import GlobalTensorType, LocalTensorType, QueueType, TargetAttr, TBufType
 from ....errors import GeMlirError, format_location
+from ....ir.types import NUMPY_DTYPES
 
 
 class EmitError(GeMlirError):
@@ -43,10 +44,11 @@ CXX_SCALAR = {
     "ui64": "uint64_t",
     "index": "int64_t",
 }
-SIZEOF = {"f32": 4, "f16": 2, "bf16": 2, "i8": 1, "ui8": 1, "i16": 2, "ui16": 2, "i32": 4, "ui32": 4,
-          "i64": 8, "ui64": 8, "i1": 1}
-NUMPY = {"f32": "float32", "f16": "float16", "i8": "int8", "ui8": "uint8", "i16": "int16",
-         "ui16": "uint16", "i32": "int32", "ui32": "uint32", "i64": "int64", "ui64": "uint64", "i1": "bool"}
+_HOST_ELEMS = ("f32", "f16", "bf16", "i8", "ui8", "i16", "ui16", "i32", "ui32", "i64", "ui64", "i1")
+#: Bytes per element of the types global memory holds (sizes from the one table, ``ir.types``).
+SIZEOF = {name: np.dtype(NUMPY_DTYPES[name]).itemsize for name in _HOST_ELEMS}
+#: numpy dtype names graph.json gives the host buffers (none for bf16: numpy has no such dtype).
+NUMPY = {name: np.dtype(NUMPY_DTYPES[name]).name for name in _HOST_ELEMS if name != "bf16"}
 
 CXX_KEYWORDS = {
     "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case", "catch", "char", "class", "const",
