@@ -317,9 +317,10 @@ def compile(  # the natural name, as in torch.compile
                                  f"default {target} pipeline {pipeline.text!r}")
                 done("optimized", module)
             # The signature is read before the target runs: targets may rewrite the module in place.
-            fn = pick_function(module, options.func_name)
-            if isinstance(fn, str):
-                raise CompileError(fn)
+            try:
+                fn = pick_function(module, options.func_name)
+            except LookupError as e:
+                raise CompileError(str(e)) from None
             func_name = symbol_name(fn)
             in_names, out_names = io_names(fn)
             ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)

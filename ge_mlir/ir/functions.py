@@ -19,17 +19,21 @@ def defined_functions(module: ir.Module) -> list[ir.Operation]:
             if op.operation.name == "func.func" and op.operation.regions[0].blocks]
 
 
-def pick_function(module: ir.Module, name: str | None) -> ir.Operation | str:
-    """The function named ``name``, else the only public one; a message when there is none."""
+def pick_function(module: ir.Module, name: str | None) -> ir.Operation:
+    """The function named ``name``, else the only public one; LookupError (saying which
+    functions there are) when there is no such function."""
     defined = defined_functions(module)
+    names = [symbol_name(f) for f in defined]
     if name is not None:
         for f in defined:
             if symbol_name(f) == name:
                 return f
-        return f"no function @{name} in the module"
-    public = [f for f in defined if "sym_visibility" not in f.attributes]
+        raise LookupError(f"no function @{name} in the module (functions: {', '.join(names) or 'none'})")
+    public = [f for f in defined if "sym_visibility" not in f.attributes
+              or ir.StringAttr(f.attributes["sym_visibility"]).value == "public"]
     if len(public) != 1:
-        return f"the module has {len(public)} public functions; set options.func_name"
+        shown = ", ".join(symbol_name(f) for f in public) or "none"
+        raise LookupError(f"the module has {len(public)} public functions ({shown}); name the one to compile")
     return public[0]
 
 

@@ -19,6 +19,7 @@ from mlir import ir
 
 from ...api import run_pipeline
 from ...errors import ExecutionError, PassFailedError, VerificationError
+from ...ir.functions import defined_functions, pick_function, symbol_name
 from ...ir.types import TensorSpec, check_arrays, element_bytes, tensor_bytes, tensor_spec
 # The passes own the workspace attribute and the memory limit; the runner
 # allocates what they planned and checked.
@@ -113,7 +114,7 @@ def _bounds_checks(module: ir.Module, func_name: str) -> list[dict[str, Any]]:
     """The ``ge.bounds_checks`` entries of ``func_name`` (one per extra trailing result)."""
     from .bounds_checks import BOUNDS_CHECKS_ATTR
 
-    for fn in _functions(module):
+    for fn in defined_functions(module):
         if ir.StringAttr(fn.attributes["sym_name"]).value == func_name and BOUNDS_CHECKS_ATTR in fn.attributes:
             checks = []
             for entry in ir.ArrayAttr(fn.attributes[BOUNDS_CHECKS_ATTR]):
@@ -129,7 +130,7 @@ def _bounds_checks(module: ir.Module, func_name: str) -> list[dict[str, Any]]:
 
 def _workspace_arrays(module: ir.Module, func_name: str) -> list[np.ndarray]:
     """One 64-byte aligned buffer per workspace argument of ``func_name``."""
-    for fn in _functions(module):
+    for fn in defined_functions(module):
         if ir.StringAttr(fn.attributes["sym_name"]).value != func_name or WORKSPACE_ATTR not in fn.attributes:
             continue
         arrays = []
@@ -165,10 +166,6 @@ def lower_to_llvm(module: ir.Module) -> ir.Module:
     for stage in CPU_STAGES:
         lower_stage(module, stage)
     return module
-
-
-def _functions(module: ir.Module) -> list[ir.Operation]:
-    return [op.operation for op in module.body.operations if op.operation.name == "func.func"]
 
 
 # Descriptor pointer types only need the element size: any same-size ctype works.
@@ -348,8 +345,11 @@ class CpuExecutable:
                 self._module = ir.Module.parse(module.operation.get_asm(enable_debug_info=True))
             except ir.MLIRError as e:
                 raise ExecutionError.from_mlir_error("cannot copy the module", e) from None
-            self.func_name = self._pick_function(func_name)
-            fn = next(f for f in _functions(self._module) if self._sym(f) == self.func_name)
+            try:
+                fn = pick_function(self._module, func_name)
+            except LookupError as e:
+                raise ExecutionError(str(e)) from None
+            self.func_name = symbol_name(fn)
             ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
             self.inputs = [_spec(t, f"argument #{i}", self.func_name) for i, t in enumerate(ftype.inputs)]
             self.outputs = [_spec(t, f"result #{i}", self.func_name) for i, t in enumerate(ftype.results)]
@@ -386,30 +386,6 @@ class CpuExecutable:
                     + _jit_errors(err.read())
                 )
             self._packed_fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(addr)
-
-    @staticmethod
-    def _sym(fn: ir.Operation) -> str:
-        return ir.StringAttr(fn.attributes["sym_name"]).value
-
-    def _pick_function(self, func_name: str | None) -> str:
-        fns = [f for f in _functions(self._module) if f.regions[0].blocks]
-        names = [self._sym(f) for f in fns]
-        if func_name is not None:
-            if func_name not in names:
-                raise ExecutionError(
-                    f"no function @{func_name} in the module (functions: {', '.join(names) or 'none'})"
-                )
-            return func_name
-        public = [
-            self._sym(f) for f in fns
-            if "sym_visibility" not in f.attributes
-            or ir.StringAttr(f.attributes["sym_visibility"]).value == "public"
-        ]
-        if len(public) != 1:
-            raise ExecutionError(
-                f"module has {len(public)} public functions ({', '.join(public) or 'none'}); pass func_name"
-            )
-        return public[0]
 
     def _check(self, args: Sequence[Any]) -> list[np.ndarray]:
         fn = self.func_name
