@@ -183,6 +183,11 @@ class ExecutionError(GeMlirError):
     """A compiled model cannot be built for, or run on, its target (bad inputs included)."""
 
 
+class PlanError(GeMlirError):
+    """A memory plan is wrong: two buffers live at once share bytes, a buffer lies outside
+    the arena or has no (or a misaligned) offset. Raised by the independent plan checker."""
+
+
 class ImportError_(GeMlirError):
     """A framework model could not be imported (base of front-end errors)."""
 
