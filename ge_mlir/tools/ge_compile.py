@@ -4,6 +4,7 @@
     ge-compile model.onnx --compile-to linalg -o model.mlir # stop at a stage, write its IR
     ge-compile model.onnx --run inputs.npz [--save out.npz] [--compare-onnxruntime]
     ge-compile model.onnx --config ge.json --report          # configured passes, per-pass report
+    ge-compile model.onnx --memory-report[=plan.svg|plan.json] # memory plan table (+ picture or JSON)
     ge-compile model.onnx --target ascendc -o project/       # Ascend C project (+ build on the CPU shim)
     ge-compile model.onnx --target ascendc -o project/ --random-inputs --compare-onnxruntime
 
@@ -24,6 +25,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ge_mlir.compiler import TARGET_STAGES, TARGETS, CompiledModel, compile
+from ge_mlir.plan.report import memory_plan_json, memory_plan_svg, memory_table
 from ge_mlir.target.ascendc.target import RUN_ON
 from ge_mlir.errors import GeMlirError
 from ge_mlir.tools.ge_import_onnx import parse_shape
@@ -52,6 +54,31 @@ def _median_ms(fn, runs: int) -> float:
     return statistics.median(times) * 1e3
 
 
+def _memory_report(model: CompiledModel, args: argparse.Namespace, out) -> None:
+    """Prints the memory plan's table on ``out`` and writes the picture or JSON ``--memory-report`` names."""
+    plan = model.memory_plan
+    if plan is None:
+        stages = TARGET_STAGES[model.target]
+        if "bufferized" not in stages:
+            print(f"memory report: no memory plan exists for target {model.target} yet "
+                  "(static memory planning serves the cpu target only)", file=out)
+        elif stages.index(model.compile_to) < stages.index("bufferized"):
+            print(f"memory report: no memory plan at stage '{model.compile_to}' "
+                  "(memory is planned in stage 'bufferized')", file=out)
+        else:
+            print("memory report: no statically sized intermediate buffers, nothing to plan (arena 0 B)", file=out)
+        return
+    out.write(memory_table(plan))
+    path = args.memory_report
+    if path == "-":
+        return
+    text = memory_plan_svg(plan, f"memory plan of {args.model} ({model.target})") if path.endswith(".svg") \
+        else memory_plan_json(plan)
+    with open(path, "w") as f:
+        f.write(text)
+    print(f"memory report: wrote {path}", file=out)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="ge-compile", description=__doc__.split("\n\n")[0])
     p.add_argument("model", help="model.onnx or a ge .mlir file")
@@ -70,6 +97,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="ge-mlir JSON config shaping the optimization pipeline (docs/config.md)")
     p.add_argument("--report", action="store_true",
                    help="print the pass report: per pass time, op counts before/after, rewrites")
+    p.add_argument("--memory-report", nargs="?", const="-", default=None, metavar="FILE.svg|FILE.json",
+                   help="print the memory plan (no-reuse sum, bounds, each strategy's arena, the chosen one); "
+                        "with =FILE.svg also draw it, with =FILE.json also save it")
     p.add_argument("--opt-level", type=int, default=3, choices=range(4), help="LLVM optimization level")
     p.add_argument("--run", metavar="INPUTS.npz", help="run the model on these inputs")
     p.add_argument("--random-inputs", action="store_true", help="run on seeded random inputs")
@@ -83,6 +113,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "with --compare-onnxruntime)")
     p.add_argument("--no-progress", action="store_true")
     args = p.parse_args(argv)
+    # Checked before compiling: `--memory-report model.onnx` would otherwise take the model as FILE.
+    if args.memory_report not in (None, "-") and not args.memory_report.endswith((".svg", ".json")):
+        p.error(f"--memory-report FILE must end in .svg or .json, got {args.memory_report!r} "
+                "(write --memory-report=FILE, or put the flag after the model)")
     try:
         options = {"optimize": not args.no_optimize, "opt_level": args.opt_level,
                    "input_shapes": dict(args.input_shape) or None, "config": args.config}
@@ -118,6 +152,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"  output {spec}", file=info)
         if args.report:
             info.write(model.pass_report.format())
+        if args.memory_report is not None:
+            _memory_report(model, args, info)
         if not (args.run or args.random_inputs):
             return 0
         feeds = _random_inputs(model, args.seed) if args.random_inputs else {}
