@@ -51,15 +51,17 @@ def plan(
     alignment: int = 64,
     strategy: str = AGGRESSIVE,
     time_limit: float = 2.0,
+    work_limit: float | None = None,
     max_exact_buffers: int = 300,
 ) -> Plan:
     """Offsets for ``buffers`` in one arena.
 
     ``strategy``: ``"aggressive"`` (every strategy, smallest arena, ties to the first in
-    :data:`STRATEGIES`) or one name of :data:`STRATEGIES`. ``time_limit`` (seconds of
-    CP-SAT deterministic time) and ``max_exact_buffers`` bound the exact solver; above
-    that count, or without ``ortools``, it is skipped and ``Plan.notes`` says why (a
-    lone ``"exact"`` then falls back to the best heuristic).
+    :data:`STRATEGIES`) or one name of :data:`STRATEGIES`. ``time_limit`` (wall-clock seconds;
+    or ``work_limit``, CP-SAT deterministic time, for plans that do not depend on machine
+    load: see :func:`~ge_mlir.plan.strategies.solve_exact`) and ``max_exact_buffers``
+    bound the exact solver; above that count, or without ``ortools``, it is skipped and
+    ``Plan.notes`` says why (a lone ``"exact"`` then falls back to the best heuristic).
     """
     if strategy != AGGRESSIVE and strategy not in STRATEGIES:
         raise ValueError(
@@ -80,7 +82,9 @@ def plan(
         hint = min(heuristics.values(), key=lambda o: arena_of(buffers, o, alignment))
         if strategy == AGGRESSIVE:
             results.update(heuristics)
-        exact = solve_exact(buffers, alignment, hint=hint, time_limit=time_limit, max_buffers=max_exact_buffers)
+        exact = solve_exact(
+            buffers, alignment, hint=hint, time_limit=time_limit, work_limit=work_limit, max_buffers=max_exact_buffers
+        )
         if exact.offsets is None:
             notes["exact"] = f"skipped: {exact.reason}"
             if strategy == "exact":  # asked for alone: fall back to the best heuristic, saying so

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sys
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -163,8 +164,25 @@ def test_exact_is_deterministic():
     for i in range(60):
         s = rng.randrange(40)
         buffers.append(B(i, rng.randrange(1, 40) * 64, s, s + rng.randrange(8)))
-    first = plan(buffers, strategy="exact", time_limit=0.5)
-    assert plan(buffers, strategy="exact", time_limit=0.5).offsets == first.offsets
+    first = plan(buffers, strategy="exact", work_limit=0.5)
+    assert first.notes["exact"] == "optimal"
+    assert plan(buffers, strategy="exact", work_limit=0.5).offsets == first.offsets
+
+
+def test_exact_stops_at_its_time_limit_no_worse_than_the_heuristics():
+    # Long, crowded live ranges: CP-SAT cannot prove the optimum in 0.3 s.
+    rng = random.Random(1)
+    buffers = []
+    for i in range(200):
+        s = rng.randrange(200)
+        buffers.append(B(i, rng.randrange(1, 65) * 4096, s, s + int(rng.expovariate(1 / 40))))
+    t0 = time.perf_counter()
+    p = plan(buffers, time_limit=0.3)
+    assert time.perf_counter() - t0 < 5
+    check_plan(buffers, p)
+    assert p.notes["exact"].startswith("feasible"), p.notes
+    assert p.arenas["exact"] <= min(p.arenas[h] for h in HEURISTIC_NAMES)
+    assert p.arena >= p.lower_bound
 
 
 # --- the checker ------------------------------------------------------------------------------
