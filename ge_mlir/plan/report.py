@@ -143,12 +143,16 @@ def memory_plan_svg(plan: dict[str, Any], title: str = "memory plan", width: int
     lo, hi = (math.log(min(sizes)), math.log(max(sizes))) if sizes else (0.0, 0.0)
     for b in sorted(buffers, key=lambda b: -b["size"]):
         t = (math.log(b["size"]) - lo) / (hi - lo) if b["size"] > 0 and hi > lo else 1.0
-        x, w = sx(b["start"]), sx(b["end"] + 1) - sx(b["start"])
-        y, h = sy(b["offset"] + b["size"]), b["size"] / ymax * ph
+        # Edges rounded before the width so that neighbours in time or address share an edge exactly;
+        # a sub-pixel buffer grows upward from its offset, never into the one below.
+        x, x_end = round(sx(b["start"]), 2), round(sx(b["end"] + 1), 2)
+        y_base = round(sy(b["offset"]), 2)
+        h = max(y_base - round(sy(b["offset"] + b["size"]), 2), 0.5)
+        y, w = y_base - h, x_end - x
         tip = (f"{b['name']}: {format_bytes(b['size'])} ({b['size']} B) at offset {b['offset']}, "
                f"ops {b['start']}-{b['end']}")
         out.append(f'<rect class="buffer" x="{x:.2f}" y="{y:.2f}" width="{max(w, 0.5):.2f}" '
-                   f'height="{max(h, 0.5):.2f}" fill="{_color(t)}" stroke="#fff" stroke-width="0.4">'
+                   f'height="{h:.2f}" fill="{_color(t)}" stroke="#fff" stroke-width="0.4">'
                    f"<title>{escape(tip)}</title></rect>")
     # Bound lines, labelled in the right margin.
     marks = [("arena", arena, "#d62728", ""), ("interval lower bound", lb, "#1f77b4", "6,4"),

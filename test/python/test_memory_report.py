@@ -82,8 +82,13 @@ def test_svg_one_rect_per_buffer_with_tooltips():
     for r in rects:
         x, y, w, h = (float(r.get(k)) for k in ("x", "y", "width", "height"))
         assert 0 <= x and x + w <= 1000 and 0 <= y and y + h <= 600
+    # Buffers that touch in time or address (the plan has both) share an edge but do not overlap.
+    boxes = [tuple(float(r.get(k)) for k in ("x", "y", "width", "height")) for r in rects]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert not (a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3])
     heights = {r.find(f"{SVG}title").text.split(":")[0]: float(r.get("height")) for r in rects}
-    assert heights["/enc/relu"] == pytest.approx(2 * heights['/enc/<conv> & "x"'])
+    assert heights["/enc/relu"] == pytest.approx(2 * heights['/enc/<conv> & "x"'], abs=0.02)
     # The arena and both bounds are marked (as lines with their own tooltip).
     marks = " ".join(t.text for t in root.iter(f"{SVG}title"))
     assert "arena: 3.00 MiB" in marks and "interval lower bound: 3.00 MiB" in marks and "op bound" in marks
