@@ -116,6 +116,12 @@ class CompiledModel:
     _run: Callable[[list[np.ndarray]], list[np.ndarray]] | None = field(default=None, repr=False)
     _not_runnable: str = field(default="", repr=False)
     _pass_report: PassReport | None = field(default=None, repr=False)
+    #: The memory plan of the compiled function (``cpu``, from stage ``bufferized`` on): ``arena``
+    #: bytes, the chosen ``strategy``, every strategy's arena (``arenas``), ``no_reuse`` (the sum of the
+    #: buffers), ``lower_bound`` (the most bytes live at once in this op order) and per buffer its
+    #: ``name``, ``size``, ``offset`` and live range (``start``, ``end``: op positions); ``op_bound`` is the
+    #: order-independent bound (the most planned bytes a single op reads and writes). None otherwise.
+    memory_plan: dict[str, Any] | None = None
     #: ``ascendc``: the emitted Ascend C project.
     project_dir: Path | None = None
     #: ``ascendc``: per kernel, its name, kind, block count and on-chip bytes per memory.
@@ -343,5 +349,6 @@ def compile(  # the natural name, as in torch.compile
         outputs=[IOSpec(n, s.shape, s.dtype) for n, s in zip(out_names, out_specs)],
         stage_times=times, _ir=texts, _run=result.run if runnable else None,
         _not_runnable="" if runnable else tgt.not_runnable_reason(compile_to, result),
-        _pass_report=report, project_dir=result.project_dir, kernels=result.kernels,
+        _pass_report=report, memory_plan=result.memory_plan, project_dir=result.project_dir,
+        kernels=result.kernels,
     )

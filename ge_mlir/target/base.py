@@ -39,6 +39,8 @@ class TargetResult:
     outputs: list[TensorSpec] | None = None
     #: A timed step after the last stage (``{"jit": seconds}``), shown with the stage times.
     times: dict[str, float] = field(default_factory=dict)
+    #: The memory plan of the compiled function (``ge-plan-memory``'s record), when the target planned one.
+    memory_plan: dict[str, Any] | None = None
     #: ``ascendc``: the emitted project and its kernels (name, kind, blocks, on-chip bytes).
     project_dir: Path | None = None
     kernels: list[dict[str, Any]] = field(default_factory=list)

@@ -25,7 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("_dialect", "ir"),
     ("dialects",),
     ("passes", "api", "config"),
-    ("frontend", "target"),
+    ("frontend", "plan", "target"),
     ("optimize",),
     ("compiler", "onnx_backend"),
     ("fuzz", "tools", "__init__"),

@@ -20,11 +20,12 @@ from mlir import ir
 from ...api import run_pipeline
 from ...errors import ExecutionError, PassFailedError, VerificationError
 from ...ir.functions import defined_functions, pick_function, symbol_name
+
 from ...ir.types import TensorSpec, check_arrays, element_bytes, tensor_bytes, tensor_spec
 # The passes own the workspace attribute and the memory limit; the runner
 # allocates what they planned and checked.
 from .ge_check_tensor_sizes import WORKSPACE_LIMIT_ENV, workspace_limit
-from .ge_plan_workspace import WORKSPACE_ATTR
+from ...plan.ge_plan_memory import WORKSPACE_ATTR, read_memory_plan
 
 #: Tensors to buffers (BUILD_NOTES, LLVM 22): results become caller-allocated
 #: out-parameters, so the JIT never hands out memory it owns.
@@ -66,7 +67,7 @@ def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, 
         passes += ["ge-copy-duplicate-results", ONE_SHOT_PIPELINE]
         if workspace:
             # Before the deallocation pipeline: planned buffers become views it does not free.
-            passes.append("ge-plan-workspace")
+            passes.append("ge-plan-memory")
         passes.append("buffer-deallocation-pipeline")
         if codegen:
             passes += ["ge-mark-noalias-arguments", "ge-hoist-vector-transfers"]
@@ -358,12 +359,15 @@ class CpuExecutable:
             self._engine = None
             self._workspace: list[np.ndarray] = []
             self._bounds_checks: list[dict[str, Any]] = []
+            #: The memory plan of the function (``ge-plan-memory``), once the ``bufferized`` stage ran.
+            self.memory_plan: dict[str, Any] | None = None
             for stage in CPU_STAGES:
                 lower_stage(self._module, stage, check_bounds=check_bounds)
                 if stage == "linalg":
                     self._bounds_checks = _bounds_checks(self._module, self.func_name)
                 if stage == "bufferized":
                     self._workspace = _workspace_arrays(self._module, self.func_name)
+                    self.memory_plan = read_memory_plan(pick_function(self._module, self.func_name))
                 if on_stage is not None:
                     on_stage(stage, self._module)
                 if stage == compile_to:

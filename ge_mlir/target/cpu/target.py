@@ -32,7 +32,7 @@ class CpuTarget(Target):
                             on_stage=stage_done, check_bounds=options.check_bounds)
         times = {"jit": time.perf_counter() - last} if compile_to == "llvm" else {}
         return TargetResult(run=exe.run if compile_to == "llvm" else None, inputs=exe.inputs,
-                            outputs=exe.outputs, times=times)
+                            outputs=exe.outputs, times=times, memory_plan=exe.memory_plan)
 
 
 TARGET = CpuTarget()

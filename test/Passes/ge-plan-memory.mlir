@@ -1,14 +1,18 @@
-// RUN: ge-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(ge-plan-workspace)' | FileCheck %s
-// RUN: ge-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(ge-plan-workspace{alignment=16})' | FileCheck %s --check-prefix=A16
-// RUN: not ge-opt %s --split-input-file --pass-pipeline='builtin.module(ge-plan-workspace)' 2>&1 | FileCheck %s --check-prefix=ERR
-// RUN: not ge-opt %s --split-input-file --pass-pipeline='builtin.module(ge-plan-workspace{alignment=0})' 2>&1 | FileCheck %s --check-prefix=ALIGN
+// RUN: ge-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(ge-plan-memory)' | FileCheck %s
+// RUN: ge-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(ge-plan-memory{alignment=16})' | FileCheck %s --check-prefix=A16
+// RUN: not ge-opt %s --split-input-file --pass-pipeline='builtin.module(ge-plan-memory)' 2>&1 | FileCheck %s --check-prefix=ERR
+// RUN: not ge-opt %s --split-input-file --pass-pipeline='builtin.module(ge-plan-memory{alignment=0})' 2>&1 | FileCheck %s --check-prefix=ALIGN
+// RUN: ge-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(ge-plan-memory{strategy=best-fit})' | FileCheck %s --check-prefix=BF
+// RUN: not ge-opt %s --split-input-file --pass-pipeline='builtin.module(ge-plan-memory{strategy=smallest})' 2>&1 | FileCheck %s --check-prefix=STRAT
 
 // %a (128 bytes) is live until the copy out of its view; %b overlaps it and
 // goes after it; %c starts after %a's last use and reuses its bytes. The
 // dynamic allocation is left alone. The arena is a new trailing argument.
 // CHECK-LABEL: func.func @chain(
 // CHECK-SAME: %[[X:.*]]: memref<4xf32>, %[[Y:.*]]: memref<4xf32>, %[[N:.*]]: index, %[[W:.*]]: memref<192xi8>)
-// CHECK-SAME: attributes {ge.workspace = [memref<192xi8>]}
+// CHECK-SAME: attributes {ge.memory_plan = {arena = 192 : i64, arenas = {"best-fit" = 192 : i64, exact = 192 : i64, "greedy-by-breadth" = 192 : i64, "greedy-by-size" = 192 : i64},
+// CHECK-SAME: buffers = [{end = 5 : i64, name = "{{.*}}:{{[0-9]+}}:8", offset = 0 : i64, size = 128 : i64, start = 1 : i64}, {end = 7 : i64, name = "{{.*}}:{{[0-9]+}}:8", offset = 128 : i64, size = 16 : i64, start = 4 : i64}, {end = 8 : i64, name = "{{.*}}:{{[0-9]+}}:8", offset = 0 : i64, size = 16 : i64, start = 6 : i64}],
+// CHECK-SAME: lower_bound = 192 : i64, no_reuse = 256 : i64, op_bound = 192 : i64, strategy = "greedy-by-size"}, ge.workspace = [memref<192xi8>]}
 // CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: %[[OA:.*]] = arith.constant 0 : index
 // CHECK-NEXT: %[[A:.*]] = memref.view %[[W]][%[[OA]]][] : memref<192xi8> to memref<32xf32>
@@ -24,8 +28,12 @@
 // CHECK-NEXT: %[[D:.*]] = memref.alloc(%[[N]]) : memref<?xf32>
 // CHECK-NEXT: memref.dealloc %[[D]]
 // CHECK-NEXT: return
+// One strategy by name: only its arena is recorded.
+// BF-LABEL: func.func @chain(
+// BF-SAME: attributes {ge.memory_plan = {arena = 192 : i64, arenas = {"best-fit" = 192 : i64}, {{.*}}strategy = "best-fit"}
+// STRAT: error: ge-plan-memory: unknown strategy 'smallest' (aggressive, greedy-by-size, greedy-by-breadth, best-fit, exact)
 // A16-LABEL: func.func @chain(
-// A16-SAME: %{{.*}}: memref<144xi8>) attributes {ge.workspace = [memref<144xi8>]}
+// A16-SAME: %{{.*}}: memref<144xi8>) attributes {ge.memory_plan = {arena = 144 : i64,{{.*}}ge.workspace = [memref<144xi8>]}
 func.func @chain(%x: memref<4xf32>, %y: memref<4xf32>, %n: index) {
   %z = arith.constant 0.0 : f32
   %a = memref.alloc() : memref<32xf32>
@@ -53,7 +61,7 @@ func.func @none(%x: memref<4xf32>) {
 
 // -----
 
-// ERR: error: ge-plan-workspace: the workspace of @huge would need 9223372036854775808 bytes (8589934592.0 GiB), more than int64 can address
+// ERR: error: ge-plan-memory: the workspace of @huge would need 9223372036854775808 bytes (8589934592.0 GiB), more than int64 can address
 // expected-error @+1 {{more than int64 can address}}
 func.func @huge(%y: memref<4xf32>) {
   %a = memref.alloc() : memref<2305843009213693952xf32>
@@ -62,4 +70,4 @@ func.func @huge(%y: memref<4xf32>) {
   return
 }
 
-// ALIGN: error: ge-plan-workspace: alignment must be a positive byte count, got 0
+// ALIGN: error: ge-plan-memory: alignment must be a positive byte count, got 0
