@@ -179,6 +179,17 @@ class CompileError(GeMlirError):
     """The model cannot be compiled (bad input, target, stage or option)."""
 
 
+class MemoryBudgetError(CompileError):
+    """The memory plan of a compiled function exceeds ``CompileOptions.memory_budget_mb``.
+
+    ``arena`` and ``budget`` are bytes; ``point`` is the op position where the most bytes are
+    live at once and ``live`` the buffers live there, largest first, as ``(name, bytes)``."""
+
+    def __init__(self, message: str, *, arena: int, budget: int, point: int, live: list) -> None:
+        self.arena, self.budget, self.point, self.live = arena, budget, point, live
+        super().__init__(message)
+
+
 class ExecutionError(GeMlirError):
     """A compiled model cannot be built for, or run on, its target (bad inputs included)."""
 

@@ -30,6 +30,9 @@ class CompileOptions:
         check_bounds: ``cpu``: run-time gather/gather_elements/scatter_elements
             indices outside ``[-d, d)`` raise :class:`ExecutionError` naming the
             op (one extra pass over the indices); False clamps them silently.
+        memory_budget_mb: the most memory (MiB) the planned intermediate tensors of the compiled
+            function may take (its arena); a larger plan fails the compile with
+            :class:`~ge_mlir.errors.MemoryBudgetError`. None: no budget.
     """
 
     optimize: bool = True
@@ -40,6 +43,7 @@ class CompileOptions:
     config: Any = None
     soc: str | None = None
     check_bounds: bool = True
+    memory_budget_mb: float | None = None
 
 
 def coerce_options(options: CompileOptions | Mapping[str, Any] | None) -> CompileOptions:
@@ -60,6 +64,9 @@ def coerce_options(options: CompileOptions | Mapping[str, Any] | None) -> Compil
         )
     if not isinstance(options.check_bounds, bool):
         raise CompileError(f"check_bounds must be True or False, got {options.check_bounds!r}")
+    budget = options.memory_budget_mb
+    if budget is not None and (isinstance(budget, bool) or not isinstance(budget, (int, float)) or not budget > 0):
+        raise CompileError(f"memory_budget_mb must be a positive number of MiB or None, got {budget!r}")
     if not isinstance(options.opt_level, int) or not 0 <= options.opt_level <= 3:
         raise CompileError(f"opt_level must be an integer from 0 to 3, got {options.opt_level!r}")
     return options

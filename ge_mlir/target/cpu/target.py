@@ -7,7 +7,10 @@ from typing import Any
 
 from mlir import ir
 
+from ...ir.functions import pick_function
 from ...options import CompileOptions
+from ...plan.budget import check_budget
+from ...plan.ge_plan_memory import read_memory_plan
 from ..base import StageCallback, Target, TargetResult
 
 
@@ -26,6 +29,11 @@ class CpuTarget(Target):
         def stage_done(stage: str, m: ir.Module) -> None:
             nonlocal last
             done(stage, m)
+            if stage == "bufferized" and options.memory_budget_mb is not None:
+                # Before the LLVM stage and the JIT: an over-budget model fails fast.
+                plan = read_memory_plan(pick_function(m, func_name))
+                if plan is not None:
+                    check_budget(plan, options.memory_budget_mb, func_name)
             last = time.perf_counter()
 
         exe = CpuExecutable(module, func_name, opt_level=options.opt_level, compile_to=compile_to,

@@ -1,0 +1,44 @@
+"""Memory budgets: a plan larger than the budget fails the compile, saying where and why."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import MemoryBudgetError
+
+__all__ = ["check_budget", "peak_point"]
+
+
+def _mib(n: int) -> str:
+    return f"{n / 2**20:.1f} MiB"
+
+
+def peak_point(plan: dict[str, Any]) -> tuple[int, list[dict[str, Any]]]:
+    """The program point where the most buffer bytes are live, and those buffers, largest first."""
+    buffers = plan["buffers"]
+    points = sorted({b["start"] for b in buffers})
+    best, best_live = 0, -1
+    for p in points:  # the live total only rises where a buffer starts
+        live = sum(b["size"] for b in buffers if b["start"] <= p <= b["end"])
+        if live > best_live:
+            best, best_live = p, live
+    live = sorted((b for b in buffers if b["start"] <= best <= b["end"]), key=lambda b: -b["size"])
+    return best, live
+
+
+def check_budget(plan: dict[str, Any], budget_mb: float, func_name: str) -> None:
+    """Raises :class:`MemoryBudgetError` when ``plan``'s arena exceeds ``budget_mb`` MiB."""
+    budget = int(budget_mb * 2**20)
+    if plan["arena"] <= budget:
+        return
+    point, live = peak_point(plan)
+    shown = ", ".join(f"{b['name']} ({_mib(b['size'])})" for b in live[:5])
+    more = f" and {len(live) - 5} more" if len(live) > 5 else ""
+    raise MemoryBudgetError(
+        f"@{func_name} needs {_mib(plan['arena'])} ({plan['arena']} bytes) for its intermediate tensors, over "
+        f"the memory budget of {_mib(budget)}; the peak is at op #{point}, where "
+        f"{_mib(sum(b['size'] for b in live))} are live: {shown}{more}. No plan strategy goes below "
+        f"{_mib(plan['lower_bound'])} in this op order (rematerialization is not available yet); "
+        "raise memory_budget_mb",
+        arena=plan["arena"], budget=budget, point=point, live=[(b["name"], b["size"]) for b in live],
+    )

@@ -1,0 +1,96 @@
+"""ge-plan-memory on the CPU target: the recorded plan, the independent checker on it, budgets."""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+import ge_mlir
+from ge_mlir.errors import CompileError, MemoryBudgetError
+from ge_mlir.plan.buffers import Buffer, Plan
+from ge_mlir.plan.checker import check_plan
+
+
+def _residual_cnn() -> onnx.ModelProto:
+    """conv-relu -> pool -> conv -> add(skip) -> relu -> conv: buffers with overlapping and disjoint lives."""
+    rng = np.random.default_rng(0)
+
+    def weight(name, shape):
+        return numpy_helper.from_array(rng.standard_normal(shape).astype(np.float32) * 0.2, name)
+
+    inits = [weight("w0", (8, 3, 3, 3)), weight("w1", (8, 8, 3, 3)), weight("w2", (4, 8, 1, 1))]
+    nodes = [
+        helper.make_node("Conv", ["x", "w0"], ["c0"], name="conv0", pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c0"], ["r0"], name="relu0"),
+        helper.make_node("MaxPool", ["r0"], ["p0"], name="pool0", kernel_shape=[2, 2], strides=[2, 2]),
+        helper.make_node("Conv", ["p0", "w1"], ["c1"], name="conv1", pads=[1, 1, 1, 1]),
+        helper.make_node("Add", ["c1", "p0"], ["s1"], name="skip1"),
+        helper.make_node("Relu", ["s1"], ["r1"], name="relu1"),
+        helper.make_node("Conv", ["r1", "w2"], ["y"], name="conv2"),
+    ]
+    graph = helper.make_graph(
+        nodes, "cnn", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 32, 32])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4, 16, 16])], inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+@pytest.fixture(scope="module")
+def compiled():
+    model = _residual_cnn()
+    return model, ge_mlir.compile(model.SerializeToString())
+
+
+def test_plan_is_recorded_and_passes_the_independent_checker(compiled):
+    _, m = compiled
+    plan = m.memory_plan
+    assert plan is not None and plan["buffers"]
+    buffers = [Buffer(i, b["size"], b["start"], b["end"], b["name"]) for i, b in enumerate(plan["buffers"])]
+    check_plan(buffers, Plan({i: b["offset"] for i, b in enumerate(plan["buffers"])}, plan["arena"], 64,
+                             plan["strategy"]))
+    # Bounds in order: one op's working set <= the most live at once <= the arena <= no reuse.
+    assert plan["op_bound"] <= plan["lower_bound"] <= plan["arena"] <= plan["no_reuse"]
+    assert plan["arena"] == min(plan["arenas"].values())
+    assert set(plan["arenas"]) == {"greedy-by-size", "greedy-by-breadth", "best-fit", "exact"}
+    # Buffers are named after the ONNX nodes they come from.
+    assert {"conv0", "conv1"} <= {b["name"] for b in plan["buffers"]}
+
+
+def test_planned_model_matches_onnxruntime(compiled):
+    model, m = compiled
+    x = np.random.default_rng(1).standard_normal((1, 3, 32, 32)).astype(np.float32)
+    (got,) = m(x)
+    (want,) = ort.InferenceSession(model.SerializeToString()).run(None, {"x": x})
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_no_plan_before_bufferization():
+    m = ge_mlir.compile(_residual_cnn().SerializeToString(), compile_to="linalg")
+    assert m.memory_plan is None
+
+
+def test_over_budget_fails_before_the_jit_naming_the_peak(compiled):
+    _, m = compiled
+    budget_mb = m.memory_plan["arena"] / 2**20 / 2
+    with pytest.raises(MemoryBudgetError) as info:
+        ge_mlir.compile(_residual_cnn().SerializeToString(), options={"memory_budget_mb": budget_mb})
+    e = info.value
+    assert e.arena == m.memory_plan["arena"] and e.budget == int(budget_mb * 2**20)
+    assert e.live and e.live == sorted(e.live, key=lambda t: -t[1])
+    assert "over the memory budget" in str(e) and e.live[0][0] in str(e)
+    assert isinstance(e, CompileError)
+
+
+def test_within_budget_compiles_and_runs(compiled):
+    _, m = compiled
+    ok = ge_mlir.compile(_residual_cnn().SerializeToString(),
+                         options={"memory_budget_mb": m.memory_plan["arena"] / 2**20})
+    assert ok.memory_plan["arena"] == m.memory_plan["arena"]
+
+
+@pytest.mark.parametrize("bad", [0, -1.0, "8", True])
+def test_bad_budget_is_refused(bad):
+    with pytest.raises(CompileError, match="memory_budget_mb"):
+        ge_mlir.compile(_residual_cnn().SerializeToString(), options={"memory_budget_mb": bad})
