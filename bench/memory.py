@@ -18,8 +18,9 @@ not silently reused by the run) and reads VmRSS ("base": code, weights, what the
 compiler still holds), then resets the kernel's high-water mark (writing 5 to
 /proc/self/clear_refs, Linux 4.0+) so that compilation does not count, runs the model
 ``--runs`` times and reads VmHWM ("peak"). "growth" = peak - base is what running
-costs: the ge-mlir arena (allocated untouched at load), onnxruntime's arena, outputs. Where the reset is refused the peak is the process's whole VmHWM, compile
-included, and the table says so. This is a benchmark, not a test.
+costs: the ge-mlir arena (allocated untouched at load), onnxruntime's arena, outputs.
+Where the reset is refused the peak is the process's whole VmHWM, compile included, and
+the table says so. This is a benchmark, not a test.
 """
 
 from __future__ import annotations

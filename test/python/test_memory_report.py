@@ -97,7 +97,8 @@ def test_svg_one_rect_per_buffer_with_tooltips():
 def _model() -> onnx.ModelProto:
     # r and e are intermediates; r lives until the last op, so three buffers are planned.
     nodes = [helper.make_node("Relu", ["x"], ["r"], name="relu1"), helper.make_node("Exp", ["r"], ["e"], name="exp1"),
-             helper.make_node("MatMul", ["e", "x"], ["m"], name="mm"), helper.make_node("Add", ["m", "r"], ["y"], name="add")]
+             helper.make_node("MatMul", ["e", "x"], ["m"], name="mm"),
+             helper.make_node("Add", ["m", "r"], ["y"], name="add")]
     graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [64, 64])],
                               [helper.make_tensor_value_info("y", TensorProto.FLOAT, [64, 64])])
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
