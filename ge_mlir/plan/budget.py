@@ -10,7 +10,10 @@ __all__ = ["check_budget", "peak_point"]
 
 
 def _mib(n: int) -> str:
-    return f"{n / 2**20:.1f} MiB"
+    """Bytes in the unit that keeps them readable (a budget can be a few KiB in tests)."""
+    if n >= 2**20:
+        return f"{n / 2**20:.1f} MiB"
+    return f"{n / 2**10:.1f} KiB" if n >= 2**10 else f"{n} B"
 
 
 def peak_point(plan: dict[str, Any]) -> tuple[int, list[dict[str, Any]]]:

@@ -5,6 +5,7 @@
     ge-compile model.onnx --run inputs.npz [--save out.npz] [--compare-onnxruntime]
     ge-compile model.onnx --config ge.json --report          # configured passes, per-pass report
     ge-compile model.onnx --memory-report[=plan.svg|plan.json] # memory plan table (+ picture or JSON)
+    ge-compile model.onnx --memory-budget 64            # fail when the plan needs more than 64 MiB
     ge-compile model.onnx --target ascendc -o project/       # Ascend C project (+ build on the CPU shim)
     ge-compile model.onnx --target ascendc -o project/ --random-inputs --compare-onnxruntime
 
@@ -100,6 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--memory-report", nargs="?", const="-", default=None, metavar="FILE.svg|FILE.json",
                    help="print the memory plan (no-reuse sum, bounds, each strategy's arena, the chosen one); "
                         "with =FILE.svg also draw it, with =FILE.json also save it")
+    p.add_argument("--memory-budget", type=float, metavar="MIB", default=None,
+                   help="fail when the planned intermediate tensors need more than MIB MiB (MemoryBudgetError)")
     p.add_argument("--opt-level", type=int, default=3, choices=range(4), help="LLVM optimization level")
     p.add_argument("--run", metavar="INPUTS.npz", help="run the model on these inputs")
     p.add_argument("--random-inputs", action="store_true", help="run on seeded random inputs")
@@ -119,7 +122,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "(write --memory-report=FILE, or put the flag after the model)")
     try:
         options = {"optimize": not args.no_optimize, "opt_level": args.opt_level,
-                   "input_shapes": dict(args.input_shape) or None, "config": args.config}
+                   "input_shapes": dict(args.input_shape) or None, "config": args.config,
+                   "memory_budget_mb": args.memory_budget}
         extra = {}
         if args.target == "ascendc":
             stages = TARGET_STAGES["ascendc"]

@@ -7,6 +7,12 @@
 // RUN: FileCheck %s --input-file=%t.json --check-prefix=JSON
 // RUN: ge-compile %s --no-progress --compile-to linalg --memory-report | FileCheck %s --check-prefix=EARLY
 // RUN: not ge-compile %s --memory-report=plan.txt 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not ge-compile %s --no-progress --memory-budget 0.04 2>&1 | FileCheck %s --check-prefix=BUDGET
+// RUN: ge-compile %s --no-progress --memory-budget 0.05 | FileCheck %s --check-prefix=FITS
+
+// A plan over --memory-budget fails naming the peak and the buffers live there; one that fits compiles.
+// BUDGET: ge-compile: error: @chain needs 48.0 KiB (49152 bytes) for its intermediate tensors, over the memory budget of 41.0 KiB; the peak is at op #{{[0-9]+}}, where 48.0 KiB are live: {{.*}}memory-report.mlir:{{[0-9]+}}:8 (16.0 KiB)
+// FITS: output result0: 64x64 float32
 
 // CHECK: output result0: 64x64 float32
 // CHECK-NEXT: memory plan: {{[0-9]+}} buffers, chosen strategy [[S:[a-z-]+]]
