@@ -15,6 +15,8 @@ never share a byte. The arena a placement needs is :func:`arena_of`.
 
 from __future__ import annotations
 
+import sys
+
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
@@ -189,10 +191,9 @@ def solve_exact(
     """
     if len(buffers) > max_buffers:
         return ExactResult(None, "skipped", f"{len(buffers)} buffers, more than the exact solver's limit of {max_buffers}")
-    try:
-        from ortools.sat.python import cp_model
-    except ImportError as e:  # optional dependency
-        return ExactResult(None, "skipped", f"ortools is not installed ({e})")
+    missing = _ortools_missing()
+    if missing:
+        return ExactResult(None, "skipped", f"ortools is not installed ({missing})")
     if hint is None:
         candidates = [fn(buffers, alignment) for fn in HEURISTICS.values()]
         hint = min(candidates, key=lambda o: arena_of(buffers, o, alignment))
@@ -206,53 +207,66 @@ def solve_exact(
         offsets.update({b.id: hint[b.id] for b in real})
         return ExactResult(offsets, "optimal", "the heuristic meets the lower bound")
 
-    model = cp_model.CpModel()
-    arena = model.new_int_var(lower, upper, "arena")
-    xs, times, spaces = {}, [], []
-    for b in real:
-        x = model.new_int_var(0, upper - units[b.id], f"x{b.id}")
-        xs[b.id] = x
-        times.append(model.new_fixed_size_interval_var(b.start, b.end - b.start + 1, f"t{b.id}"))
-        spaces.append(model.new_fixed_size_interval_var(x, units[b.id], f"a{b.id}"))
-        model.add(x + units[b.id] <= arena)
-        model.add_hint(x, hint[b.id] // alignment)
-    model.add_no_overlap_2d(times, spaces)
-    # Branch like the heuristics place: largest (then longest-lived) buffer first, lowest offset
-    # first, alternating with CP-SAT's own search (quick-restart portfolio below). Alone, this
-    # order found smaller arenas in crowded graphs but lost optimality proofs CP-SAT's search
-    # makes in 0.1 s; alternating kept both on 50-300 random buffers.
-    order = sorted(real, key=lambda b: (-units[b.id], b.start - b.end))
-    model.add_decision_strategy([xs[b.id] for b in order], cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
-    # Interchangeable buffers (same size, same live range): fix their order to cut symmetric search.
-    twins: dict[tuple[int, int, int], list[Buffer]] = {}
-    for b in real:
-        twins.setdefault((units[b.id], b.start, b.end), []).append(b)
-    for group in twins.values():
-        group.sort(key=lambda b: hint[b.id])  # in the hint's order, so the hint stays a solution
-        for a, b in zip(group, group[1:]):
-            model.add(xs[a.id] + units[a.id] <= xs[b.id])
-    model.add_hint(arena, upper)
-    model.minimize(arena)
-
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = seed
-    solver.parameters.search_branching = cp_model.PORTFOLIO_WITH_QUICK_RESTART_SEARCH
-    if work_limit is None:
-        solver.parameters.max_time_in_seconds = time_limit
-    else:
-        solver.parameters.max_deterministic_time = work_limit
-    status = solver.solve(model)
+    problem = {
+        "buffers": [[b.id, units[b.id], b.start, b.end] for b in real],
+        "hint": {str(b.id): hint[b.id] // alignment for b in real},
+        "lower": lower, "upper": upper, "seed": seed, "time_limit": time_limit, "work_limit": work_limit,
+    }
     limit = f"time limit of {time_limit} s" if work_limit is None else f"work limit of {work_limit}"
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        found = {b.id: solver.value(xs[b.id]) * alignment for b in real}
+    answer, failure = _solve_in_child(problem, time_limit, work_limit)
+    if answer is None:
+        offsets.update({b.id: hint[b.id] for b in real})
+        return ExactResult(offsets, "feasible", f"the CP-SAT child failed ({failure}); kept the hint")
+    if answer["offsets"] is not None:
+        found = {b.id: answer["offsets"][str(b.id)] * alignment for b in real}
         if arena_of(real, found, alignment) <= upper * alignment:
             offsets.update(found)
-            if status == cp_model.OPTIMAL:
+            if answer["status"] == "optimal":
                 return ExactResult(offsets, "optimal")
             return ExactResult(offsets, "feasible", f"stopped by the {limit}")
     offsets.update({b.id: hint[b.id] for b in real})
     return ExactResult(offsets, "feasible", f"no solution at least as good as the hint within the {limit}")
+
+
+def _ortools_missing() -> str:
+    """Why OR-Tools cannot be used here ('' when it can), without importing it into this process."""
+    import importlib.util
+    from pathlib import Path
+
+    if "ortools.sat.python" in sys.modules and sys.modules["ortools.sat.python"] is None:
+        return "import blocked"
+    # Only the top-level spec: finding ``ortools.sat.python`` would import ``ortools.sat``, whose
+    # native libraries are what must stay out of this process.
+    spec = importlib.util.find_spec("ortools")
+    if spec is None or not spec.submodule_search_locations:
+        return "no module named 'ortools'"
+    if not any((Path(d) / "sat" / "python").is_dir() for d in spec.submodule_search_locations):
+        return "ortools has no sat.python"
+    return ""
+
+
+def _solve_in_child(problem: dict, time_limit: float, work_limit: float | None) -> tuple[dict | None, str]:
+    """Runs the CP-SAT model in a child process (see ``_cpsat_child.py`` for why); (answer, why it failed)."""
+    import json
+    import subprocess
+    from pathlib import Path
+
+    # Work units are not seconds (0.07-0.16 per second measured under load): a wall-clock guard
+    # far above either limit only catches a hung child.
+    guard = 60.0 + 30.0 * (time_limit if work_limit is None else work_limit * 20)
+    child = Path(__file__).with_name("_cpsat_child.py")
+    try:
+        proc = subprocess.run([sys.executable, str(child)], input=json.dumps(problem), capture_output=True,
+                              text=True, timeout=guard, check=False)
+    except subprocess.TimeoutExpired:
+        return None, f"no answer within {guard:.0f} s"
+    if proc.returncode != 0:
+        tail = proc.stderr.strip().splitlines()[-1:] or [f"exit code {proc.returncode}"]
+        return None, tail[0]
+    try:
+        return json.loads(proc.stdout), ""
+    except ValueError as e:
+        return None, f"unreadable answer: {e}"
 
 
 def exact(buffers: Sequence[Buffer], alignment: int) -> dict[int, int]:

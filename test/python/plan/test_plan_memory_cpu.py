@@ -94,3 +94,30 @@ def test_within_budget_compiles_and_runs(compiled):
 def test_bad_budget_is_refused(bad):
     with pytest.raises(CompileError, match="memory_budget_mb"):
         ge_mlir.compile(_residual_cnn().SerializeToString(), options={"memory_budget_mb": bad})
+
+
+def test_exact_solve_survives_a_process_with_tensorflow_and_torch():
+    # Regression: with MLIR, TensorFlow and PyTorch loaded, CP-SAT's solve segfaulted in-process
+    # (OR-Tools bundles its own protobuf/abseil; fresh-clone CI, test_onnx_numerics). The solve
+    # now runs in a child process and OR-Tools never enters the compiler's process.
+    pytest.importorskip("tensorflow")
+    code = (
+        "import random, sys\n"
+        "import ge_mlir, tensorflow, torch\n"
+        "from ge_mlir.plan.buffers import Buffer\n"
+        "from ge_mlir.plan.strategies import solve_exact\n"
+        "random.seed(3)\n"
+        "bs = []\n"
+        "for i in range(60):\n"
+        "    s = random.randint(0, 40)\n"
+        "    bs.append(Buffer(i, random.randint(1, 20) * 64, s, s + random.randint(0, 15)))\n"
+        "r = solve_exact(bs, 64, work_limit=0.1)\n"
+        "print('STATUS', r.status, r.reason)\n"
+        "print('ORTOOLS', sorted(m for m in sys.modules if m.startswith('ortools')))\n"
+    )
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "STATUS optimal" in proc.stdout and "ORTOOLS []" in proc.stdout
