@@ -16,6 +16,7 @@ type is already an instance of its class.
 from __future__ import annotations
 
 import ctypes
+import operator
 from typing import Any
 
 from mlir import ir
@@ -153,6 +154,17 @@ def _context(context: ir.Context | None) -> ir.Context:
     return ctx
 
 
+def _i64(value: Any, what: str) -> int:
+    """``value`` as an int64 for the C API: ctypes would wrap 2**64 + 16 to 16 and truncate 16.9."""
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise ValueError(f"{what} must be an integer, got {value!r}") from None
+    if not -(2**63) <= v < 2**63:
+        raise ValueError(f"{what} {v} does not fit in int64")
+    return v
+
+
 def _enum(enum: type, value: Any) -> Any:
     """An enum case from the enum itself, its int value or its case name ("vecin")."""
     if isinstance(value, enum):
@@ -225,6 +237,10 @@ class LocalTensorType(_AscendCType):
         ctx = element_type.context
         if loc is None:
             loc = ir.Location.unknown(ctx)
+        elif loc.context != ctx:
+            # The type would be built in the location's context around an element type owned by
+            # another one: a use-after-free once that context goes (a segfault, reproduced).
+            raise ValueError("the element type and the location belong to different MLIR contexts")
         errors: list[str] = []
 
         def collect(diag: Any) -> bool:
@@ -233,7 +249,8 @@ class LocalTensorType(_AscendCType):
 
         handler = ctx.attach_diagnostic_handler(collect)
         try:
-            ptr = _capi.geMlirAscendCLocalTensorTypeGetChecked(_c(loc, _LOC), _c(element_type, _TYPE), int(size),
+            ptr = _capi.geMlirAscendCLocalTensorTypeGetChecked(_c(loc, _LOC), _c(element_type, _TYPE),
+                                                              _i64(size, "size"),
                                                               int(pos))
         finally:
             handler.detach()
@@ -262,7 +279,8 @@ class QueueType(_AscendCType):
     @staticmethod
     def get(position: Position | int | str, depth: int, context: ir.Context | None = None) -> "QueueType":
         ctx = _c(_context(context), _CTX)
-        return QueueType(_type(_capi.geMlirAscendCQueueTypeGet(ctx, int(_enum(Position, position)), int(depth))))
+        depth = _i64(depth, "depth")
+        return QueueType(_type(_capi.geMlirAscendCQueueTypeGet(ctx, int(_enum(Position, position)), depth)))
 
     @property
     def position(self) -> Position:
@@ -339,7 +357,7 @@ class TargetAttr(_AscendCAttr):
             context: ir.Context | None = None) -> "TargetAttr":
         ctx = _c(_context(context), _CTX)
         ptr = _capi.geMlirAscendCTargetAttrGet(ctx, _StringRef.of(soc), _StringRef.of(arch),
-                                               *(int(v) for v in (ub, l1, l0a, l0b, l0c, aic, aiv)))
+                                               *(_i64(v, "a target field") for v in (ub, l1, l0a, l0b, l0c, aic, aiv)))
         return TargetAttr(_attr(ptr))
 
     @property

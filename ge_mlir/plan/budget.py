@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import MemoryBudgetError
+from .buffers import Buffer
+from .strategies import live_sets
 
 __all__ = ["check_budget", "peak_point"]
 
@@ -18,15 +20,12 @@ def _mib(n: int) -> str:
 
 def peak_point(plan: dict[str, Any]) -> tuple[int, list[dict[str, Any]]]:
     """The program point where the most buffer bytes are live, and those buffers, largest first."""
-    buffers = plan["buffers"]
-    points = sorted({b["start"] for b in buffers})
-    best, best_live = 0, -1
-    for p in points:  # the live total only rises where a buffer starts
-        live = sum(b["size"] for b in buffers if b["start"] <= p <= b["end"])
-        if live > best_live:
-            best, best_live = p, live
-    live = sorted((b for b in buffers if b["start"] <= best <= b["end"]), key=lambda b: -b["size"])
-    return best, live
+    buffers = [Buffer(i, b["size"], b["start"], b["end"], b["name"]) for i, b in enumerate(plan["buffers"])]
+    sets = live_sets(buffers, 1)  # alignment 1: the exact byte sizes the message reports
+    if not sets:
+        return 0, []
+    point, _, live = max(sets, key=lambda s: s[1])
+    return point, [plan["buffers"][b.id] for b in sorted(live, key=lambda b: -b.size)]
 
 
 def check_budget(plan: dict[str, Any], budget_mb: float, func_name: str) -> None:

@@ -76,6 +76,10 @@ def plan_function(fn: ir.Operation, alignment: int, strategy: str = "aggressive"
     from mlir.dialects import arith
     from mlir.dialects import memref
 
+    if len(fn.regions[0].blocks) != 1:
+        # Live ranges are positions in the entry block; uses in other blocks would be missed and
+        # buffers live there would share bytes (a miscompile). Such functions keep their allocs.
+        return 0
     entry = fn.regions[0].blocks[0]
     top = [op.operation for op in entry.operations]
     position = {op: i for i, op in enumerate(top)}
@@ -109,7 +113,7 @@ def plan_function(fn: ir.Operation, alignment: int, strategy: str = "aggressive"
     arena_size = result.arena
     if arena_size > _INT64_MAX:
         raise PassFailure(
-            f"the workspace of @{ir.StringAttr(fn.attributes['sym_name']).value} would need "
+            f"the workspace of @{symbol_name(fn)} would need "
             f"{arena_size} bytes ({arena_size / 2**30:.1f} GiB), more than int64 can address", at=fn
         )
     arena_t = ir.MemRefType.get([arena_size], ir.IntegerType.get_signless(8))

@@ -10,7 +10,7 @@ never share a byte. The arena a placement needs is :func:`arena_of`.
   points first), each buffer into the best-fitting gap.
 * ``best-fit``: largest first, each into the smallest gap that fits.
 * ``exact``: CP-SAT (``ortools``) minimising the arena, seeded with the best heuristic
-  (see :func:`solve_exact`; :func:`exact` is its strategy-shaped wrapper).
+  (see :func:`solve_exact`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ __all__ = [
     "HEURISTICS",
     "arena_of",
     "best_fit",
-    "exact",
     "greedy_by_breadth",
     "greedy_by_size",
     "interval_bound",
@@ -102,7 +101,7 @@ def best_fit(buffers: Sequence[Buffer], alignment: int) -> dict[int, int]:
     return offsets
 
 
-def _live_sets(buffers: Sequence[Buffer], alignment: int) -> list[tuple[int, int, list[Buffer]]]:
+def live_sets(buffers: Sequence[Buffer], alignment: int) -> list[tuple[int, int, list[Buffer]]]:
     """(point, live bytes, live buffers) at every point where some buffer starts.
 
     Those points suffice: the buffers live at any other point ``t`` are all live at the
@@ -128,7 +127,7 @@ def greedy_by_breadth(buffers: Sequence[Buffer], alignment: int) -> dict[int, in
     sizes = {b.id: round_up(b.size, alignment) for b in buffers}
     offsets: dict[int, int] = {}
     placed: list[Buffer] = []
-    for _, _, live in sorted(_live_sets(buffers, alignment), key=lambda p: (-p[1], p[0])):
+    for _, _, live in sorted(live_sets(buffers, alignment), key=lambda p: (-p[1], p[0])):
         for b in sorted((b for b in live if b.id not in offsets), key=lambda b: (-sizes[b.id], b.start - b.end)):
             busy = [(offsets[o.id], offsets[o.id] + sizes[o.id]) for o in placed if _overlaps(o, b) and sizes[o.id]]
             offsets[b.id] = _best_gap(busy, sizes[b.id])
@@ -160,7 +159,7 @@ class ExactResult:
 
 def interval_bound(buffers: Sequence[Buffer], alignment: int) -> int:
     """The largest total of rounded sizes live at one program point: no plan is smaller."""
-    return max((live for _, live, _ in _live_sets(buffers, alignment)), default=0)
+    return max((live for _, live, _ in live_sets(buffers, alignment)), default=0)
 
 
 def solve_exact(
@@ -267,12 +266,3 @@ def _solve_in_child(problem: dict, time_limit: float, work_limit: float | None) 
         return json.loads(proc.stdout), ""
     except ValueError as e:
         return None, f"unreadable answer: {e}"
-
-
-def exact(buffers: Sequence[Buffer], alignment: int) -> dict[int, int]:
-    """:func:`solve_exact` with its defaults; when it is skipped, the best heuristic's offsets."""
-    result = solve_exact(buffers, alignment)
-    if result.offsets is None:
-        candidates = [fn(buffers, alignment) for fn in HEURISTICS.values()]
-        return min(candidates, key=lambda o: arena_of(buffers, o, alignment))
-    return result.offsets

@@ -61,6 +61,29 @@ func.func @none(%x: memref<4xf32>) {
 
 // -----
 
+// Several blocks: live ranges are entry-block positions, so uses in ^bb1 would be missed and
+// %a and %b would share bytes. The function keeps its allocations.
+// CHECK-LABEL: func.func @blocks(
+// CHECK-SAME: %{{.*}}: memref<4xf32>, %{{.*}}: memref<4xf32>) {
+// CHECK-NEXT: %[[A:.*]] = memref.alloc() : memref<4xf32>
+// CHECK-NEXT: memref.copy
+// CHECK-NEXT: %[[B:.*]] = memref.alloc() : memref<4xf32>
+// CHECK-NEXT: memref.copy
+// CHECK-NEXT: cf.br ^bb1
+func.func @blocks(%x: memref<4xf32>, %y: memref<4xf32>) {
+  %a = memref.alloc() : memref<4xf32>
+  memref.copy %x, %a : memref<4xf32> to memref<4xf32>
+  %b = memref.alloc() : memref<4xf32>
+  memref.copy %y, %b : memref<4xf32> to memref<4xf32>
+  cf.br ^bb1
+^bb1:
+  memref.copy %a, %x : memref<4xf32> to memref<4xf32>
+  memref.copy %b, %y : memref<4xf32> to memref<4xf32>
+  return
+}
+
+// -----
+
 // ERR: error: ge-plan-memory: the workspace of @huge would need 9223372036854775808 bytes (8589934592.0 GiB), more than int64 can address
 // expected-error @+1 {{more than int64 can address}}
 func.func @huge(%y: memref<4xf32>) {

@@ -24,6 +24,7 @@ UB_HEADROOM = 32 * 1024
 
 def target_attr(soc: str) -> ir.Attribute:
     """``#ascendc.target<...>`` of a known SoC (KeyError for others)."""
+    from ...dialects.ascendc import TargetAttr
+
     d = SOCS[soc]
-    fields = ", ".join(f"{k} = {d[k]}" for k in ("ub", "l1", "l0a", "l0b", "l0c", "aic", "aiv"))
-    return ir.Attribute.parse(f'#ascendc.target<soc = "{soc}", arch = "{d["arch"]}", {fields}>')
+    return TargetAttr.get(soc, d["arch"], *(d[k] for k in ("ub", "l1", "l0a", "l0b", "l0c", "aic", "aiv")))

@@ -19,13 +19,14 @@ from mlir import ir
 
 from ...api import run_pipeline
 from ...errors import ExecutionError, PassFailedError, VerificationError
-from ...ir.functions import defined_functions, pick_function, symbol_name
+from ...ir.functions import pick_function, symbol_name
 
 from ...ir.types import TensorSpec, check_arrays, element_bytes, tensor_bytes, tensor_spec
 # The passes own the workspace attribute and the memory limit; the runner
 # allocates what they planned and checked.
 from .ge_check_tensor_sizes import WORKSPACE_LIMIT_ENV, workspace_limit
 from ...plan.ge_plan_memory import WORKSPACE_ATTR, read_memory_plan
+from .target import CpuTarget
 
 #: Tensors to buffers (BUILD_NOTES, LLVM 22): results become caller-allocated
 #: out-parameters, so the JIT never hands out memory it owns.
@@ -45,7 +46,7 @@ LLVM_PIPELINE = (
 )
 
 #: The CPU pipeline's stages after the ge level, in order (``compile_to`` names).
-CPU_STAGES = ("linalg", "bufferized", "llvm")
+CPU_STAGES = CpuTarget.stages
 
 
 #: What a failing stage could not do (``ExecutionError("cannot ...")``).
@@ -105,58 +106,51 @@ def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspac
         raise ExecutionError(f"cannot {_STAGE_ACTIONS[stage]}", diagnostics=e.diagnostics) from None
 
 
-def _byte_size(t: ir.MemRefType) -> int:
-    size = tensor_bytes(t)
-    assert size is not None, f"no static byte size for {t}"
-    return size
-
-
 def _bounds_checks(module: ir.Module, func_name: str) -> list[dict[str, Any]]:
     """The ``ge.bounds_checks`` entries of ``func_name`` (one per extra trailing result)."""
     from .bounds_checks import BOUNDS_CHECKS_ATTR
 
-    for fn in defined_functions(module):
-        if ir.StringAttr(fn.attributes["sym_name"]).value == func_name and BOUNDS_CHECKS_ATTR in fn.attributes:
-            checks = []
-            for entry in ir.ArrayAttr(fn.attributes[BOUNDS_CHECKS_ATTR]):
-                d = ir.DictAttr(entry)
-                checks.append({
-                    "op": ir.StringAttr(d["op"]).value, "loc": ir.StringAttr(d["loc"]).value,
-                    "axis_size": ir.IntegerAttr(d["axis_size"]).value,
-                    "node": ir.StringAttr(d["node"]).value if "node" in d else None,
-                })
-            return checks
-    return []
+    fn = pick_function(module, func_name)
+    if BOUNDS_CHECKS_ATTR not in fn.attributes:
+        return []
+    checks = []
+    for entry in ir.ArrayAttr(fn.attributes[BOUNDS_CHECKS_ATTR]):
+        d = ir.DictAttr(entry)
+        checks.append({
+            "op": ir.StringAttr(d["op"]).value, "loc": ir.StringAttr(d["loc"]).value,
+            "axis_size": ir.IntegerAttr(d["axis_size"]).value,
+            "node": ir.StringAttr(d["node"]).value if "node" in d else None,
+        })
+    return checks
 
 
 def _workspace_arrays(module: ir.Module, func_name: str) -> list[np.ndarray]:
     """One 64-byte aligned buffer per workspace argument of ``func_name``."""
-    for fn in defined_functions(module):
-        if ir.StringAttr(fn.attributes["sym_name"]).value != func_name or WORKSPACE_ATTR not in fn.attributes:
-            continue
-        arrays = []
-        planned = sum(tensor_bytes(ir.TypeAttr(t).value) or 0 for t in ir.ArrayAttr(fn.attributes[WORKSPACE_ATTR]))
-        limit = workspace_limit()
-        if planned > limit:
+    fn = pick_function(module, func_name)
+    if WORKSPACE_ATTR not in fn.attributes:
+        return []
+    arrays = []
+    planned = sum(tensor_bytes(ir.TypeAttr(t).value) or 0 for t in ir.ArrayAttr(fn.attributes[WORKSPACE_ATTR]))
+    limit = workspace_limit()
+    if planned > limit:
+        raise ExecutionError(
+            f"@{func_name} needs a workspace of {planned} bytes ({planned / 2**30:.1f} GiB) for its "
+            f"intermediate tensors, more than the limit of {limit} bytes ({limit / 2**30:.1f} GiB, "
+            f"the physical memory or the ulimit unless {WORKSPACE_LIMIT_ENV} is set); it is not allocated"
+        )
+    for t in ir.ArrayAttr(fn.attributes[WORKSPACE_ATTR]):
+        mt = ir.MemRefType(ir.TypeAttr(t).value)
+        size, nbytes = element_bytes(mt.element_type), tensor_bytes(mt)
+        try:
+            raw = np.empty(nbytes + 64, np.uint8)
+        except MemoryError:  # under the limit, but the process cannot map it (ulimit, overcommit)
             raise ExecutionError(
-                f"@{func_name} needs a workspace of {planned} bytes ({planned / 2**30:.1f} GiB) for its "
-                f"intermediate tensors, more than the limit of {limit} bytes ({limit / 2**30:.1f} GiB, "
-                f"the physical memory or the ulimit unless {WORKSPACE_LIMIT_ENV} is set); it is not allocated"
-            )
-        for t in ir.ArrayAttr(fn.attributes[WORKSPACE_ATTR]):
-            mt = ir.MemRefType(ir.TypeAttr(t).value)
-            size, nbytes = element_bytes(mt.element_type), _byte_size(mt)
-            try:
-                raw = np.empty(nbytes + 64, np.uint8)
-            except MemoryError:  # under the limit, but the process cannot map it (ulimit, overcommit)
-                raise ExecutionError(
-                    f"cannot allocate the workspace of @{func_name}: {nbytes} bytes "
-                    f"({nbytes / 2**30:.1f} GiB) for its intermediate tensors"
-                ) from None
-            offset = (-raw.ctypes.data) % 64
-            arrays.append(raw[offset: offset + nbytes].view(_CARRIER[size]).reshape(mt.shape))
-        return arrays
-    return []
+                f"cannot allocate the workspace of @{func_name}: {nbytes} bytes "
+                f"({nbytes / 2**30:.1f} GiB) for its intermediate tensors"
+            ) from None
+        offset = (-raw.ctypes.data) % 64
+        arrays.append(raw[offset: offset + nbytes].view(_CARRIER[size]).reshape(mt.shape))
+    return arrays
 
 
 def lower_to_llvm(module: ir.Module) -> ir.Module:

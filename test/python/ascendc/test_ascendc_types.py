@@ -166,3 +166,20 @@ def test_position_memory(ctx):
 def test_get_without_a_context_raises():
     with pytest.raises(ValueError, match="no current ir.Context"):
         PipeType.get()
+
+
+def test_local_tensor_refuses_a_location_of_another_context(ctx):
+    # Built in the location's context around an element type owned by another one, the type
+    # outlived that context: a use-after-free (segfault, reproduced).
+    other = ir.Context()
+    with pytest.raises(ValueError, match="different MLIR contexts"):
+        LocalTensorType.get(ir.F32Type.get(), 16, "vecin", loc=ir.Location.unknown(other))
+
+
+@pytest.mark.parametrize("size", [2**64 + 16, 2**63, 16.9, "16"])
+def test_sizes_outside_int64_or_not_integers_are_refused(ctx, size):
+    # ctypes would silently wrap 2**64 + 16 to 16 and truncate 16.9 to 16.
+    with pytest.raises(ValueError, match="int64|integer"):
+        LocalTensorType.get(ir.F32Type.get(), size, "vecin")
+    with pytest.raises(ValueError, match="int64|integer"):
+        QueueType.get("vecin", size)

@@ -178,9 +178,11 @@ def test_exact_stops_at_its_time_limit_no_worse_than_the_heuristics():
         buffers.append(B(i, rng.randrange(1, 65) * 4096, s, s + int(rng.expovariate(1 / 40))))
     t0 = time.perf_counter()
     p = plan(buffers, time_limit=0.3)
-    assert time.perf_counter() - t0 < 5
+    # A generous wall-clock guard: the child's start-up and OR-Tools import count too, and CI machines are slower.
+    assert time.perf_counter() - t0 < 60
     check_plan(buffers, p)
     assert p.notes["exact"].startswith("feasible"), p.notes
+    assert "child failed" not in p.notes["exact"], p.notes  # a dead solver also reports "feasible"
     assert p.arenas["exact"] <= min(p.arenas[h] for h in HEURISTIC_NAMES)
     assert p.arena >= p.lower_bound
 

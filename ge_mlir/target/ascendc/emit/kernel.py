@@ -41,8 +41,6 @@ from .common import (
     tiling_fields,
 )
 
-_POSITION = {"gm": "GM", "vecin": "VECIN", "vecout": "VECOUT", "veccalc": "VECCALC", "a1": "A1", "a2": "A2",
-             "b1": "B1", "b2": "B2", "c1": "C1", "c2": "C2", "co1": "CO1", "co2": "CO2"}
 # Name stems of queues/buffers by position (the classic samples' inQueue/outQueue style).
 _POSITION_STEM = {"vecin": "in", "vecout": "out", "veccalc": "calc"}
 
@@ -331,7 +329,7 @@ class _KernelEmitter:
         name = self.names.fresh(_POSITION_STEM.get(pos, pos) + "Queue")
         pipe = self.value(op.operands[0])
         num, nbytes = i64(op.attributes["num"]), i64(op.attributes["bytes"])
-        self.body.append(f"{ind}AscendC::TQue<AscendC::TPosition::{_POSITION[pos]}, {depth}> {name};")
+        self.body.append(f"{ind}AscendC::TQue<AscendC::TPosition::{pos.upper()}, {depth}> {name};")
         self.body.append(f"{ind}{pipe}.InitBuffer({name}, {num}, {nbytes});")
         self.expr[op.results[0]] = name
 
@@ -340,7 +338,7 @@ class _KernelEmitter:
         name = self.names.fresh(_POSITION_STEM.get(pos, pos) + "Buf")
         pipe = self.value(op.operands[0])
         nbytes = i64(op.attributes["bytes"])
-        self.body.append(f"{ind}AscendC::TBuf<AscendC::TPosition::{_POSITION[pos]}> {name};")
+        self.body.append(f"{ind}AscendC::TBuf<AscendC::TPosition::{pos.upper()}> {name};")
         self.body.append(f"{ind}{pipe}.InitBuffer({name}, {nbytes});")
         self.expr[op.results[0]] = name
         self.tbuf_bytes[op.results[0]] = nbytes
