@@ -33,7 +33,7 @@ import numpy as np
 from mlir import ir
 
 from .api import parse_module, verify
-from .config import load_config, load_pass_modules
+from .config import load_config, load_pass_modules, resolve_options
 from .errors import CompileError, ExecutionError
 from .ir.functions import io_names, pick_function, symbol_name
 from .ir.types import TensorSpec, check_arrays, tensor_spec
@@ -287,6 +287,7 @@ def compile(  # the natural name, as in torch.compile
     tgt.check(options, target_options)
     # Config errors (and user pass modules that fail to import) surface before any work.
     config = load_config(options.config)
+    options = resolve_options(config, options)
     pipeline = None
     if options.optimize and compile_to != "ge":
         from .optimize.default_pipeline import default_pipeline

@@ -32,12 +32,16 @@ import importlib.util
 import json
 import os
 import sys
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import GeMlirError
+
+if TYPE_CHECKING:
+    from .options import CompileOptions
 
 #: Environment variable naming user pass modules (comma-separated module names or .py paths).
 PASS_MODULES_ENV = "GE_MLIR_PASS_MODULES"
@@ -54,17 +58,27 @@ DATA_FORMATS: tuple[str, ...] = ("ND", "NCHW", "NHWC", "NC1HWC0", "FRACTAL_NZ", 
 #: Key of ``fusionSwitch`` that switches every fusion pass (as ATC's ``"ALL"``).
 FUSION_SWITCH_ALL = "ALL"
 
+#: GE's memory and recompute sections (``../shared/GE_WORKFLOW.md`` key names: dotted top-level keys).
+MEMORY_SECTION = "ge.exec.memory"
+RECOMPUTE_SECTION = "ge.exec.recompute"
+
 TOP_LEVEL_KEYS: tuple[str, ...] = (
     "graphOptions", "fusionSwitch", "passes", "constantFolding", "layout",
-    "precisionMode", "passModules", "verifyGraph",
+    "precisionMode", "passModules", "verifyGraph", MEMORY_SECTION, RECOMPUTE_SECTION,
 )
 _SECTION_KEYS: dict[str, tuple[str, ...]] = {
     "graphOptions": ("graphFusion",),
     "constantFolding": ("enabled", "sizeLimit", "aggressive"),
     "layout": ("inputFormat", "outputFormat", "forbidTransData"),
+    MEMORY_SECTION: ("enable_memory_estimation", "memory_budget_mb", "memory_reuse_strategy"),
+    RECOMPUTE_SECTION: ("enable", "checkpoint_ops", "recompute_ratio", "priority"),
 }
 _PASS_KEYS: tuple[str, ...] = ("enabled", "options")
 _SWITCH_VALUES = ('"on"', '"off"', "true", "false")
+
+
+class ConfigWarning(UserWarning):
+    """A config key that ge-mlir accepts but that changes nothing (named in the message)."""
 
 
 class ConfigError(GeMlirError):
@@ -102,6 +116,26 @@ class Layout:
 
 
 @dataclass
+class MemoryConfig:
+    """``ge.exec.memory``; None: the compile option's own default."""
+
+    #: Estimate the memory on the ge graph before lowering (``CompiledModel.memory_estimate``).
+    enable_memory_estimation: bool = False
+    budget_mb: float | None = None
+    reuse_strategy: str | None = None
+
+
+@dataclass
+class RecomputeConfig:
+    """``ge.exec.recompute``."""
+
+    enable: bool = False
+    checkpoint_ops: list[str] = field(default_factory=list)
+    #: The most extra FLOPs rematerialization may add, as a share of the graph's FLOPs (0..1).
+    ratio: float | None = None
+
+
+@dataclass
 class Config:
     """A validated configuration (defaults: everything on, nothing extra)."""
 
@@ -113,6 +147,10 @@ class Config:
     precision_mode: str = DEFAULT_PRECISION_MODE
     pass_modules: list[str] = field(default_factory=list)
     verify_graph: bool = False
+    memory: MemoryConfig = field(default_factory=MemoryConfig)
+    recompute: RecomputeConfig = field(default_factory=RecomputeConfig)
+    #: Keys accepted for GE compatibility that change nothing in ge-mlir (each warned about once, at load).
+    inert_keys: list[str] = field(default_factory=list)
     #: Where the config came from (a path, or None for a dict); relative
     #: ``passModules`` paths are resolved against its directory.
     source: str | None = None
@@ -156,6 +194,16 @@ class Config:
             out["layout"]["inputFormat"] = self.layout.input_format
         if self.layout.output_format:
             out["layout"]["outputFormat"] = self.layout.output_format
+        mem = {"enable_memory_estimation": self.memory.enable_memory_estimation}
+        if self.memory.budget_mb is not None:
+            mem["memory_budget_mb"] = self.memory.budget_mb
+        if self.memory.reuse_strategy is not None:
+            mem["memory_reuse_strategy"] = self.memory.reuse_strategy
+        out[MEMORY_SECTION] = mem
+        rec: dict[str, Any] = {"enable": self.recompute.enable, "checkpoint_ops": list(self.recompute.checkpoint_ops)}
+        if self.recompute.ratio is not None:
+            rec["recompute_ratio"] = self.recompute.ratio
+        out[RECOMPUTE_SECTION] = rec
         return out
 
 
@@ -356,7 +404,72 @@ def _parse(data: Any, source: str | None) -> Config:
 
     if "verifyGraph" in top:
         cfg.verify_graph = ck.boolean("verifyGraph", top["verifyGraph"])
+
+    if MEMORY_SECTION in top:
+        from .options import MEMORY_REUSE_STRATEGIES
+
+        sec = ck.obj(MEMORY_SECTION, top[MEMORY_SECTION], _SECTION_KEYS[MEMORY_SECTION])
+        mem = cfg.memory
+        if "enable_memory_estimation" in sec:
+            mem.enable_memory_estimation = ck.boolean(f"{MEMORY_SECTION}.enable_memory_estimation",
+                                                      sec["enable_memory_estimation"])
+        if "memory_budget_mb" in sec:
+            v = sec["memory_budget_mb"]
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0):
+                raise ck.fail(f"{MEMORY_SECTION}.memory_budget_mb",
+                              f"expected a positive number of MiB or null, got {_shown(v)}")
+            mem.budget_mb = v
+        if "memory_reuse_strategy" in sec:
+            mem.reuse_strategy = ck.choice(f"{MEMORY_SECTION}.memory_reuse_strategy", sec["memory_reuse_strategy"],
+                                           MEMORY_REUSE_STRATEGIES)
+
+    if RECOMPUTE_SECTION in top:
+        sec = ck.obj(RECOMPUTE_SECTION, top[RECOMPUTE_SECTION], _SECTION_KEYS[RECOMPUTE_SECTION])
+        rec = cfg.recompute
+        if "enable" in sec:
+            rec.enable = ck.boolean(f"{RECOMPUTE_SECTION}.enable", sec["enable"])
+        if "checkpoint_ops" in sec:
+            ops = sec["checkpoint_ops"]
+            if not isinstance(ops, list) or not all(isinstance(o, str) and o for o in ops):
+                raise ck.fail(f"{RECOMPUTE_SECTION}.checkpoint_ops",
+                              f'expected a list of ONNX op types such as ["LayerNorm", "Softmax"], got {_shown(ops)}')
+            rec.checkpoint_ops = list(ops)
+        if "recompute_ratio" in sec:
+            v = sec["recompute_ratio"]
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 1:
+                raise ck.fail(f"{RECOMPUTE_SECTION}.recompute_ratio",
+                              f"expected a number from 0 to 1 (the most extra FLOPs, as a share of the graph's), "
+                              f"got {_shown(v)}")
+            rec.ratio = float(v)
+        if "priority" in sec:
+            # GE's key; its values are not documented where we can read them, so it selects nothing here.
+            cfg.inert_keys.append(f"{RECOMPUTE_SECTION}.priority")
+    for key in cfg.inert_keys:
+        warnings.warn(f"config key '{key}' is accepted for GE compatibility and has no effect in ge-mlir",
+                      ConfigWarning, stacklevel=3)
     return cfg
+
+
+def resolve_options(config: Config, options: "CompileOptions") -> "CompileOptions":
+    """``options`` with its unset (None) memory and recompute fields taken from ``config``'s
+    ``ge.exec.memory`` / ``ge.exec.recompute`` sections: explicit compile options win."""
+    import dataclasses
+
+    mem, rec = config.memory, config.recompute
+    changes: dict[str, Any] = {}
+    if options.memory_budget_mb is None and mem.budget_mb is not None:
+        changes["memory_budget_mb"] = mem.budget_mb
+    if options.memory_reuse_strategy is None and mem.reuse_strategy is not None:
+        changes["memory_reuse_strategy"] = mem.reuse_strategy
+    if options.memory_estimation is None and mem.enable_memory_estimation:
+        changes["memory_estimation"] = True
+    if options.recompute is None and rec.enable:
+        changes["recompute"] = True
+    if options.recompute_checkpoint_ops is None and rec.checkpoint_ops:
+        changes["recompute_checkpoint_ops"] = tuple(rec.checkpoint_ops)
+    if options.recompute_ratio is None and rec.ratio is not None:
+        changes["recompute_ratio"] = rec.ratio
+    return dataclasses.replace(options, **changes) if changes else options
 
 
 # --- user pass modules ------------------------------------------------------

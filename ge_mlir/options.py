@@ -8,7 +8,11 @@ from typing import Any
 
 from .errors import CompileError
 
-__all__ = ["CompileOptions", "coerce_options"]
+__all__ = ["CompileOptions", "MEMORY_REUSE_STRATEGIES", "coerce_options"]
+
+#: ``memory_reuse_strategy`` values: ``aggressive`` (best of all), then each planner strategy
+#: (the names of ``ge_mlir.plan.planner.STRATEGIES``, checked equal by the plan tests).
+MEMORY_REUSE_STRATEGIES: tuple[str, ...] = ("aggressive", "greedy-by-size", "greedy-by-breadth", "best-fit", "exact")
 
 
 @dataclass(frozen=True)
@@ -32,7 +36,25 @@ class CompileOptions:
             op (one extra pass over the indices); False clamps them silently.
         memory_budget_mb: the most memory (MiB) the planned intermediate tensors of the compiled
             function may take (its arena); a larger plan fails the compile with
-            :class:`~ge_mlir.errors.MemoryBudgetError`. None: no budget.
+            :class:`~ge_mlir.errors.MemoryBudgetError`. None: the config's
+            ``ge.exec.memory.memory_budget_mb``, else no budget.
+        memory_reuse_strategy: how ``ge-plan-memory`` places buffers: ``"aggressive"``
+            (every strategy, the smallest arena) or one of ``greedy-by-size``,
+            ``greedy-by-breadth``, ``best-fit``, ``exact``. None: the config's
+            ``ge.exec.memory.memory_reuse_strategy``, else ``"aggressive"``.
+        recompute: with a memory budget, recompute cheap producers near their late
+            uses until the plan fits (``ge-rematerialize``) instead of failing.
+            None: the config's ``ge.exec.recompute.enable``, else False.
+        recompute_checkpoint_ops: ONNX op types (``"LayerNorm"``, ``"Softmax"``,
+            ``"MatMul"``...) that rematerialization may recompute besides the cheap
+            ones (elementwise, casts, broadcasts, layout changes). None: the config's
+            ``ge.exec.recompute.checkpoint_ops``, else none.
+        recompute_ratio: the most FLOPs rematerialization may add, as a share of the
+            graph's (0 to 1). None: the config's ``ge.exec.recompute.recompute_ratio``,
+            else no limit.
+        memory_estimation: estimate the memory on the optimized ge graph before
+            lowering (``CompiledModel.memory_estimate``). None: the config's
+            ``ge.exec.memory.enable_memory_estimation``, else False.
     """
 
     optimize: bool = True
@@ -44,6 +66,11 @@ class CompileOptions:
     soc: str | None = None
     check_bounds: bool = True
     memory_budget_mb: float | None = None
+    memory_reuse_strategy: str | None = None
+    recompute: bool | None = None
+    recompute_checkpoint_ops: Sequence[str] | None = None
+    recompute_ratio: float | None = None
+    memory_estimation: bool | None = None
 
 
 def coerce_options(options: CompileOptions | Mapping[str, Any] | None) -> CompileOptions:
@@ -67,6 +94,20 @@ def coerce_options(options: CompileOptions | Mapping[str, Any] | None) -> Compil
     budget = options.memory_budget_mb
     if budget is not None and (isinstance(budget, bool) or not isinstance(budget, (int, float)) or not budget > 0):
         raise CompileError(f"memory_budget_mb must be a positive number of MiB or None, got {budget!r}")
+    strategy = options.memory_reuse_strategy
+    if strategy is not None and strategy not in MEMORY_REUSE_STRATEGIES:
+        raise CompileError(f"memory_reuse_strategy must be one of {', '.join(MEMORY_REUSE_STRATEGIES)}, "
+                           f"got {strategy!r}")
+    if options.recompute is not None and not isinstance(options.recompute, bool):
+        raise CompileError(f"recompute must be True, False or None, got {options.recompute!r}")
+    ops = options.recompute_checkpoint_ops
+    if ops is not None and (isinstance(ops, str) or not all(isinstance(o, str) and o for o in ops)):
+        raise CompileError(f"recompute_checkpoint_ops must be a list of ONNX op type names, got {ops!r}")
+    ratio = options.recompute_ratio
+    if ratio is not None and (isinstance(ratio, bool) or not isinstance(ratio, (int, float)) or not 0 <= ratio <= 1):
+        raise CompileError(f"recompute_ratio must be a number from 0 to 1 or None, got {ratio!r}")
+    if options.memory_estimation is not None and not isinstance(options.memory_estimation, bool):
+        raise CompileError(f"memory_estimation must be True, False or None, got {options.memory_estimation!r}")
     if not isinstance(options.opt_level, int) or not 0 <= options.opt_level <= 3:
         raise CompileError(f"opt_level must be an integer from 0 to 3, got {options.opt_level!r}")
     return options

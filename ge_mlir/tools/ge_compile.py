@@ -29,6 +29,7 @@ from ge_mlir.compiler import TARGET_STAGES, TARGETS, CompiledModel, compile
 from ge_mlir.plan.report import memory_plan_json, memory_plan_svg, memory_table
 from ge_mlir.target.ascendc.target import RUN_ON
 from ge_mlir.errors import GeMlirError
+from ge_mlir.options import MEMORY_REUSE_STRATEGIES
 from ge_mlir.tools.ge_import_onnx import parse_shape
 
 
@@ -103,6 +104,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "with =FILE.svg also draw it, with =FILE.json also save it")
     p.add_argument("--memory-budget", type=float, metavar="MIB", default=None,
                    help="fail when the planned intermediate tensors need more than MIB MiB (MemoryBudgetError)")
+    p.add_argument("--memory-strategy", default=None, choices=MEMORY_REUSE_STRATEGIES,
+                   help="how buffers are placed in the arena (default: the config's "
+                        "ge.exec.memory.memory_reuse_strategy, else aggressive = the smallest of all)")
+    p.add_argument("--recompute", action="store_true", default=None,
+                   help="with --memory-budget: recompute cheap producers until the plan fits instead of failing")
     p.add_argument("--opt-level", type=int, default=3, choices=range(4), help="LLVM optimization level")
     p.add_argument("--run", metavar="INPUTS.npz", help="run the model on these inputs")
     p.add_argument("--random-inputs", action="store_true", help="run on seeded random inputs")
@@ -123,7 +129,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         options = {"optimize": not args.no_optimize, "opt_level": args.opt_level,
                    "input_shapes": dict(args.input_shape) or None, "config": args.config,
-                   "memory_budget_mb": args.memory_budget}
+                   "memory_budget_mb": args.memory_budget, "memory_reuse_strategy": args.memory_strategy,
+                   "recompute": args.recompute}
         extra = {}
         if args.target == "ascendc":
             stages = TARGET_STAGES["ascendc"]

@@ -54,7 +54,8 @@ _STAGE_ACTIONS = {"linalg": "lower the module to linalg", "bufferized": "bufferi
                   "llvm": "lower the module to LLVM"}
 
 
-def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, check_bounds: bool = False) -> str:
+def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, check_bounds: bool = False,
+                   memory_strategy: str = "aggressive") -> str:
     """The pass pipeline of one CPU stage (see :func:`lower_stage`), as ``ge-opt --pass-pipeline`` takes it."""
     if stage == "linalg":
         checks = "true" if check_bounds else "false"
@@ -68,7 +69,8 @@ def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, 
         passes += ["ge-copy-duplicate-results", ONE_SHOT_PIPELINE]
         if workspace:
             # Before the deallocation pipeline: planned buffers become views it does not free.
-            passes.append("ge-plan-memory")
+            passes.append("ge-plan-memory" if memory_strategy == "aggressive"
+                          else f"ge-plan-memory{{strategy={memory_strategy}}}")
         passes.append("buffer-deallocation-pipeline")
         if codegen:
             passes += ["ge-mark-noalias-arguments", "ge-hoist-vector-transfers"]
@@ -80,7 +82,7 @@ def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, 
 
 
 def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspace: bool = True,
-                check_bounds: bool = False) -> None:
+                check_bounds: bool = False, memory_strategy: str = "aggressive") -> None:
     """Runs one CPU stage on ``module`` in place (see :data:`CPU_STAGES`); its
     passes are :func:`stage_pipeline` (``ge-opt --list-passes``, docs/passes.md).
 
@@ -99,7 +101,8 @@ def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspac
 
     Raises :class:`ExecutionError` (``cannot <action>``) with the failing pass's diagnostics.
     """
-    pipeline = stage_pipeline(stage, codegen=codegen, workspace=workspace, check_bounds=check_bounds)
+    pipeline = stage_pipeline(stage, codegen=codegen, workspace=workspace, check_bounds=check_bounds,
+                              memory_strategy=memory_strategy)
     try:
         run_pipeline(module, pipeline)
     except (PassFailedError, VerificationError) as e:
@@ -325,6 +328,7 @@ class CpuExecutable:
         on_stage: Callable[[str, ir.Module], None] | None = None,
         jit_cpu: str | None = None,
         check_bounds: bool = True,
+        memory_strategy: str = "aggressive",
     ) -> None:
         from mlir.execution_engine import ExecutionEngine
 
@@ -356,7 +360,7 @@ class CpuExecutable:
             #: The memory plan of the function (``ge-plan-memory``), once the ``bufferized`` stage ran.
             self.memory_plan: dict[str, Any] | None = None
             for stage in CPU_STAGES:
-                lower_stage(self._module, stage, check_bounds=check_bounds)
+                lower_stage(self._module, stage, check_bounds=check_bounds, memory_strategy=memory_strategy)
                 if stage == "linalg":
                     self._bounds_checks = _bounds_checks(self._module, self.func_name)
                 if stage == "bufferized":
@@ -378,10 +382,11 @@ class CpuExecutable:
                     addr = self._engine.raw_lookup("_mlir_ciface_" + self.func_name)
             except Exception as e:  # JIT/translation failures
                 raise ExecutionError(f"cannot JIT-compile @{self.func_name}: {e}") from None
+            jit_errors = err.read()  # also closes the capture file (an fd per compile otherwise, until GC)
             if not addr:
                 raise ExecutionError(
                     f"cannot JIT-compile @{self.func_name} for CPU {self.jit_cpu!r}: entry point not found"
-                    + _jit_errors(err.read())
+                    + _jit_errors(jit_errors)
                 )
             self._packed_fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(addr)
 

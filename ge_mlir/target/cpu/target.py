@@ -37,7 +37,8 @@ class CpuTarget(Target):
             last = time.perf_counter()
 
         exe = CpuExecutable(module, func_name, opt_level=options.opt_level, compile_to=compile_to,
-                            on_stage=stage_done, check_bounds=options.check_bounds)
+                            on_stage=stage_done, check_bounds=options.check_bounds,
+                            memory_strategy=options.memory_reuse_strategy or "aggressive")
         times = {"jit": time.perf_counter() - last} if compile_to == "llvm" else {}
         return TargetResult(run=exe.run if compile_to == "llvm" else None, inputs=exe.inputs,
                             outputs=exe.outputs, times=times, memory_plan=exe.memory_plan)
