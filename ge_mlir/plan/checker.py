@@ -10,7 +10,7 @@ correct.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from ..errors import PlanError
 from .buffers import Buffer, Plan
@@ -22,13 +22,30 @@ def _label(b: Buffer) -> str:
     return f"buffer {b.id}" + (f" ({b.name})" if b.name else "")
 
 
-def check_plan(buffers: Sequence[Buffer], plan: Plan) -> None:
+def check_plan(buffers: Sequence[Buffer], plan: Plan, inplace: Mapping[int, int] | None = None) -> None:
     """Raises :class:`~ge_mlir.errors.PlanError` naming the first violation found:
     a buffer without an offset, an offset for no buffer, a misaligned offset, a buffer
-    outside ``[0, plan.arena)``, or two buffers live at one program point sharing bytes."""
+    outside ``[0, plan.arena)``, or two buffers live at one program point sharing bytes.
+
+    ``inplace`` ({written buffer id: input buffer id}) allows the one overlap in-place
+    reuse needs: the written buffer at exactly the input's offset, no larger, its first
+    program point the input's last (the op that reads one and writes the other). Whether
+    that op may do so is the pass's rule; this checks that the plan asks for nothing more."""
+    inplace = dict(inplace or {})
     if plan.alignment < 1:
         raise PlanError(f"alignment must be positive, got {plan.alignment}")
     known = {b.id for b in buffers}
+    by_id = {b.id: b for b in buffers}
+    for out, src in inplace.items():
+        if out not in by_id or src not in by_id:
+            raise PlanError(f"in-place pair {out} -> {src} names an unknown buffer")
+        b, a = by_id[out], by_id[src]
+        if not (b.start == a.end and b.size <= a.size and plan.offsets.get(out) == plan.offsets.get(src)):
+            raise PlanError(
+                f"{_label(b)} cannot overwrite {_label(a)} in place: it must start where the other ends "
+                f"(ranges [{b.start}, {b.end}] and [{a.start}, {a.end}]), be no larger ({b.size} > {a.size} bytes?) "
+                f"and sit at the same offset ({plan.offsets.get(out)} vs {plan.offsets.get(src)})"
+            )
     for b in buffers:
         if b.id not in plan.offsets:
             raise PlanError(f"{_label(b)} has no offset")
@@ -56,6 +73,8 @@ def check_plan(buffers: Sequence[Buffer], plan: Plan) -> None:
             lo = plan.offsets[new.id]
             hi = lo + new.size
             for other in live:
+                if inplace.get(new.id) == other.id or inplace.get(other.id) == new.id:
+                    continue  # checked above: same bytes, handed over at one op
                 olo = plan.offsets[other.id]
                 ohi = olo + other.size
                 if lo < ohi and olo < hi and new.size and other.size:  # empty ranges hold no bytes

@@ -8,8 +8,9 @@ library, so reports can be made from a saved JSON plan without MLIR:
 * ``no_reuse`` (sum of the buffers), ``lower_bound`` (most bytes live at once in this
   op order), ``op_bound`` (the most planned bytes one op reads and writes: no order
   can do better),
+* ``inplace``: how many buffers an elementwise op wrote into a dying input's bytes,
 * ``buffers``: ``{name, size, offset, start, end}`` with ``start``/``end`` inclusive op
-  positions.
+  positions, and ``inplace_of`` (the index of the buffer it overwrites) for those.
 """
 
 from __future__ import annotations
@@ -55,6 +56,9 @@ def memory_table(plan: dict[str, Any]) -> str:
         note = f"{_ratio_text(ratio(size, lb))} lower bound, {_ratio_text(ratio(size, ob))} op bound"
         rows.append((f"strategy {name}", size, note + (" (chosen)" if name == plan["strategy"] else "")))
     rows.append(("chosen arena", arena, plan["strategy"]))
+    if plan.get("inplace"):
+        shared = sum(b["size"] for b in plan["buffers"] if "inplace_of" in b)
+        rows.append(("in-place reuse", shared, f"{plan['inplace']} buffers written into a dying input's bytes"))
     label_w = max(len(r[0]) for r in rows)
     human_w = max(len(format_bytes(r[1])) for r in rows)
     bytes_w = max(len(str(r[1])) for r in rows)
@@ -151,6 +155,8 @@ def memory_plan_svg(plan: dict[str, Any], title: str = "memory plan", width: int
         y, w = y_base - h, x_end - x
         tip = (f"{b['name']}: {format_bytes(b['size'])} ({b['size']} B) at offset {b['offset']}, "
                f"ops {b['start']}-{b['end']}")
+        if "inplace_of" in b:
+            tip += f", in place of {buffers[b['inplace_of']]['name']}"
         out.append(f'<rect class="buffer" x="{x:.2f}" y="{y:.2f}" width="{max(w, 0.5):.2f}" '
                    f'height="{h:.2f}" fill="{_color(t)}" stroke="#fff" stroke-width="0.4">'
                    f"<title>{escape(tip)}</title></rect>")

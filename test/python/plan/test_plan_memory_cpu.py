@@ -9,7 +9,7 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 import ge_mlir
-from ge_mlir.errors import CompileError, MemoryBudgetError
+from ge_mlir.errors import CompileError, MemoryBudgetError, PlanError
 from ge_mlir.plan.buffers import Buffer, Plan
 from ge_mlir.plan.checker import check_plan
 
@@ -48,10 +48,13 @@ def test_plan_is_recorded_and_passes_the_independent_checker(compiled):
     plan = m.memory_plan
     assert plan is not None and plan["buffers"]
     buffers = [Buffer(i, b["size"], b["start"], b["end"], b["name"]) for i, b in enumerate(plan["buffers"])]
+    inplace = {i: b["inplace_of"] for i, b in enumerate(plan["buffers"]) if "inplace_of" in b}
     check_plan(buffers, Plan({i: b["offset"] for i, b in enumerate(plan["buffers"])}, plan["arena"], 64,
-                             plan["strategy"]))
-    # Bounds in order: one op's working set <= the most live at once <= the arena <= no reuse.
-    assert plan["op_bound"] <= plan["lower_bound"] <= plan["arena"] <= plan["no_reuse"]
+                             plan["strategy"]), inplace)
+    # Bounds in order: the most live at once <= the arena <= no reuse; one op's working set
+    # (counted without in-place reuse) is below the most live at once unless buffers were shared in place.
+    assert plan["lower_bound"] <= plan["arena"] <= plan["no_reuse"]
+    assert plan["inplace"] or plan["op_bound"] <= plan["lower_bound"]
     assert plan["arena"] == min(plan["arenas"].values())
     assert set(plan["arenas"]) == {"greedy-by-size", "greedy-by-breadth", "best-fit", "exact"}
     # Buffers are named after the ONNX nodes they come from.
@@ -121,3 +124,44 @@ def test_exact_solve_survives_a_process_with_tensorflow_and_torch():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "STATUS optimal" in proc.stdout and "ORTOOLS []" in proc.stdout
+
+
+def _elementwise_chain() -> onnx.ModelProto:
+    """x -> relu -> sigmoid -> (+x) -> tanh -> (*x) -> y, 64 KiB tensors: every intermediate dies at
+    the next op, which may write into it; x (an argument) must never be overwritten."""
+    nodes = [helper.make_node("Relu", ["x"], ["a"], name="relu"),
+             helper.make_node("Sigmoid", ["a"], ["b"], name="sigmoid"),
+             helper.make_node("Add", ["b", "x"], ["c"], name="add"),
+             helper.make_node("Tanh", ["c"], ["d"], name="tanh"),
+             helper.make_node("Mul", ["d", "x"], ["y"], name="mul")]
+    g = helper.make_graph(nodes, "chain", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [128, 128])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [128, 128])])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def test_inplace_reuse_shares_one_buffer_and_keeps_outputs():
+    model = _elementwise_chain()
+    m = ge_mlir.compile(model.SerializeToString())
+    plan = m.memory_plan
+    # relu -> sigmoid -> add -> tanh: each writes into its dying input, so the four live in one buffer.
+    assert plan["inplace"] == len(plan["buffers"]) - 1 == 3
+    assert plan["arena"] == plan["lower_bound"] == 128 * 128 * 4 < plan["op_bound"]
+    assert len({b["offset"] for b in plan["buffers"]}) == 1
+    x = np.random.default_rng(0).standard_normal((128, 128)).astype(np.float32)
+    x_before = x.copy()
+    (y,) = m(x)
+    (ref,) = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"x": x})
+    np.testing.assert_allclose(y, ref, rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(x, x_before)  # the argument was read, never written
+
+
+def test_checker_refuses_a_wrong_inplace_pair():
+    bufs = [Buffer(0, 64, 0, 2), Buffer(1, 64, 2, 4), Buffer(2, 64, 1, 4)]
+    ok = Plan({0: 0, 1: 0, 2: 64}, 128, 64, "x")
+    check_plan(bufs, ok, {1: 0})
+    with pytest.raises(PlanError, match="share bytes"):
+        check_plan(bufs, ok)  # the same overlap, not declared in place
+    with pytest.raises(PlanError, match="in place"):
+        check_plan(bufs, Plan({0: 0, 1: 64, 2: 0}, 128, 64, "x"), {1: 0})  # not at the input's offset
+    with pytest.raises(PlanError, match="in place"):
+        check_plan(bufs, Plan({0: 0, 1: 0, 2: 64}, 128, 64, "x"), {2: 0})  # starts before the input dies
