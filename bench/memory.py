@@ -6,7 +6,8 @@ Per model (bench/models.py, exported with torch, random weights) the plan of the
 compiled function (ge_mlir.compile, target cpu; docs/memory.md "Reading the memory
 report"): the no-reuse sum, the interval lower bound of the chosen op order, the
 order-independent op bound (the most planned bytes one op reads and writes), each
-strategy's arena, the chosen arena and its ratios to both bounds.
+strategy's arena, the chosen arena and its ratios to both bounds, how many buffers were
+written in place and the interval bound (and its ratio to the op bound) without that.
 
 Peak RSS: each engine runs in a fresh subprocess of this script (``--child``) that
 loads only that engine, numpy and the model saved by the parent (no torch). The child
@@ -160,12 +161,14 @@ def main() -> int:
                   file=sys.stderr)
     strategies = sorted({s for _, plan, _, _ in rows for s in plan["arenas"]})
     plan_header = ("model", "buffers", "no-reuse", "lower bound", "op bound", *strategies, "chosen", "arena",
-                   "/lower", "/op")
+                   "/lower", "/op", "in place", "bound w/o in place", "/op w/o in place")
     rss_header = ("model", "ge base", "ge peak", "ge growth", "ort base", "ort peak", "ort growth", "arena")
     plan_rows = [
         (name, str(len(plan["buffers"])), _mib(plan["no_reuse"]), _mib(plan["lower_bound"]), _mib(plan["op_bound"]),
          *(_mib(plan["arenas"][s]) if s in plan["arenas"] else "-" for s in strategies), plan["strategy"],
-         _mib(plan["arena"]), _ratio(plan["arena"], plan["lower_bound"]), _ratio(plan["arena"], plan["op_bound"]))
+         _mib(plan["arena"]), _ratio(plan["arena"], plan["lower_bound"]), _ratio(plan["arena"], plan["op_bound"]),
+         str(plan.get("inplace", 0)), _mib(plan.get("lower_bound_no_inplace", plan["lower_bound"])),
+         _ratio(plan.get("lower_bound_no_inplace", plan["lower_bound"]), plan["op_bound"]))
         for name, plan, _, _ in rows
     ]
     rss_rows = [

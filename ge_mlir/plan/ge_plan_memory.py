@@ -178,6 +178,7 @@ def read_memory_plan(fn: ir.Operation) -> dict | None:
         "arenas": {arenas[i].name: num(arenas[i].attr) for i in range(len(arenas))},
         "no_reuse": num(d["no_reuse"]), "lower_bound": num(d["lower_bound"]), "op_bound": num(d["op_bound"]),
         "inplace": num(d["inplace"]) if "inplace" in d else 0,
+        "lower_bound_no_inplace": num(d["lower_bound_no_inplace"] if "lower_bound_no_inplace" in d else d["lower_bound"]),
         "buffers": [
             {"name": ir.StringAttr(b["name"]).value, **{k: num(b[k]) for k in ("size", "offset", "start", "end")},
              **({"inplace_of": num(b["inplace_of"])} if "inplace_of" in b else {})}
@@ -212,6 +213,8 @@ def _plan_attr(buffers: list[Buffer], planned: list[Buffer], result: Plan, offse
         "no_reuse": num(no_reuse(buffers, result.alignment)),
         # Under this op order and the in-place decisions (a group is one buffer).
         "lower_bound": num(lower_bound(planned, result.alignment)),
+        # The same bound if no buffer were written in place: what in-place reuse saved.
+        "lower_bound_no_inplace": num(lower_bound(buffers, result.alignment)),
         # Without in-place reuse: the order-independent bound it can go below.
         "op_bound": num(op_bound),
         "inplace": num(len(inplace)),

@@ -8,7 +8,8 @@ library, so reports can be made from a saved JSON plan without MLIR:
 * ``no_reuse`` (sum of the buffers), ``lower_bound`` (most bytes live at once in this
   op order), ``op_bound`` (the most planned bytes one op reads and writes: no order
   can do better),
-* ``inplace``: how many buffers an elementwise op wrote into a dying input's bytes,
+* ``inplace``: how many buffers an elementwise op wrote into a dying input's bytes, and
+  ``lower_bound_no_inplace`` the interval bound without that,
 * ``buffers``: ``{name, size, offset, start, end}`` with ``start``/``end`` inclusive op
   positions, and ``inplace_of`` (the index of the buffer it overwrites) for those.
 """
@@ -59,6 +60,9 @@ def memory_table(plan: dict[str, Any]) -> str:
     if plan.get("inplace"):
         shared = sum(b["size"] for b in plan["buffers"] if "inplace_of" in b)
         rows.append(("in-place reuse", shared, f"{plan['inplace']} buffers written into a dying input's bytes"))
+        if "lower_bound_no_inplace" in plan:
+            rows.append(("lower bound, no in-place", plan["lower_bound_no_inplace"],
+                         "the interval bound if every buffer had its own bytes"))
     label_w = max(len(r[0]) for r in rows)
     human_w = max(len(format_bytes(r[1])) for r in rows)
     bytes_w = max(len(str(r[1])) for r in rows)

@@ -14,7 +14,7 @@
 // CHECK-SAME: %[[X:.*]]: memref<4xf32>, %[[Y:.*]]: memref<4xf32>, %[[N:.*]]: index, %[[W:.*]]: memref<192xi8>)
 // CHECK-SAME: attributes {ge.memory_plan = {arena = 192 : i64, arenas = {"best-fit" = 192 : i64, exact = 192 : i64, "greedy-by-breadth" = 192 : i64, "greedy-by-size" = 192 : i64},
 // CHECK-SAME: buffers = [{end = 5 : i64, name = "{{.*}}:{{[0-9]+}}:8", offset = 0 : i64, size = 128 : i64, start = 2 : i64}, {end = 7 : i64, name = "{{.*}}:{{[0-9]+}}:8", offset = 128 : i64, size = 16 : i64, start = 5 : i64}, {end = 8 : i64, name = "{{.*}}:{{[0-9]+}}:8", offset = 0 : i64, size = 16 : i64, start = 7 : i64}],
-// CHECK-SAME: inplace = 0 : i64, lower_bound = 192 : i64, no_reuse = 256 : i64, op_bound = 192 : i64, strategy = "greedy-by-size"}, ge.workspace = [memref<192xi8>]}
+// CHECK-SAME: inplace = 0 : i64, lower_bound = 192 : i64, lower_bound_no_inplace = 192 : i64, no_reuse = 256 : i64, op_bound = 192 : i64, strategy = "greedy-by-size"}, ge.workspace = [memref<192xi8>]}
 // CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: %[[OA:.*]] = arith.constant 0 : index
 // CHECK-NEXT: %[[A:.*]] = memref.view %[[W]][%[[OA]]][] : memref<192xi8> to memref<32xf32>
@@ -105,7 +105,7 @@ func.func @huge(%y: memref<4xf32>) {
 // (by index) each one overwrites.
 // CHECK-LABEL: func.func @inplace_chain(
 // CHECK-SAME: %[[X:.*]]: memref<16xf32>, %[[Y:.*]]: memref<16xf32>, %[[W:.*]]: memref<64xi8>)
-// CHECK-SAME: buffers = [{end = 3 : i64, name = "{{.*}}", offset = 0 : i64, size = 64 : i64, start = 1 : i64}, {end = 5 : i64, inplace_of = 0 : i64, name = "{{.*}}", offset = 0 : i64, size = 64 : i64, start = 3 : i64}, {end = 6 : i64, inplace_of = 1 : i64, name = "{{.*}}", offset = 0 : i64, size = 64 : i64, start = 5 : i64}], inplace = 2 : i64, lower_bound = 64 : i64, no_reuse = 192 : i64, op_bound = 128 : i64
+// CHECK-SAME: buffers = [{end = 3 : i64, name = "{{.*}}", offset = 0 : i64, size = 64 : i64, start = 1 : i64}, {end = 5 : i64, inplace_of = 0 : i64, name = "{{.*}}", offset = 0 : i64, size = 64 : i64, start = 3 : i64}, {end = 6 : i64, inplace_of = 1 : i64, name = "{{.*}}", offset = 0 : i64, size = 64 : i64, start = 5 : i64}], inplace = 2 : i64, lower_bound = 64 : i64, lower_bound_no_inplace = 128 : i64, no_reuse = 192 : i64, op_bound = 128 : i64
 // CHECK-NEXT: %[[O1:.*]] = arith.constant 0 : index
 // CHECK-NEXT: %[[A:.*]] = memref.view %[[W]][%[[O1]]][] : memref<64xi8> to memref<16xf32>
 // CHECK-NEXT: linalg.generic {{.*}} ins(%[[X]] : memref<16xf32>) outs(%[[A]] : memref<16xf32>)
@@ -118,7 +118,7 @@ func.func @huge(%y: memref<4xf32>) {
 // Switched off: %a and %c share bytes (%a is dead by then), %b gets its own.
 // NOIP-LABEL: func.func @inplace_chain(
 // NOIP-SAME: memref<128xi8>) attributes {ge.memory_plan = {arena = 128 : i64,
-// NOIP-SAME: inplace = 0 : i64, lower_bound = 128 : i64, no_reuse = 192 : i64, op_bound = 128 : i64
+// NOIP-SAME: inplace = 0 : i64, lower_bound = 128 : i64, lower_bound_no_inplace = 128 : i64, no_reuse = 192 : i64, op_bound = 128 : i64
 #id = affine_map<(d0) -> (d0)>
 func.func @inplace_chain(%x: memref<16xf32>, %y: memref<16xf32>) {
   %a = memref.alloc() : memref<16xf32>
