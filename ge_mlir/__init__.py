@@ -8,6 +8,8 @@ Public API (small on purpose):
 
 * :func:`compile` -- an ONNX/torch model or ge IR to a callable
   :class:`CompiledModel` (CPU by default), stage by stage;
+* :func:`estimate_memory` -- its memory (weights, activation peak, workspace)
+  estimated on the optimized ge graph, without lowering;
 * :func:`parse_module` / :func:`verify` -- text to verified IR, errors as
   :class:`GeMlirError` subclasses carrying MLIR diagnostics;
 * :func:`run_pipeline` -- run a pass pipeline mixing upstream passes and ge
@@ -40,7 +42,7 @@ from .options import CompileOptions
 # The compiler driver (front ends, optimizer, targets) loads on first use, so
 # that tools which only parse IR and run passes (ge-opt) do not pay for it.
 _LAZY = {"STAGES": "compiler", "CompiledModel": "compiler", "IOSpec": "compiler", "compile": "compiler",
-         "ConfigError": "config"}
+         "ConfigError": "config", "estimate_memory": "compiler", "MemoryEstimate": "plan.estimate"}
 
 
 def __getattr__(name: str) -> Any:
@@ -64,6 +66,8 @@ __all__ = [
     "ExecutionError",
     "IOSpec",
     "compile",
+    "estimate_memory",
+    "MemoryEstimate",
     "DialectLoadError",
     "Diagnostic",
     "GeMlirError",

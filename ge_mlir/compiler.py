@@ -44,7 +44,7 @@ from .target import get_target
 from .target.base import TargetResult
 
 __all__ = ["STAGES", "TARGETS", "TARGET_STAGES", "CompileError", "CompileOptions", "CompiledModel", "IOSpec",
-           "compile", "load_graph"]
+           "compile", "estimate_memory", "load_graph"]
 
 #: Stages every target starts with: the verified ge module, then the optimized graph.
 GRAPH_STAGES: tuple[str, ...] = ("ge", "optimized")
@@ -122,6 +122,9 @@ class CompiledModel:
     #: ``name``, ``size``, ``offset`` and live range (``start``, ``end``: op positions); ``op_bound`` is the
     #: order-independent bound (the most planned bytes a single op reads and writes). None otherwise.
     memory_plan: dict[str, Any] | None = None
+    #: The memory estimate made on the optimized ge graph (``memory_estimation`` option;
+    #: :func:`estimate_memory` makes it alone), a :class:`~ge_mlir.plan.estimate.MemoryEstimate`. None otherwise.
+    memory_estimate: Any = None
     #: ``ascendc``: the emitted Ascend C project.
     project_dir: Path | None = None
     #: ``ascendc``: per kernel, its name, kind, block count and on-chip bytes per memory.
@@ -330,6 +333,11 @@ def compile(  # the natural name, as in torch.compile
                 raise CompileError(str(e)) from None
             func_name = symbol_name(fn)
             in_names, out_names = io_names(fn)
+            estimate = None
+            if options.memory_estimation and compile_to != "ge":
+                from .plan.estimate import estimate_function
+
+                estimate = estimate_function(fn, strategy=options.memory_reuse_strategy or "aggressive")
             ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
             in_specs, out_specs = [tensor_spec(t) for t in ftype.inputs], [tensor_spec(t) for t in ftype.results]
             result = TargetResult()
@@ -350,6 +358,66 @@ def compile(  # the natural name, as in torch.compile
         outputs=[IOSpec(n, s.shape, s.dtype) for n, s in zip(out_names, out_specs)],
         stage_times=times, _ir=texts, _run=result.run if runnable else None,
         _not_runnable="" if runnable else tgt.not_runnable_reason(compile_to, result),
-        _pass_report=report, memory_plan=result.memory_plan, project_dir=result.project_dir,
+        _pass_report=report, memory_plan=result.memory_plan, memory_estimate=estimate, project_dir=result.project_dir,
         kernels=result.kernels,
     )
+
+
+def estimate_memory(
+    model: Any,
+    input_shapes: Mapping[str, Sequence[int]] | None = None,
+    *,
+    options: CompileOptions | Mapping[str, Any] | None = None,
+    example_inputs: Sequence[Any] | None = None,
+    in_place: bool = True,
+) -> Any:
+    """Estimates the CPU memory of ``model`` on its ge graph, without lowering it.
+
+    ``model`` is anything :func:`compile` takes; it is imported and optimized the way
+    ``compile`` does up to stage ``optimized`` (``options``: a :class:`CompileOptions` or a
+    dict of its fields; ``input_shapes`` fixes ONNX input dimensions, like the option of that
+    name), then :func:`ge_mlir.plan.estimate.estimate_function` reads the graph: weights,
+    activation peak, lowering workspace, the program point of the peak and the largest
+    tensors (docs/memory.md, "Estimation before compile"). ``in_place`` models the in-place
+    reuse of dying elementwise inputs. The planner strategy is the options' (or the config's)
+    ``memory_reuse_strategy``, else ``aggressive``, as the compile would plan.
+
+    Returns a :class:`~ge_mlir.plan.estimate.MemoryEstimate` (``print`` it for a table,
+    ``.to_json()``); its ``import_seconds`` is the import and optimization time, ``seconds``
+    the estimate's own. Raises the errors :func:`compile` raises for the same model and options.
+    """
+    import dataclasses
+
+    from .plan.estimate import estimate_function
+
+    options = coerce_options(options)
+    if input_shapes is not None:
+        if options.input_shapes is not None and dict(options.input_shapes) != dict(input_shapes):
+            raise CompileError("input_shapes given both as an argument and in options, differently")
+        options = dataclasses.replace(options, input_shapes=input_shapes)
+    if not isinstance(in_place, bool):
+        raise CompileError(f"in_place must be True or False, got {in_place!r}")
+    config = load_config(options.config)
+    options = resolve_options(config, options)
+    pipeline = None
+    if options.optimize:
+        from .optimize.default_pipeline import default_pipeline
+
+        load_pass_modules(config)
+        pipeline = default_pipeline("cpu", config, load_modules=False)
+    with ir.Context(), ir.Location.unknown():
+        t0 = time.perf_counter()
+        module = load_graph(model, options, example_inputs)
+        verify(module)
+        if pipeline is not None:
+            from .passes.pipeline import run_elements
+
+            run_elements(module, pipeline.parse(), f"default cpu pipeline {pipeline.text!r}")
+        import_seconds = time.perf_counter() - t0
+        try:
+            fn = pick_function(module, options.func_name)
+        except LookupError as e:
+            raise CompileError(str(e)) from None
+        estimate = estimate_function(fn, in_place=in_place, strategy=options.memory_reuse_strategy or "aggressive")
+    estimate.import_seconds = import_seconds
+    return estimate

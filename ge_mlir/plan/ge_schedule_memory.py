@@ -43,13 +43,10 @@ import bisect
 from mlir import ir
 
 from ..errors import PassFailure
-from ..ir.types import tensor_bytes
 from ..passes.registry import Option, Pass, register_pass
+from .liveness import BlockTensors, producer
 
 STRATEGIES = ("best", "greedy", "dfs")
-# Lowered to tensor.collapse_shape/expand_shape (or nothing): bufferization makes them views.
-_VIEW_OPS = frozenset({"ge.reshape", "ge.flatten", "ge.squeeze", "ge.unsqueeze", "ge.identity"})
-_CONSTANT_OPS = frozenset({"ge.constant", "arith.constant"})
 
 
 @register_pass
@@ -87,53 +84,25 @@ class GeScheduleMemoryPass(Pass):
 
 
 class _Graph:
-    """The entry block as indices: dependences, tensors (roots of view chains) and who uses them."""
+    """The entry block as indices (:class:`~ge_mlir.plan.liveness.BlockTensors`), plus what
+    scheduling needs: dependences (side-effecting ops chained), bytes each op defines and touches."""
 
     def __init__(self, block: ir.Block) -> None:
-        ops = [op.operation for op in block.operations]
-        self.term = ops[-1]
-        self.ops = ops[:-1]
-        index = {op: i for i, op in enumerate(self.ops)}
-        n = len(self.ops)
-        self.n = n
-        self.deps: list[set[int]] = [set() for _ in range(n)]
-        self.constant = [op.name in _CONSTANT_OPS and not len(op.operands) and not len(op.regions)
-                         for op in self.ops]
-        # root[(i, k)]: the tensor the k-th result of op i is (a view's source's root).
-        root: dict[tuple[int, int], tuple[int, int]] = {}
-        self.size: dict[tuple[int, int], int] = {}
-        self.users: dict[tuple[int, int], set[int]] = {}
+        t = BlockTensors(block)
+        self.term, self.ops, self.n = t.term, t.ops, t.n
+        n = self.n
+        self.deps = t.deps
+        self.constant = t.constant
+        self.users = t.users
+        # Returned tensors become the caller's out-parameters: they cost nothing here.
+        self.size = {r: 0 if r in t.returned else b for r, b in t.nbytes.items()}
         last_barrier = None
         for i, op in enumerate(self.ops):
-            for v in _operands_from_outside(op):
-                src = _producer(v, index)
-                if src is None:
-                    continue
-                j, k = src
-                self.deps[i].add(j)
-                r = root.get((j, k))
-                if r is not None:
-                    self.users[r].add(i)
             if not (op.name.startswith("ge.") and not len(op.regions)) and not self.constant[i]:
                 # Not known pure: keep it after the previous such op.
                 if last_barrier is not None:
                     self.deps[i].add(last_barrier)
                 last_barrier = i
-            for k, res in enumerate(op.results):
-                if op.name in _VIEW_OPS and len(op.operands):
-                    # A view of an argument or a constant costs nothing either.
-                    src = _producer(op.operands[0], index)
-                    root[(i, k)] = None if src is None else root[src]
-                elif self.constant[i]:
-                    root[(i, k)] = None
-                else:
-                    root[(i, k)] = (i, k)
-                    self.size[(i, k)] = tensor_bytes(res.type) or 0
-                    self.users[(i, k)] = set()
-        for v in self.term.operands:
-            src = _producer(v, index)
-            if src is not None and root.get(src) is not None:
-                self.size[root[src]] = 0
         self.last_barrier = last_barrier
         self.defines: list[list[tuple[int, int]]] = [[] for _ in range(n)]
         self.touches: list[list[tuple[int, int]]] = [[] for _ in range(n)]
@@ -225,7 +194,7 @@ class _Graph:
                     order.append(node)
 
         index = {op: i for i, op in enumerate(self.ops)}
-        roots = [s[0] for v in self.term.operands if (s := _producer(v, index)) is not None]
+        roots = [s[0] for v in self.term.operands if (s := producer(v, index)) is not None]
         # The last side-effecting op carries the chain of all of them.
         if self.last_barrier is not None:
             roots.append(self.last_barrier)
@@ -272,26 +241,6 @@ def _longest_increasing(seq: list[int]) -> int:
         else:
             tails[k] = x
     return len(tails)
-
-
-def _producer(v: ir.Value, index: dict) -> tuple[int, int] | None:
-    """(op index, result number) of the entry-block op defining ``v``, None for arguments and outer values."""
-    owner = v.owner
-    if isinstance(owner, ir.Block):
-        return None
-    owner = owner.operation if isinstance(owner, ir.OpView) else owner
-    i = index.get(owner)
-    return None if i is None else (i, ir.OpResult(v).result_number)
-
-
-def _operands_from_outside(op: ir.Operation) -> list[ir.Value]:
-    """Operands of ``op`` and of ops nested in its regions (values captured from the block count too)."""
-    values = list(op.operands)
-    for region in op.regions:
-        for block in region.blocks:
-            for inner in block.operations:
-                values.extend(_operands_from_outside(inner.operation))
-    return values
 
 
 __all__ = ["GeScheduleMemoryPass", "STRATEGIES", "schedule_function"]

@@ -6,6 +6,7 @@
     ge-compile model.onnx --config ge.json --report          # configured passes, per-pass report
     ge-compile model.onnx --memory-report[=plan.svg|plan.json] # memory plan table (+ picture or JSON)
     ge-compile model.onnx --memory-budget 64            # fail when the plan needs more than 64 MiB
+    ge-compile model.onnx --estimate-memory[=est.json]  # memory estimated on the ge graph, no lowering
     ge-compile model.onnx --target ascendc -o project/       # Ascend C project (+ build on the CPU shim)
     ge-compile model.onnx --target ascendc -o project/ --random-inputs --compare-onnxruntime
 
@@ -25,7 +26,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ge_mlir.compiler import TARGET_STAGES, TARGETS, CompiledModel, compile
+from ge_mlir.compiler import TARGET_STAGES, TARGETS, CompiledModel, compile, estimate_memory
 from ge_mlir.plan.report import memory_plan_json, memory_plan_svg, memory_table
 from ge_mlir.target.ascendc.target import RUN_ON
 from ge_mlir.errors import GeMlirError
@@ -81,6 +82,21 @@ def _memory_report(model: CompiledModel, args: argparse.Namespace, out) -> None:
     print(f"memory report: wrote {path}", file=out)
 
 
+def _estimate(args: argparse.Namespace, options: dict) -> int:
+    """``--estimate-memory``: the estimate's table (and JSON file), no lowering."""
+    est = estimate_memory(args.model, options=options)
+    sys.stdout.write(est.table())
+    print(f"estimated in {est.seconds * 1e3:.0f} ms after {est.import_seconds:.2f} s of import and optimization")
+    if args.memory_budget is not None and est.arena > args.memory_budget * 2**20:
+        print(f"the estimated arena ({est.arena / 2**20:.2f} MiB) is over the memory budget of "
+              f"{args.memory_budget:g} MiB")
+    if args.estimate_memory != "-":
+        with open(args.estimate_memory, "w") as f:
+            f.write(est.to_json())
+        print(f"memory estimate: wrote {args.estimate_memory}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="ge-compile", description=__doc__.split("\n\n")[0])
     p.add_argument("model", help="model.onnx or a ge .mlir file")
@@ -107,6 +123,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--memory-strategy", default=None, choices=MEMORY_REUSE_STRATEGIES,
                    help="how buffers are placed in the arena (default: the config's "
                         "ge.exec.memory.memory_reuse_strategy, else aggressive = the smallest of all)")
+    p.add_argument("--estimate-memory", nargs="?", const="-", default=None, metavar="FILE.json",
+                   help="print the memory estimated on the optimized ge graph (weights, activation peak, "
+                        "workspace, the largest tensors) and stop before lowering; with =FILE.json also save it")
     p.add_argument("--recompute", action="store_true", default=None,
                    help="with --memory-budget: recompute cheap producers until the plan fits instead of failing")
     p.add_argument("--opt-level", type=int, default=3, choices=range(4), help="LLVM optimization level")
@@ -126,11 +145,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.memory_report not in (None, "-") and not args.memory_report.endswith((".svg", ".json")):
         p.error(f"--memory-report FILE must end in .svg or .json, got {args.memory_report!r} "
                 "(write --memory-report=FILE, or put the flag after the model)")
+    if args.estimate_memory not in (None, "-") and not args.estimate_memory.endswith(".json"):
+        p.error(f"--estimate-memory FILE must end in .json, got {args.estimate_memory!r} "
+                "(write --estimate-memory=FILE, or put the flag after the model)")
+    if args.estimate_memory is not None and args.target != "cpu":
+        p.error("--estimate-memory models the cpu target's lowering: use it with --target cpu")
     try:
         options = {"optimize": not args.no_optimize, "opt_level": args.opt_level,
                    "input_shapes": dict(args.input_shape) or None, "config": args.config,
                    "memory_budget_mb": args.memory_budget, "memory_reuse_strategy": args.memory_strategy,
                    "recompute": args.recompute}
+        if args.estimate_memory is not None:
+            return _estimate(args, options)
         extra = {}
         if args.target == "ascendc":
             stages = TARGET_STAGES["ascendc"]

@@ -1,0 +1,859 @@
+"""Memory estimation on the ge graph, before lowering.
+
+:func:`estimate_module` reads an optimized ge module (the ``optimized`` stage of
+``ge_mlir.compile``) and predicts what the CPU target's memory plan
+(``ge-plan-memory``, ``CompiledModel.memory_plan``) will need, without lowering:
+
+* **weights**: the bytes of every constant (ONNX initializers become ``ge.constant``);
+* **activation peak**: the arena the planner (:func:`ge_mlir.plan.planner.plan`, the
+  same strategies, alignment 64) gives the ge tensors over their live ranges
+  (:mod:`ge_mlir.plan.liveness`: from the op defining a tensor to its last use;
+  arguments and constants cost nothing; reshape-like results are views of their
+  source; returned tensors become the caller's out-parameters and cost nothing unless
+  the lowering returns a view of an internal buffer, which is then copied out);
+* **workspace**: what the scratch buffers the CPU lowering materialises besides the ge
+  tensors add to that arena (they are planned together with the tensors; the
+  workspace is the joint arena minus the activation peak). Per op kind, see
+  :func:`lowering_model`: padded inputs of convolutions and pools, the im2col patch
+  matrix of strided or small-image convolutions, the padded-row copy of stride-1
+  convolutions computed as shifted matmuls, matmul/convolution accumulators that a
+  bias/activation/residual epilogue reads, transposed inputs (``gemm`` ``trans_a``,
+  NHWC layouts), materialised batch broadcasts of matmuls, and the per-row
+  statistics of softmax and normalizations;
+* the **program point of the peak** (a ge op and the step of its lowering), and the
+  largest tensors with the ONNX nodes that produce them.
+
+The lowering of one ge op is modelled as four steps (:data:`STEPS`): ``prep``
+(copies of inputs: padding, transposes), ``gather`` (im2col / row copies, the
+accumulator of an im2col convolution), ``compute`` (the contraction or reduction) and
+``epilogue`` (the elementwise step writing the result). Program points are
+``4 * op index + step``, so buffers of one op that the lowering never holds at
+once (an input copied into a padded buffer and the result written after it) do not
+overlap in the estimate either.
+
+Two effects of bufferization are modelled: a tensor that a convolution or pool pads
+is written by its producer straight into the padded buffer (empty-tensor
+elimination: its size becomes the padded size, and the consumer copies nothing) when
+the producer's result is a fresh buffer and the tensor is the first one padded; and,
+with ``in_place`` (default on), the in-place reuse of ``ge-plan-memory``: an
+elementwise op (a ge elementwise op, or the epilogue of a matmul/convolution/reduction)
+whose input of the same shape and element type dies at that op writes its result
+into that input's bytes, when the input is neither an argument, a constant nor a view.
+
+Import and optimization are not part of this module (``ge_mlir.estimate_memory``
+does them the way ``ge_mlir.compile`` does, then calls :func:`estimate_module`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from mlir import ir
+
+from ..errors import CompileError, format_location, node_name
+from ..ir.attrs import attr_bool, attr_enum, attr_float, attr_int, attr_ints
+from ..ir.functions import pick_function, symbol_name
+from ..ir.types import element_bytes, tensor_bytes
+from .buffers import Buffer
+from .liveness import BlockTensors, Key, producer
+from .planner import AGGRESSIVE, STRATEGIES, lower_bound, plan
+from .report import format_bytes
+from .strategies import live_sets, round_up
+
+__all__ = ["STEPS", "BufferEstimate", "MemoryEstimate", "OpModel", "Scratch", "estimate_function",
+           "estimate_module", "lowering_model"]
+
+#: The steps of one op's lowering, in order (program point = 4 * op index + step).
+STEPS: tuple[str, ...] = ("prep", "gather", "compute", "epilogue")
+PREP, GATHER, COMPUTE, EPILOGUE = range(4)
+_N = len(STEPS)
+#: Top-N lists of the estimate.
+TOP = 10
+
+_UNARY = ("abs", "neg", "exp", "log", "sqrt", "rsqrt", "reciprocal", "tanh", "sigmoid", "relu", "leaky_relu",
+          "gelu", "erf", "sin", "cos", "floor", "ceil", "round", "sign", "not", "softplus", "hard_sigmoid",
+          "hard_swish", "silu", "clip")
+_BINARY = ("add", "sub", "mul", "div", "pow", "max", "min", "mod", "and", "or", "xor", "equal", "less",
+           "less_equal", "greater", "greater_equal")
+#: ge ops lowered to one elementwise ``linalg.generic`` (in-place candidates).
+ELEMENTWISE_OPS = frozenset(f"ge.{n}" for n in (*_UNARY, *_BINARY, "cast", "where", "batch_norm"))
+#: Below this many output columns (rows x padded width) a stride-1 convolution uses
+#: im2col rather than shifted matmuls (``ge_mlir.target.cpu.codegen._SHIFTED_MIN_COLUMNS``).
+SHIFTED_MIN_COLUMNS = 1500
+#: ``strategy`` value: the best of the heuristic strategies, never the exact solver.
+HEURISTICS_ONLY = "heuristics"
+
+
+# --------------------------------------------------------------------------
+# The lowering model of one op
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Scratch:
+    """A buffer the lowering of one op materialises that is no ge tensor, live over steps [first, last]."""
+
+    label: str
+    size: int
+    first: int
+    last: int
+    #: Shape and element type, for reports (``1x3x230x230xf32``).
+    type: str = ""
+    #: An accumulator read only by an elementwise epilogue of its own element type and size:
+    #: with in-place reuse the result is written into it.
+    epilogue_acc: bool = False
+
+
+@dataclass
+class OpModel:
+    """How the CPU lowering of one ge op uses memory (see :func:`lowering_model`)."""
+
+    #: Operand number -> the last step the operand is read (unlisted operands: ``epilogue``).
+    read: dict[int, int] = field(default_factory=dict)
+    #: The step the op's results are written.
+    out: int = EPILOGUE
+    scratch: list[Scratch] = field(default_factory=list)
+    #: Operand number -> (bytes of its padded copy, shape text, last step that copy is read). The copy
+    #: is scratch made at ``prep``, or the operand's own buffer when its producer can write into it.
+    pads: dict[int, tuple[int, str, int]] = field(default_factory=dict)
+    #: The lowered result is a view (reshape/slice) of an internal buffer, not a fresh buffer: it cannot
+    #: be written into a consumer's padded buffer, nor become the caller's out-parameter without a copy.
+    result_view: bool = False
+    #: Operands the op's last (elementwise) step reads at the index it writes: with in-place reuse
+    #: the result may be written into one of them that dies here (same type, not an argument or constant).
+    inplace_operands: list[int] = field(default_factory=list)
+
+
+def _ttype(t: ir.Type) -> ir.RankedTensorType | None:
+    if isinstance(t, ir.RankedTensorType) and ir.RankedTensorType(t).has_static_shape:
+        return ir.RankedTensorType(t)
+    return None
+
+
+def _elem_bytes(t: ir.RankedTensorType) -> int:
+    return element_bytes(t.element_type) or 0
+
+
+def _acc_bytes(t: ir.RankedTensorType) -> int:
+    """Bytes of the accumulator element (f16/bf16 accumulate in f32)."""
+    e = t.element_type
+    if isinstance(e, ir.FloatType):
+        return max(4, ir.FloatType(e).width // 8)
+    return _elem_bytes(t)
+
+
+def _shape_text(shape: list[int], elem: str) -> str:
+    return "x".join(map(str, shape)) + ("x" if shape else "") + elem
+
+
+def _scratch(label: str, shape: list[int], elem_bytes: int, elem: str, first: int, last: int,
+             epilogue_acc: bool = False) -> Scratch:
+    return Scratch(label, math.prod(shape) * elem_bytes, first, last, _shape_text(shape, elem), epilogue_acc)
+
+
+def _elem_name(t: ir.RankedTensorType, acc: bool = False) -> str:
+    if acc and isinstance(t.element_type, ir.FloatType) and ir.FloatType(t.element_type).width < 32:
+        return "f32"
+    return str(t.element_type)
+
+
+def lowering_model(op: ir.Operation) -> OpModel:
+    """The memory model of ``op``'s CPU lowering (``ge-lower-to-linalg`` + the codegen strategy).
+
+    Per op kind (all other ops: inputs read and result written at ``epilogue``, no scratch):
+
+    ``conv2d`` (NCHW; NHWC adds a transposed copy of the input at ``prep`` and of the result):
+      a padded copy of the input when ``pads`` is non-zero; then, for float ``groups=1``:
+      *shifted matmuls* (batch 1, stride 1, a kernel larger than 1x1, at least 1500
+      output columns over the padded width): a ``[C, Hp*Wp + kw-1]`` row copy
+      (``gather``) and a ``[F, Ho*Wp]`` accumulator (``compute``); otherwise *im2col*:
+      the ``[C*kh*kw, Ho*Wo]`` patch matrix (``gather``, none for 1x1 stride 1) and an
+      ``[F, Ho*Wo]`` accumulator from ``gather``. Depthwise and grouped convolutions read
+      the padded input directly. With a bias, residual, activation or a narrower result
+      type the accumulator is scratch and the result is written at ``epilogue``; without,
+      the accumulator is the result.
+    ``conv_transpose2d``: the zero-dilated input (``prep``), the flipped filter, then a
+      stride-1 convolution as above.
+    ``matmul``/``gemm``: an accumulator ``[batch*M, N]`` (``compute``), batch broadcasts
+      of an operand materialised at ``prep``, ``trans_a`` transposed at ``prep``; the
+      epilogue as for convolutions.
+    ``max_pool2d``/``avg_pool2d``: the padded input (with the ceil-mode tail); average
+      pooling sums into an accumulator and divides at ``epilogue``.
+    ``reduce_*``/global pools: mean and L2 (and narrow floats) finish with an elementwise
+      step from an accumulator of the kept shape.
+    ``layer_norm``/``instance_norm`` (3 per-row statistics), ``rms_norm`` (1),
+      ``softmax``/``log_softmax`` (2): the statistics are scratch from ``compute``.
+    """
+    name = op.name
+    builder = _MODELS.get(name)
+    m = builder(op) if builder is not None else OpModel()
+    if name in ELEMENTWISE_OPS:
+        m.inplace_operands = list(range(len(op.operands)))
+    return m
+
+
+def _conv_core(m: OpModel, x_pos: int, xt: ir.RankedTensorType, padded: list[int], pad_first_copy: bool,
+               w_shape: list[int], out_nchw: list[int], strides: list[int], dilations: list[int], groups: int,
+               epilogue: bool, out_t: ir.RankedTensorType) -> None:
+    """Fills ``m`` for the convolution of the (padded) NCHW input ``padded`` by an OIHW filter."""
+    n, c, hp, wp = padded
+    f, cg, kh, kw = w_shape
+    _, _, ho, wo = out_nchw
+    eb, ab = _elem_bytes(xt), _acc_bytes(xt)
+    elem, acc_elem = _elem_name(xt), _elem_name(xt, acc=True)
+    is_float = isinstance(xt.element_type, ir.FloatType) and ir.FloatType(xt.element_type).width in (32, 64)
+    acc_shape = [n, f, ho, wo]
+    if groups == 1 and is_float and n == 1 and strides == [1, 1] and kh * kw > 1 and ho * wp >= SHIFTED_MIN_COLUMNS:
+        extra = (kw - 1) * dilations[1]
+        m.scratch.append(_scratch("row copy", [c, hp * wp + extra], eb, elem, GATHER, COMPUTE))
+        read_input, acc_step = GATHER, COMPUTE
+        acc_shape = [f, ho * wp]
+        m.result_view = True  # the result is a slice of the [F, Ho*Wp] accumulator
+    elif groups == 1 and is_float:
+        if kh == kw == 1 and strides == [1, 1]:
+            read_input, acc_step = COMPUTE, COMPUTE
+        else:
+            m.scratch.append(_scratch("im2col", [n, c * kh * kw, ho * wo], eb, elem, GATHER, COMPUTE))
+            read_input, acc_step = GATHER, COMPUTE
+        if n > 1:
+            m.scratch.append(_scratch("filter broadcast", [n, f, c * kh * kw], eb, elem, GATHER, COMPUTE))
+    else:
+        read_input, acc_step = COMPUTE, COMPUTE
+    if pad_first_copy:
+        # The padded copy is read until the step that reads the input.
+        m.pads[x_pos] = (math.prod(padded) * eb, _shape_text(padded, elem), read_input)
+    else:
+        m.read[x_pos] = read_input
+    if epilogue:
+        # The epilogue reads a shifted-matmul accumulator through a slice: never in place.
+        m.scratch.append(_scratch("accumulator", acc_shape, ab, acc_elem, acc_step, EPILOGUE,
+                                  epilogue_acc=not m.result_view and ab == _elem_bytes(out_t)
+                                  and math.prod(acc_shape) == math.prod(out_t.shape)))
+        m.out = EPILOGUE
+        m.result_view = False
+    else:
+        m.out = acc_step
+
+
+def _nchw(shape: list[int], nhwc: bool) -> list[int]:
+    return [shape[0], shape[3], shape[1], shape[2]] if nhwc else list(shape)
+
+
+def _conv2d(op: ir.Operation) -> OpModel:
+    m = OpModel()
+    xt, wt, rt = (_ttype(op.operands[0].type), _ttype(op.operands[1].type), _ttype(op.results[0].type))
+    if xt is None or wt is None or rt is None or xt.rank != 4 or wt.rank != 4:
+        return m
+    segments = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])) \
+        if "operandSegmentSizes" in op.attributes else [1, 1, 0, 0]
+    has_bias = len(segments) > 2 and segments[2] > 0
+    has_residual = len(segments) > 3 and segments[3] > 0
+    act = attr_enum(op, "activation", "none")
+    pads = attr_ints(op, "pads", [0, 0, 0, 0]) or [0, 0, 0, 0]
+    strides = attr_ints(op, "strides", [1, 1]) or [1, 1]
+    dilations = attr_ints(op, "dilations", [1, 1]) or [1, 1]
+    groups = attr_int(op, "groups", 1) or 1
+    nhwc = attr_enum(op, "data_format", "NCHW") == "NHWC"
+    x = _nchw(list(xt.shape), nhwc)
+    out = _nchw(list(rt.shape), nhwc)
+    eb = _elem_bytes(xt)
+    if nhwc:
+        m.scratch.append(_scratch("NCHW input", x, eb, _elem_name(xt), PREP, COMPUTE))
+    padded = [x[0], x[1], x[2] + pads[0] + pads[2], x[3] + pads[1] + pads[3]]
+    epilogue = has_bias or has_residual or act != "none" or _acc_bytes(xt) != _elem_bytes(rt)
+    _conv_core(m, 0, xt, padded, any(pads) and not nhwc, list(wt.shape), out, strides, dilations, groups,
+               epilogue, rt)
+    if has_residual and not nhwc:
+        m.inplace_operands = [len(op.operands) - 1]
+    if nhwc:
+        m.read[0] = PREP
+        m.scratch.append(_scratch("NCHW result", out, _elem_bytes(rt), _elem_name(rt), EPILOGUE, EPILOGUE))
+        m.result_view = False
+    return m
+
+
+def _conv_transpose2d(op: ir.Operation) -> OpModel:
+    m = OpModel()
+    xt, wt, rt = (_ttype(op.operands[0].type), _ttype(op.operands[1].type), _ttype(op.results[0].type))
+    if xt is None or wt is None or rt is None or xt.rank != 4 or wt.rank != 4:
+        return m
+    strides = attr_ints(op, "strides", [1, 1]) or [1, 1]
+    dilations = attr_ints(op, "dilations", [1, 1]) or [1, 1]
+    pads = attr_ints(op, "pads", [0, 0, 0, 0]) or [0, 0, 0, 0]
+    out_pad = attr_ints(op, "output_padding", [0, 0]) or [0, 0]
+    groups = attr_int(op, "groups", 1) or 1
+    nhwc = attr_enum(op, "data_format", "NCHW") == "NHWC"
+    n, c, h, w = _nchw(list(xt.shape), nhwc)
+    cin, fg, kh, kw = wt.shape
+    bh, bw = dilations[0] * (kh - 1), dilations[1] * (kw - 1)
+    hd = (h - 1) * strides[0] + 1 + 2 * bh + out_pad[0]
+    wd = (w - 1) * strides[1] + 1 + 2 * bw + out_pad[1]
+    eb = _elem_bytes(xt)
+    f = fg * groups
+    m.scratch.append(_scratch("dilated input", [n, c, hd, wd], eb, _elem_name(xt), PREP, GATHER))
+    m.scratch.append(_scratch("flipped filter", [f, cin // groups, kh, kw], _elem_bytes(wt), _elem_name(wt),
+                              PREP, COMPUTE))
+    full = [n, f, hd - bh, wd - bw]
+    epilogue = len(op.operands) > 2 or attr_enum(op, "activation", "none") != "none" or any(pads) or \
+        _acc_bytes(xt) != _elem_bytes(rt)
+    _conv_core(m, 0, xt, [n, c, hd, wd], False, [f, cin // groups, kh, kw], full, [1, 1], dilations, groups,
+               epilogue, rt)
+    m.read[0] = PREP
+    if nhwc:
+        m.scratch.append(_scratch("NCHW result", _nchw(list(rt.shape), True), _elem_bytes(rt), _elem_name(rt),
+                                  EPILOGUE, EPILOGUE))
+        m.result_view = False
+    return m
+
+
+def _matmul(op: ir.Operation) -> OpModel:
+    m = OpModel()
+    at, bt, rt = (_ttype(op.operands[0].type), _ttype(op.operands[1].type), _ttype(op.results[0].type))
+    if at is None or bt is None or rt is None:
+        return m
+    a_shape = [1, at.shape[0]] if at.rank == 1 else list(at.shape)
+    b_shape = [bt.shape[0], 1] if bt.rank == 1 else list(bt.shape)
+    ba, bb = a_shape[:-2], b_shape[:-2]
+    r = max(len(ba), len(bb))
+    ba_full, bb_full = [1] * (r - len(ba)) + ba, [1] * (r - len(bb)) + bb
+    batch = [x if y == 1 else y for x, y in zip(ba_full, bb_full)]
+    mm, k, nn = a_shape[-2], a_shape[-1], b_shape[-1]
+    nb = math.prod(batch)
+    eb, ab = _elem_bytes(at), _acc_bytes(at)
+    elem, acc_elem = _elem_name(at), _elem_name(at, acc=True)
+    m.read = {0: COMPUTE, 1: COMPUTE}
+    if all(d == 1 for d in bb):
+        acc_shape = [math.prod(ba_full) * mm, nn]
+    else:
+        if ba_full != batch:
+            m.scratch.append(_scratch("broadcast A", [*batch, mm, k], eb, elem, PREP, COMPUTE))
+            m.read[0] = PREP
+        if bb_full != batch:
+            m.scratch.append(_scratch("broadcast B", [*batch, k, nn], eb, elem, PREP, COMPUTE))
+            m.read[1] = PREP
+        acc_shape = [nb, mm, nn]
+    has_bias = len(op.operands) > 2
+    epilogue = has_bias or attr_enum(op, "activation", "none") != "none" or ab != _elem_bytes(rt)
+    _contraction_result(m, acc_shape, ab, acc_elem, epilogue, rt)
+    return m
+
+
+def _contraction_result(m: OpModel, acc_shape: list[int], ab: int, acc_elem: str, epilogue: bool,
+                        rt: ir.RankedTensorType) -> None:
+    if epilogue:
+        m.scratch.append(_scratch("accumulator", acc_shape, ab, acc_elem, COMPUTE, EPILOGUE,
+                                  epilogue_acc=ab == _elem_bytes(rt) and math.prod(acc_shape) == math.prod(rt.shape)))
+        m.out = EPILOGUE
+    else:
+        m.out = COMPUTE
+        m.result_view = list(acc_shape) != list(rt.shape)
+
+
+def _gemm(op: ir.Operation) -> OpModel:
+    m = OpModel()
+    at, rt = _ttype(op.operands[0].type), _ttype(op.results[0].type)
+    if at is None or rt is None or at.rank != 2 or rt.rank != 2:
+        return m
+    m.read = {0: COMPUTE, 1: COMPUTE}
+    if attr_bool(op, "trans_a", False):
+        m.scratch.append(_scratch("transposed A", [at.shape[1], at.shape[0]], _elem_bytes(at), _elem_name(at),
+                                  PREP, COMPUTE))
+        m.read[0] = PREP
+    epilogue = (len(op.operands) > 2 or attr_enum(op, "activation", "none") != "none"
+                or attr_float(op, "alpha", 1.0) != 1.0 or _acc_bytes(at) != _elem_bytes(rt))
+    _contraction_result(m, list(rt.shape), _acc_bytes(at), _elem_name(at, acc=True), epilogue, rt)
+    if len(op.operands) > 2:
+        m.inplace_operands = [2]  # C, when it has the result's type
+    return m
+
+
+def _pool(op: ir.Operation) -> OpModel:
+    m = OpModel()
+    xt, rt = _ttype(op.operands[0].type), _ttype(op.results[0].type)
+    if xt is None or rt is None or xt.rank != 4:
+        return m
+    nhwc = attr_enum(op, "data_format", "NCHW") == "NHWC"
+    x, out = _nchw(list(xt.shape), nhwc), _nchw(list(rt.shape), nhwc)
+    k = attr_ints(op, "kernel_shape", [1, 1]) or [1, 1]
+    s = attr_ints(op, "strides", [1, 1]) or [1, 1]
+    d = attr_ints(op, "dilations", [1, 1]) or [1, 1]
+    p = attr_ints(op, "pads", [0, 0, 0, 0]) or [0, 0, 0, 0]
+    extra = [max(0, (out[2 + i] - 1) * s[i] + d[i] * (k[i] - 1) + 1 - (x[2 + i] + p[i] + p[i + 2])) for i in range(2)]
+    padded = [x[0], x[1], x[2] + p[0] + p[2] + extra[0], x[3] + p[1] + p[3] + extra[1]]
+    eb = _elem_bytes(xt)
+    if nhwc:
+        m.scratch.append(_scratch("NCHW input", x, eb, _elem_name(xt), PREP, COMPUTE))
+        m.read[0] = PREP
+    elif padded != x:
+        m.pads[0] = (math.prod(padded) * eb, _shape_text(padded, _elem_name(xt)), COMPUTE)
+    else:
+        m.read[0] = COMPUTE
+    if op.name == "ge.avg_pool2d":
+        m.scratch.append(_scratch("accumulator", out, _acc_bytes(xt), _elem_name(xt, acc=True), COMPUTE, EPILOGUE,
+                                  epilogue_acc=_acc_bytes(xt) == _elem_bytes(rt)))
+        m.out = EPILOGUE
+    else:
+        m.out = COMPUTE
+    if nhwc:
+        m.scratch.append(_scratch("NCHW result", out, _elem_bytes(rt), _elem_name(rt), EPILOGUE, EPILOGUE))
+        m.out = EPILOGUE
+    return m
+
+
+def _reduce(op: ir.Operation) -> OpModel:
+    m = OpModel()
+    xt, rt = _ttype(op.operands[0].type), _ttype(op.results[0].type)
+    if xt is None or rt is None:
+        return m
+    what = op.name.removeprefix("ge.reduce_")
+    if op.name == "ge.global_avg_pool":
+        what = "mean"
+    elif op.name == "ge.global_max_pool":
+        what = "max"
+    is_float = isinstance(xt.element_type, ir.FloatType)
+    ab = _acc_bytes(xt) if is_float else (8 if what == "mean" else _elem_bytes(xt))
+    kept = math.prod(rt.shape)
+    m.read[0] = COMPUTE
+    if (what in ("mean", "l2") and is_float) or (what == "mean" and not is_float) or ab != _elem_bytes(rt):
+        # keepdims: the finishing step reads the accumulator through a broadcast map (never in place).
+        m.scratch.append(Scratch("accumulator", kept * ab, COMPUTE, EPILOGUE, f"{kept}x{'f32' if is_float else 'i64'}",
+                                 epilogue_acc=ab == _elem_bytes(rt) and rt.rank < xt.rank))
+        m.out = EPILOGUE
+    else:
+        m.out = COMPUTE
+        m.result_view = rt.rank != xt.rank - len(attr_ints(op, "axes", []) or []) or any(
+            d == 1 for d in rt.shape)
+    return m
+
+
+def _row_stats(count: int, axis_of: str):
+    def build(op: ir.Operation) -> OpModel:
+        m = OpModel()
+        xt = _ttype(op.operands[0].type)
+        if xt is None or not xt.rank:
+            return m
+        rank = xt.rank
+        if axis_of == "norm":  # layer_norm/rms_norm: rows are the dims before axis
+            axis = attr_int(op, "axis", -1)
+            axis = axis + rank if axis < 0 else axis
+            rows = math.prod(xt.shape[:axis])
+        elif axis_of == "instance":  # instance_norm: N x C
+            rows = xt.shape[0] * (xt.shape[1] if rank > 1 else 1)
+        else:  # softmax: every dim but the axis
+            axis = attr_int(op, "axis", -1)
+            axis = axis + rank if axis < 0 else axis
+            rows = math.prod(xt.shape) // max(1, xt.shape[axis])
+        ab = _acc_bytes(xt)
+        for i in range(count):
+            m.scratch.append(Scratch("row statistics", rows * ab, COMPUTE, EPILOGUE, f"{rows}x{_elem_name(xt, acc=True)}"))
+        m.inplace_operands = [0]  # the last step reads x at the index it writes
+        return m
+    return build
+
+
+_MODELS = {
+    "ge.conv2d": _conv2d,
+    "ge.conv_transpose2d": _conv_transpose2d,
+    "ge.matmul": _matmul,
+    "ge.gemm": _gemm,
+    "ge.max_pool2d": _pool,
+    "ge.avg_pool2d": _pool,
+    "ge.global_avg_pool": _reduce,
+    "ge.global_max_pool": _reduce,
+    **{f"ge.reduce_{w}": _reduce for w in ("sum", "mean", "max", "min", "prod", "l2")},
+    "ge.layer_norm": _row_stats(3, "norm"),
+    "ge.rms_norm": _row_stats(1, "norm"),
+    "ge.instance_norm": _row_stats(3, "instance"),
+    "ge.softmax": _row_stats(2, "softmax"),
+    "ge.log_softmax": _row_stats(2, "softmax"),
+}
+
+
+# --------------------------------------------------------------------------
+# The estimate
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BufferEstimate:
+    """One buffer of the estimate: a ge tensor (``kind == "activation"``) or lowering scratch."""
+
+    #: The ONNX node the op comes from (else its location).
+    name: str
+    #: The ge op (``ge.conv2d``).
+    op: str
+    #: ``activation``, or what the scratch holds (``im2col``, ``accumulator``, ``padded input`` ...).
+    kind: str
+    size: int
+    #: Shape and element type (``1x64x112x112xf32``).
+    type: str
+    #: Index of the ge op (in the function's entry block) where it becomes live, and of its last use.
+    start: int
+    end: int
+    #: With in-place reuse, whose bytes it takes over: the node name of a dying input tensor, or the
+    #: kind of its own op's scratch (``accumulator``); else empty.
+    reuses: str = ""
+    #: A tensor its producer writes straight into a consumer's padded buffer: that buffer's type.
+    padded: str = ""
+
+
+@dataclass
+class MemoryEstimate:
+    """What the compiled model will need in memory, estimated on the ge graph before lowering.
+
+    Sizes are bytes. ``activation_peak + workspace`` (:attr:`arena`) estimates the arena of
+    the CPU memory plan (``CompiledModel.memory_plan["arena"]``); :attr:`total` adds the
+    weights and the caller's input and output buffers.
+    """
+
+    #: The function estimated.
+    function: str
+    #: Bytes of the constants (weights, initializers).
+    weights: int
+    #: Bytes of the function's arguments and results (the caller's buffers).
+    inputs: int
+    outputs: int
+    #: The arena the planner gives the ge tensors alone (their live ranges; alignment below).
+    activation_peak: int
+    #: What the lowering's scratch buffers add to that arena when planned with the tensors.
+    workspace: int
+    #: Most bytes live at once (tensors and scratch, each rounded to the alignment): no plan is smaller.
+    lower_bound: int
+    #: The largest single scratch buffer.
+    largest_scratch: int
+    #: Where the most bytes are live: ge op index, the op (``ge.conv2d``), its node name, and the step of its lowering.
+    peak_index: int
+    peak_op: str
+    peak_name: str
+    peak_step: str
+    #: The buffers live there, largest first.
+    peak_buffers: list[BufferEstimate]
+    #: The largest ge tensors (at most 10), largest first, and the largest scratch buffers.
+    top_activations: list[BufferEstimate]
+    top_workspace: list[BufferEstimate]
+    #: Counts: ge ops of the function (without the terminator), tensors planned, scratch buffers.
+    ops: int
+    tensors: int
+    scratch_buffers: int
+    #: Options the estimate was made with, and the strategy whose placement gave the arena.
+    in_place: bool = True
+    alignment: int = 64
+    strategy: str = ""
+    #: Seconds the estimate took (the graph already imported and optimized), and the import and
+    #: optimization before it (``ge_mlir.estimate_memory``; 0 when given a module).
+    seconds: float = 0.0
+    import_seconds: float = 0.0
+
+    @property
+    def arena(self) -> int:
+        """Estimated arena of the CPU plan: activation peak + workspace."""
+        return self.activation_peak + self.workspace
+
+    @property
+    def total(self) -> int:
+        """Weights + inputs + outputs + arena: the bytes one call of the compiled model touches."""
+        return self.weights + self.inputs + self.outputs + self.arena
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["arena"], d["total"] = self.arena, self.total
+        return d
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """The estimate as JSON (every field, plus ``arena`` and ``total``), keys in a stable order."""
+        return json.dumps(self.to_dict(), indent=indent, sort_keys=True) + "\n"
+
+    def table(self) -> str:
+        """A plain-text table: each size in a human unit and in bytes, then the largest tensors."""
+        rows = [
+            ("weights", self.weights, "constants (initializers)"),
+            ("inputs", self.inputs, "the caller's input buffers"),
+            ("outputs", self.outputs, "the caller's output buffers"),
+            ("activation peak", self.activation_peak, f"planned arena of {self.tensors} ge tensors"),
+            ("workspace", self.workspace, f"{self.scratch_buffers} lowering scratch buffers add this "
+                                          f"(largest {format_bytes(self.largest_scratch)})"),
+            ("arena", self.arena, "activation peak + workspace (estimates the CPU plan's arena)"),
+            ("total", self.total, "weights + inputs + outputs + arena"),
+        ]
+        label_w = max(len(r[0]) for r in rows)
+        human_w = max(len(format_bytes(r[1])) for r in rows)
+        bytes_w = max(len(str(r[1])) for r in rows)
+        out = [f"memory estimate of @{self.function}: {self.ops} ge ops, "
+               f"{'in-place reuse' if self.in_place else 'no in-place reuse'}, alignment {self.alignment}"]
+        out += [f"  {label:<{label_w}}  {format_bytes(n):>{human_w}}  {n:>{bytes_w}} B  {note}"
+                for label, n, note in rows]
+        out.append(f"  peak at op #{self.peak_index} {self.peak_op} {self.peak_name} ({self.peak_step}): "
+                   f"{format_bytes(self.lower_bound)} live")
+        for b in self.peak_buffers[:TOP]:
+            out.append(f"    {format_bytes(b.size):>10}  {b.kind:<16} {b.type:<22} {b.op} {b.name}")
+        out.append(f"  largest activations:")
+        for i, b in enumerate(self.top_activations, 1):
+            note = (f" (in place of {b.reuses})" if b.reuses else "") + \
+                (f" (written into the padded {b.padded})" if b.padded else "")
+            out.append(f"  {i:>3}. {format_bytes(b.size):>10}  {b.type:<22} ops {b.start}-{b.end}  "
+                       f"{b.op} {b.name}{note}")
+        if self.top_workspace:
+            out.append(f"  largest scratch buffers:")
+            for i, b in enumerate(self.top_workspace, 1):
+                out.append(f"  {i:>3}. {format_bytes(b.size):>10}  {b.kind:<16} {b.type:<22} op {b.start}  "
+                           f"{b.op} {b.name}")
+        return "\n".join(out) + "\n"
+
+    __str__ = table
+
+
+def estimate_module(module: ir.Module | ir.Operation, *, func_name: str | None = None, in_place: bool = True,
+                    alignment: int = 64, strategy: str = AGGRESSIVE, work_limit: float = 0.1) -> MemoryEstimate:
+    """Estimates the memory of ``module``'s function (``func_name``, else the only public one).
+
+    ``module`` is an optimized ge module (it is read, not changed). ``in_place`` models the
+    in-place reuse of dying elementwise inputs (as ``ge-plan-memory`` does); ``alignment``,
+    ``strategy`` and ``work_limit`` are the planner's, defaulting to ``ge-plan-memory``'s (64 on
+    the CPU; ``aggressive``: every strategy, the exact CP-SAT solve, in a child process, only when
+    no heuristic meets the interval bound; ``"heuristics"`` skips it). Raises
+    :class:`~ge_mlir.errors.CompileError` when there is no such function or an option is wrong.
+    """
+    op = module.operation if isinstance(module, ir.Module) else module
+    if not isinstance(alignment, int) or isinstance(alignment, bool) or alignment < 1:
+        raise CompileError(f"alignment must be a positive byte count, got {alignment!r}")
+    if strategy not in (AGGRESSIVE, HEURISTICS_ONLY, *STRATEGIES):
+        raise CompileError(f"unknown planning strategy {strategy!r} "
+                           f"(strategies: {', '.join((AGGRESSIVE, HEURISTICS_ONLY, *STRATEGIES))})")
+    with op.context:
+        try:
+            fn = pick_function(module, func_name) if isinstance(module, ir.Module) else _pick_in_op(op, func_name)
+        except LookupError as e:
+            raise CompileError(str(e)) from None
+        return estimate_function(fn, in_place=in_place, alignment=alignment, strategy=strategy,
+                                 work_limit=work_limit)
+
+
+def _pick_in_op(op: ir.Operation, func_name: str | None) -> ir.Operation:
+    fns = [o.operation for o in op.regions[0].blocks[0].operations
+           if o.operation.name == "func.func" and o.operation.regions[0].blocks]
+    if func_name is not None:
+        fns = [f for f in fns if symbol_name(f) == func_name]
+    if len(fns) != 1:
+        raise LookupError(f"expected one function{f' named @{func_name}' if func_name else ''}, found {len(fns)}")
+    return fns[0]
+
+
+def _name(op: ir.Operation) -> str:
+    return node_name(op.location) or format_location(op.location)
+
+
+class _Slots:
+    """Union-find over buffers that share bytes (in-place reuse)."""
+
+    def __init__(self) -> None:
+        self.parent: dict[int, int] = {}
+
+    def find(self, a: int) -> int:
+        while self.parent.get(a, a) != a:
+            a = self.parent[a]
+        return a
+
+    def union(self, keep: int, other: int) -> None:
+        self.parent[self.find(other)] = self.find(keep)
+
+
+def estimate_function(fn: ir.Operation, *, in_place: bool = True, alignment: int = 64, strategy: str = AGGRESSIVE,
+                      work_limit: float = 0.1) -> MemoryEstimate:
+    """The estimate of one ge ``func.func`` (see the module doc)."""
+    t0 = time.perf_counter()
+    if len(fn.regions[0].blocks) != 1:
+        raise CompileError(f"cannot estimate @{symbol_name(fn)}: it has {len(fn.regions[0].blocks)} blocks "
+                           "(the estimate follows one entry block, as the memory plan does)")
+    block = fn.regions[0].blocks[0]
+    bt = BlockTensors(block)
+    n = bt.n
+    models = [lowering_model(op) for op in bt.ops]
+    end_point = _N * n  # the terminator
+
+    weights = sum(tensor_bytes(op.results[0].type) or 0 for i, op in enumerate(bt.ops)
+                  if bt.constant[i] and len(op.results))
+    ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
+    inputs = sum(tensor_bytes(t) or 0 for t in ftype.inputs)
+    outputs = sum(tensor_bytes(t) or 0 for t in ftype.results)
+
+    # Which tensors are returned through a view, or whose lowered result is a view: copied out.
+    copied_out: set[Key] = set()
+    for v in bt.term.operands:
+        src = producer(v, bt.index)
+        r = bt.root.get(src) if src is not None else None
+        if r is not None and (src != r or models[r[0]].result_view):
+            copied_out.add(r)
+
+    # Empty-tensor elimination: a padded operand whose producer writes a fresh buffer becomes that buffer.
+    size: dict[Key, int] = {r: b for r, b in bt.nbytes.items()}
+    tensor_type: dict[Key, str] = {r: _type_text(bt.ops[r[0]].results[r[1]].type) for r in bt.nbytes}
+    absorbed: dict[Key, int] = {}
+    padded_type: dict[Key, str] = {}
+    read_step: dict[tuple[int, int], int] = {}  # (op, operand) -> step
+    scratch: list[tuple[int, Scratch]] = []  # (op index, scratch)
+    for i, (op, m) in enumerate(zip(bt.ops, models)):
+        for pos, (padded, ptype, last) in m.pads.items():
+            r = bt.root_of(op.operands[pos])
+            src = producer(op.operands[pos], bt.index)
+            if (r is not None and src == r and r not in absorbed and r not in bt.returned
+                    and not models[r[0]].result_view and size.get(r, 0)):
+                absorbed[r] = i
+                size[r] = max(size[r], padded)
+                padded_type[r] = ptype
+                read_step[(i, pos)] = last
+            else:
+                scratch.append((i, Scratch("padded input", padded, PREP, last, ptype)))
+                read_step[(i, pos)] = PREP
+        for s in m.scratch:
+            scratch.append((i, s))
+
+    # Live ranges of the tensors.
+    live: dict[Key, list[int]] = {}
+    for r, b in size.items():
+        if not b or (r in bt.returned and r not in copied_out):
+            continue
+        i = r[0]
+        start = _N * i + models[i].out
+        end = start
+        for u in bt.users[r]:
+            for pos, rr in bt.reads[u]:
+                if rr == r:
+                    step = read_step.get((u, pos), models[u].read.get(pos, EPILOGUE) if pos >= 0 else EPILOGUE)
+                    end = max(end, _N * u + step)
+        if r in copied_out:
+            end = end_point
+        live[r] = [start, end]
+
+    # Buffers: tensors first (ids 0..), then scratch.
+    tensor_keys = sorted(live)
+    buf_of: dict[Key, int] = {r: k for k, r in enumerate(tensor_keys)}
+    infos: list[BufferEstimate] = []
+    for r in tensor_keys:
+        op = bt.ops[r[0]]
+        infos.append(BufferEstimate(_name(op), op.name, "activation", size[r], tensor_type[r],
+                                    live[r][0] // _N, live[r][1] // _N, padded=padded_type.get(r, "")))
+    ranges = [tuple(live[r]) for r in tensor_keys]
+    sizes = [size[r] for r in tensor_keys]
+    scratch_ids: list[int] = []
+    acc_of_op: dict[int, int] = {}
+    for i, s in scratch:
+        if not s.size:
+            continue
+        k = len(infos)
+        scratch_ids.append(k)
+        op = bt.ops[i]
+        infos.append(BufferEstimate(_name(op), op.name, s.label, s.size, s.type, i, i))
+        ranges.append((_N * i + s.first, _N * i + s.last))
+        sizes.append(s.size)
+        if s.epilogue_acc:
+            acc_of_op[i] = k
+
+    # In-place reuse: a result written at its op's epilogue takes over the bytes of an input that dies there.
+    slots = _Slots()
+    reuses: dict[int, int] = {}
+    if in_place:
+        taken: set[int] = set()
+        for r in tensor_keys:
+            i = r[0]
+            op, m = bt.ops[i], models[i]
+            if r in absorbed or m.out != EPILOGUE or len(op.results) != 1:
+                continue
+            out_b = buf_of[r]
+            candidates: list[int] = []
+            if i in acc_of_op:  # the epilogue reads the accumulator, which dies there
+                candidates.append(acc_of_op[i])
+            rt = op.results[0].type
+            for pos in m.inplace_operands:
+                v = op.operands[pos]
+                rr = bt.root_of(v)
+                # Not an argument or a constant (or a view of one), of the result's type (a reshape
+                # view keeps the row-major order), not living in a consumer's padded buffer, dying here.
+                if rr is None or rr not in buf_of or rr in absorbed or v.type != rt:
+                    continue
+                if live[rr][1] != _N * i + EPILOGUE:
+                    continue
+                candidates.append(buf_of[rr])
+            for c in candidates:
+                # Each buffer hands its bytes on once (chains of in-place ops share one slot).
+                if c in taken or ranges[c][1] != _N * i + EPILOGUE or sizes[c] < sizes[out_b]:
+                    continue
+                taken.add(c)
+                slots.union(c, out_b)
+                reuses[out_b] = c
+                break
+
+    # Merge the shared buffers into one record each and plan.
+    groups: dict[int, list[int]] = {}
+    for k in range(len(infos)):
+        groups.setdefault(slots.find(k), []).append(k)
+    merged: list[Buffer] = []
+    tensor_only: list[Buffer] = []
+    for gid, (root, members) in enumerate(sorted(groups.items())):
+        b = Buffer(gid, max(sizes[k] for k in members), min(ranges[k][0] for k in members),
+                   max(ranges[k][1] for k in members), infos[root].name)
+        merged.append(b)
+        if all(k < len(tensor_keys) for k in members):
+            tensor_only.append(b)
+        elif any(k < len(tensor_keys) for k in members):
+            # An accumulator taken over by its result: the tensor part counts as activation.
+            ts = [k for k in members if k < len(tensor_keys)]
+            tensor_only.append(Buffer(gid, max(sizes[k] for k in ts), min(ranges[k][0] for k in ts),
+                                      max(ranges[k][1] for k in ts), infos[ts[0]].name))
+    # The joint plan (tensors and scratch) is the arena estimate. The activation peak is the smaller of
+    # the heuristics' plan of the tensors alone and the joint plan's placement of them (a valid plan of
+    # the tensors too): the exact solver, a child process, then runs at most once.
+    joint, chosen, offsets = 0, "", {}
+    if merged:
+        if strategy == HEURISTICS_ONLY:
+            p = plan(merged, alignment=alignment, max_exact_buffers=0)
+        else:
+            p = plan(merged, alignment=alignment, strategy=strategy, work_limit=work_limit)
+        joint, chosen, offsets = p.arena, p.strategy, p.offsets
+    act = 0
+    if tensor_only:
+        alone = plan(tensor_only, alignment=alignment, max_exact_buffers=0).arena
+        within = max(offsets[b.id] + round_up(b.size, alignment) for b in tensor_only)
+        act = min(alone, within)
+    bound = lower_bound(merged, alignment)
+
+    peak_point, peak_live = 0, []
+    best = -1
+    for point, total, bufs in live_sets(merged, alignment):
+        if total > best:
+            best, peak_point, peak_live = total, point, bufs
+    members_of = {gid: groups[root] for gid, root in enumerate(sorted(groups))}
+    peak_buffers = sorted((infos[k] for b in peak_live for k in members_of[b.id]
+                           if ranges[k][0] <= peak_point <= ranges[k][1]), key=lambda b: (-b.size, b.start))
+    # Name what a tensor reuses: its own op's scratch by kind ("accumulator"), another tensor by its node.
+    infos = [_with_reuse(b, "" if k not in reuses else infos[reuses[k]].kind if reuses[k] >= len(tensor_keys)
+                         else infos[reuses[k]].name) for k, b in enumerate(infos)]
+    activations = sorted(infos[: len(tensor_keys)], key=lambda b: (-b.size, b.start))
+    scratches = sorted((infos[k] for k in scratch_ids), key=lambda b: (-b.size, b.start))
+    peak_index = min(peak_point // _N, max(n - 1, 0))
+    peak_op = bt.ops[peak_index] if n else None
+    return MemoryEstimate(
+        function=symbol_name(fn), weights=weights, inputs=inputs, outputs=outputs,
+        activation_peak=act, workspace=max(0, joint - act), lower_bound=bound,
+        largest_scratch=max((b.size for b in scratches), default=0),
+        peak_index=peak_index, peak_op=peak_op.name if peak_op is not None else "",
+        peak_name=_name(peak_op) if peak_op is not None else "", peak_step=STEPS[peak_point % _N],
+        peak_buffers=peak_buffers, top_activations=activations[:TOP], top_workspace=scratches[:5],
+        ops=n, tensors=len(tensor_keys), scratch_buffers=len(scratch_ids), in_place=in_place,
+        alignment=alignment, strategy=chosen, seconds=time.perf_counter() - t0,
+    )
+
+
+def _with_reuse(b: BufferEstimate, reuses: str) -> BufferEstimate:
+    return dataclasses.replace(b, reuses=reuses) if reuses else b
+
+
+def _type_text(t: ir.Type) -> str:
+    tt = _ttype(t)
+    if tt is None:
+        return str(t)
+    return _shape_text(list(tt.shape), str(tt.element_type))
