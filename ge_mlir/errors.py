@@ -199,6 +199,11 @@ class PlanError(GeMlirError):
     the arena or has no (or a misaligned) offset. Raised by the independent plan checker."""
 
 
+class GraphExportError(GeMlirError):
+    """A graph cannot be exported in the asked format (``ge_mlir.export_graph``, graph dumps):
+    an unknown format, a stage the format cannot represent, or Graphviz missing for SVG."""
+
+
 class ImportError_(GeMlirError):
     """A framework model could not be imported (base of front-end errors)."""
 

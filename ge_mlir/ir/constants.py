@@ -26,7 +26,7 @@ from .types import NUMPY_DTYPES
 
 __all__ = [
     "MAX_READ_BYTES", "MAX_RESOURCE_ELEMENTS", "RESOURCE_THRESHOLD", "constant_array", "constant_op",
-    "make_constant", "read_resource", "tensor_type",
+    "make_constant", "read_resource", "read_resource_bytes", "tensor_type",
 ]
 
 #: Largest dense_resource blob read through ctypes.
@@ -79,6 +79,19 @@ def read_resource(attr: ir.Attribute, ttype: ir.RankedTensorType) -> np.ndarray 
     if not blob.data or blob.size < n * dtype.itemsize:
         return None
     return np.frombuffer(ctypes.string_at(blob.data, n * dtype.itemsize), dtype, count=n).reshape(ttype.shape)
+
+
+def read_resource_bytes(attr: ir.Attribute) -> bytes | None:
+    """The raw bytes of a ``dense_resource`` blob (any element type), or None (missing,
+    elided, or the library does not export the accessor). No size limit: callers check."""
+    get = _get_data()
+    if get is None:
+        return None
+    storage = ctypes.c_void_p(_capsule_ptr(attr._CAPIPtr, b"mlir.ir.Attribute._CAPIPtr"))
+    blob = get(ctypes.byref(storage))
+    if not blob.data:
+        return None
+    return ctypes.string_at(blob.data, blob.size)
 
 
 def constant_op(value: ir.Value) -> ir.Operation | None:
