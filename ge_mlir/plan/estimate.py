@@ -36,9 +36,11 @@ is written by its producer straight into the padded buffer (empty-tensor
 elimination: its size becomes the padded size, and the consumer copies nothing) when
 the producer's result is a fresh buffer and the tensor is the first one padded; and,
 with ``in_place`` (default on), the in-place reuse of ``ge-plan-memory``: an
-elementwise op (a ge elementwise op, or the epilogue of a matmul/convolution/reduction)
-whose input of the same shape and element type dies at that op writes its result
-into that input's bytes, when the input is neither an argument, a constant nor a view.
+elementwise op (a ge elementwise op, the last step of softmax and the normalizations, or
+the epilogue of a matmul/convolution/pooling over its accumulator) whose input of the
+same shape and element type dies at that op writes its result into that input's bytes,
+when the input is neither an argument nor a constant (nor a view of one) and does not
+live in a consumer's padded buffer; reshape views qualify (row-major, as in the pass).
 
 Import and optimization are not part of this module (``ge_mlir.estimate_memory``
 does them the way ``ge_mlir.compile`` does, then calls :func:`estimate_module`).
@@ -199,8 +201,9 @@ def lowering_model(op: ir.Operation) -> OpModel:
 
 def _conv_core(m: OpModel, x_pos: int, xt: ir.RankedTensorType, padded: list[int], pad_first_copy: bool,
                w_shape: list[int], out_nchw: list[int], strides: list[int], dilations: list[int], groups: int,
-               epilogue: bool, out_t: ir.RankedTensorType) -> None:
-    """Fills ``m`` for the convolution of the (padded) NCHW input ``padded`` by an OIHW filter."""
+               epilogue: bool, out_t: ir.RankedTensorType) -> int:
+    """Fills ``m`` for the convolution of the (padded) NCHW input ``padded`` by an OIHW filter;
+    returns the step that reads the (padded) input."""
     n, c, hp, wp = padded
     f, cg, kh, kw = w_shape
     _, _, ho, wo = out_nchw
@@ -238,6 +241,14 @@ def _conv_core(m: OpModel, x_pos: int, xt: ir.RankedTensorType, padded: list[int
         m.result_view = False
     else:
         m.out = acc_step
+    return read_input
+
+
+def _nchw_copies(m: OpModel, xt: ir.RankedTensorType, x: list[int], padded: list[int], read: int) -> None:
+    """NHWC: the input transposed to NCHW at ``prep``, straight into the padded buffer when it is padded."""
+    eb, elem = _elem_bytes(xt), _elem_name(xt)
+    m.scratch.append(_scratch("padded input" if padded != x else "NCHW input", padded, eb, elem, PREP, read))
+    m.read[0] = PREP
 
 
 def _nchw(shape: list[int], nhwc: bool) -> list[int]:
@@ -261,17 +272,16 @@ def _conv2d(op: ir.Operation) -> OpModel:
     nhwc = attr_enum(op, "data_format", "NCHW") == "NHWC"
     x = _nchw(list(xt.shape), nhwc)
     out = _nchw(list(rt.shape), nhwc)
-    eb = _elem_bytes(xt)
-    if nhwc:
-        m.scratch.append(_scratch("NCHW input", x, eb, _elem_name(xt), PREP, COMPUTE))
     padded = [x[0], x[1], x[2] + pads[0] + pads[2], x[3] + pads[1] + pads[3]]
     epilogue = has_bias or has_residual or act != "none" or _acc_bytes(xt) != _elem_bytes(rt)
-    _conv_core(m, 0, xt, padded, any(pads) and not nhwc, list(wt.shape), out, strides, dilations, groups,
-               epilogue, rt)
+    read = _conv_core(m, 0, xt, padded, any(pads) and not nhwc, list(wt.shape), out, strides, dilations, groups,
+                      epilogue, rt)
     if has_residual and not nhwc:
         m.inplace_operands = [len(op.operands) - 1]
     if nhwc:
-        m.read[0] = PREP
+        _nchw_copies(m, xt, x, padded, read)
+        if has_residual:
+            m.scratch.append(_scratch("NCHW residual", out, _elem_bytes(rt), _elem_name(rt), PREP, EPILOGUE))
         m.scratch.append(_scratch("NCHW result", out, _elem_bytes(rt), _elem_name(rt), EPILOGUE, EPILOGUE))
         m.result_view = False
     return m
@@ -387,8 +397,7 @@ def _pool(op: ir.Operation) -> OpModel:
     padded = [x[0], x[1], x[2] + p[0] + p[2] + extra[0], x[3] + p[1] + p[3] + extra[1]]
     eb = _elem_bytes(xt)
     if nhwc:
-        m.scratch.append(_scratch("NCHW input", x, eb, _elem_name(xt), PREP, COMPUTE))
-        m.read[0] = PREP
+        _nchw_copies(m, xt, x, padded, COMPUTE)
     elif padded != x:
         m.pads[0] = (math.prod(padded) * eb, _shape_text(padded, _elem_name(xt)), COMPUTE)
     else:
