@@ -197,8 +197,10 @@ class CompiledModel:
 _TARGET_KWARG_DEFAULTS: dict[str, Any] = {"output_dir": None, "run_on": "cpu-shim"}
 
 
-def load_graph(model: Any, options: CompileOptions, example_inputs: Sequence[Any] | None = None) -> ir.Module:
-    """Any supported model form -> a verified ge module in the current context."""
+def load_graph(model: Any, options: CompileOptions, example_inputs: Sequence[Any] | None = None,
+               config: Any = None) -> ir.Module:
+    """Any supported model form -> a verified ge module in the current context (``config``: the
+    loaded config, whose ``constantFolding`` precision also rules the ONNX importer's folding)."""
     if isinstance(model, ir.Module):
         return parse_module(model.operation.get_asm(enable_debug_info=True), source_name="<module>")
     if isinstance(model, str) and ("func.func" in model or model.lstrip().startswith("module")):
@@ -224,7 +226,9 @@ def load_graph(model: Any, options: CompileOptions, example_inputs: Sequence[Any
     if isinstance(model, (str, Path, bytes)) or (onnx is not None and isinstance(model, onnx.ModelProto)):
         from .frontend.onnx import import_onnx
 
-        return import_onnx(model, input_shapes=options.input_shapes, constant_inputs=options.constant_inputs)
+        fold_in_f32 = config is not None and config.constant_folding.fp_mode == "FP32"
+        return import_onnx(model, input_shapes=options.input_shapes, constant_inputs=options.constant_inputs,
+                           fold_in_f32=fold_in_f32)
     raise CompileError(
         f"cannot compile a {type(model).__name__}: expected an ONNX path/bytes/ModelProto, "
         "a .mlir path, ge IR text, an mlir.ir.Module or a torch.nn.Module"
@@ -316,7 +320,7 @@ def compile(  # the natural name, as in torch.compile
 
     try:
         with ir.Context(), ir.Location.unknown():
-            module = load_graph(model, options, example_inputs)
+            module = load_graph(model, options, example_inputs, config)
             verify(module)
             done("ge", module)
             if compile_to != "ge":

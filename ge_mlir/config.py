@@ -62,16 +62,15 @@ FUSION_SWITCH_ALL = "ALL"
 MEMORY_SECTION = "ge.exec.memory"
 RECOMPUTE_SECTION = "ge.exec.recompute"
 
+#: ge-mlir's own top-level keys; GE's dotted keys (``ge_mlir.config_ge.GE_KEYS``) load next to them.
 TOP_LEVEL_KEYS: tuple[str, ...] = (
     "graphOptions", "fusionSwitch", "passes", "constantFolding", "layout",
-    "precisionMode", "passModules", "verifyGraph", MEMORY_SECTION, RECOMPUTE_SECTION,
+    "precisionMode", "passModules", "verifyGraph",
 )
 _SECTION_KEYS: dict[str, tuple[str, ...]] = {
     "graphOptions": ("graphFusion",),
     "constantFolding": ("enabled", "sizeLimit", "aggressive"),
     "layout": ("inputFormat", "outputFormat", "forbidTransData"),
-    MEMORY_SECTION: ("enable_memory_estimation", "memory_budget_mb", "memory_reuse_strategy"),
-    RECOMPUTE_SECTION: ("enable", "checkpoint_ops", "recompute_ratio", "priority"),
 }
 _PASS_KEYS: tuple[str, ...] = ("enabled", "options")
 _SWITCH_VALUES = ('"on"', '"off"', "true", "false")
@@ -106,6 +105,9 @@ class ConstantFolding:
     enabled: bool = True
     size_limit: int | None = None
     aggressive: bool | None = None
+    #: ``"FP32"``: fold f16/bf16 subgraphs in f32, rounding each result once (GE's
+    #: ``ge.exec.precision.constant_folding_fp_mode``); None/"origin": in the tensors' type.
+    fp_mode: str | None = None
 
 
 @dataclass
@@ -123,6 +125,16 @@ class MemoryConfig:
     enable_memory_estimation: bool = False
     budget_mb: float | None = None
     reuse_strategy: str | None = None
+    #: ``ge.exec.graphPartitioner``: the activation arena's share of the budget left after
+    #: ``reserved_mb`` (None: all of it).
+    activation_factor: float | None = None
+    reserved_mb: float | None = None
+
+    def arena_budget_mb(self, budget_mb: float | None) -> float | None:
+        """The budget the planned arena is checked against, from a device budget."""
+        if budget_mb is None or (self.activation_factor is None and self.reserved_mb is None):
+            return budget_mb
+        return (budget_mb - (self.reserved_mb or 0.0)) * (self.activation_factor or 1.0)
 
 
 @dataclass
@@ -149,7 +161,7 @@ class Config:
     verify_graph: bool = False
     memory: MemoryConfig = field(default_factory=MemoryConfig)
     recompute: RecomputeConfig = field(default_factory=RecomputeConfig)
-    #: Keys accepted for GE compatibility that change nothing in ge-mlir (each warned about once, at load).
+    #: GE keys accepted that change nothing in ge-mlir, each as "key: why" (warned about at load).
     inert_keys: list[str] = field(default_factory=list)
     #: Where the config came from (a path, or None for a dict); relative
     #: ``passModules`` paths are resolved against its directory.
@@ -199,6 +211,15 @@ class Config:
             mem["memory_budget_mb"] = self.memory.budget_mb
         if self.memory.reuse_strategy is not None:
             mem["memory_reuse_strategy"] = self.memory.reuse_strategy
+        if self.memory.activation_factor is not None or self.memory.reserved_mb is not None:
+            part = {}
+            if self.memory.activation_factor is not None:
+                part["activation_memory_factor"] = self.memory.activation_factor
+            if self.memory.reserved_mb is not None:
+                part["reserved_memory_mb"] = self.memory.reserved_mb
+            out["ge.exec.graphPartitioner"] = part
+        if self.constant_folding.fp_mode is not None:
+            out["ge.exec.precision"] = {"constant_folding_fp_mode": self.constant_folding.fp_mode}
         out[MEMORY_SECTION] = mem
         rec: dict[str, Any] = {"enable": self.recompute.enable, "checkpoint_ops": list(self.recompute.checkpoint_ops)}
         if self.recompute.ratio is not None:
@@ -314,8 +335,21 @@ def _ge_op_names() -> tuple[str, ...]:
 
 
 def _parse(data: Any, source: str | None) -> Config:
+    from .config_ge import GE_ROOTS, apply_ge_keys, is_ge_key
+
     ck = _Checker(source)
-    top = ck.obj("", data, TOP_LEVEL_KEYS)
+    if not isinstance(data, Mapping):
+        raise ck.fail("", f"expected an object with keys {', '.join(TOP_LEVEL_KEYS)} or GE keys "
+                          f"({', '.join(GE_ROOTS)}...); got {_kind(data)}")
+    top = {k: v for k, v in data.items() if not (isinstance(k, str) and is_ge_key(k))}
+    for k in top:
+        if isinstance(k, str) and k.startswith("ge."):
+            from .config_ge import GE_KEYS, _PREFIXES
+
+            valid = sorted({*GE_KEYS, *_PREFIXES})
+            raise ConfigError(f"unknown GE key '{k}'{did_you_mean(k, valid)}; GE keys: {', '.join(valid)}",
+                              key=k, source=source)
+    ck.obj("", top, TOP_LEVEL_KEYS + GE_ROOTS)
     cfg = Config(source=source)
 
     if "graphOptions" in top:
@@ -405,48 +439,9 @@ def _parse(data: Any, source: str | None) -> Config:
     if "verifyGraph" in top:
         cfg.verify_graph = ck.boolean("verifyGraph", top["verifyGraph"])
 
-    if MEMORY_SECTION in top:
-        from .options import MEMORY_REUSE_STRATEGIES
-
-        sec = ck.obj(MEMORY_SECTION, top[MEMORY_SECTION], _SECTION_KEYS[MEMORY_SECTION])
-        mem = cfg.memory
-        if "enable_memory_estimation" in sec:
-            mem.enable_memory_estimation = ck.boolean(f"{MEMORY_SECTION}.enable_memory_estimation",
-                                                      sec["enable_memory_estimation"])
-        if "memory_budget_mb" in sec:
-            v = sec["memory_budget_mb"]
-            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0):
-                raise ck.fail(f"{MEMORY_SECTION}.memory_budget_mb",
-                              f"expected a positive number of MiB or null, got {_shown(v)}")
-            mem.budget_mb = v
-        if "memory_reuse_strategy" in sec:
-            mem.reuse_strategy = ck.choice(f"{MEMORY_SECTION}.memory_reuse_strategy", sec["memory_reuse_strategy"],
-                                           MEMORY_REUSE_STRATEGIES)
-
-    if RECOMPUTE_SECTION in top:
-        sec = ck.obj(RECOMPUTE_SECTION, top[RECOMPUTE_SECTION], _SECTION_KEYS[RECOMPUTE_SECTION])
-        rec = cfg.recompute
-        if "enable" in sec:
-            rec.enable = ck.boolean(f"{RECOMPUTE_SECTION}.enable", sec["enable"])
-        if "checkpoint_ops" in sec:
-            ops = sec["checkpoint_ops"]
-            if not isinstance(ops, list) or not all(isinstance(o, str) and o for o in ops):
-                raise ck.fail(f"{RECOMPUTE_SECTION}.checkpoint_ops",
-                              f'expected a list of ONNX op types such as ["LayerNorm", "Softmax"], got {_shown(ops)}')
-            rec.checkpoint_ops = list(ops)
-        if "recompute_ratio" in sec:
-            v = sec["recompute_ratio"]
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 1:
-                raise ck.fail(f"{RECOMPUTE_SECTION}.recompute_ratio",
-                              f"expected a number from 0 to 1 (the most extra FLOPs, as a share of the graph's), "
-                              f"got {_shown(v)}")
-            rec.ratio = float(v)
-        if "priority" in sec:
-            # GE's key; its values are not documented where we can read them, so it selects nothing here.
-            cfg.inert_keys.append(f"{RECOMPUTE_SECTION}.priority")
+    apply_ge_keys(cfg, data, ck)
     for key in cfg.inert_keys:
-        warnings.warn(f"config key '{key}' is accepted for GE compatibility and has no effect in ge-mlir",
-                      ConfigWarning, stacklevel=3)
+        warnings.warn(f"config key {key}", ConfigWarning, stacklevel=3)
     return cfg
 
 
@@ -457,8 +452,12 @@ def resolve_options(config: Config, options: "CompileOptions") -> "CompileOption
 
     mem, rec = config.memory, config.recompute
     changes: dict[str, Any] = {}
-    if options.memory_budget_mb is None and mem.budget_mb is not None:
-        changes["memory_budget_mb"] = mem.budget_mb
+    budget = mem.arena_budget_mb(options.memory_budget_mb if options.memory_budget_mb is not None else mem.budget_mb)
+    if budget is not None and budget <= 0:
+        raise ConfigError(f"ge.exec.graphPartitioner leaves no memory for activations: {budget:g} MiB of the "
+                          f"budget after reserved_memory_mb and activation_memory_factor", source=config.source)
+    if budget != options.memory_budget_mb:
+        changes["memory_budget_mb"] = budget
     if options.memory_reuse_strategy is None and mem.reuse_strategy is not None:
         changes["memory_reuse_strategy"] = mem.reuse_strategy
     if options.memory_estimation is None and mem.enable_memory_estimation:

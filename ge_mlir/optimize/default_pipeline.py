@@ -229,6 +229,8 @@ def default_pipeline(
                 options["size-limit"] = cf.size_limit
             if cf.aggressive is not None and "aggressive" in declared:
                 options["aggressive"] = cf.aggressive
+            if cf.fp_mode == "FP32" and "fp-mode" in declared:
+                options["fp-mode"] = "f32"
         if cls.name == LAYOUT_PASS:
             lay = cfg.layout
             if lay.input_format and "input-format" in declared:

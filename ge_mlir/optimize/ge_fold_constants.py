@@ -13,7 +13,11 @@ compiled once per function and round. Each such result becomes a new
 Evaluation semantics are those of the CPU backend, so a folded graph computes
 exactly what the unfolded one would at run time: f16/bf16 arithmetic is done
 in f32 and rounded back to f16/bf16 after each op (the backend lowering's
-rule); integers wrap; ONNX cast semantics.
+rule); integers wrap; ONNX cast semantics. With ``fp-mode=f32`` (GE's
+``constant_folding_fp_mode: FP32``) a constant subgraph with f16/bf16 tensors is
+rebuilt with them widened to f32 (explicit casts to f16/bf16 still round there)
+and each folded result is rounded once; when the widened subgraph does not
+verify, it folds the usual way (statistic ``f32-fallbacks``).
 
 ``dense_resource`` constants: the Python bindings cannot read their bytes
 (``DenseResourceElementsAttr`` has no data accessor and no buffer protocol),
@@ -132,9 +136,16 @@ class GeFoldConstantsPass(Pass):
         Option("canonicalize", bool, True, "run upstream canonicalize after each folding round"),
         Option("resource-threshold", int, 4096,
                "results with more elements become dense_resource blobs (0: always dense)"),
+        Option("fp-mode", str, "origin",
+               "origin: f16/bf16 rounded after each op (the backend's rule); f32: a constant f16/bf16 "
+               "subgraph is computed in f32 and each folded result rounded once (GE's constant_folding_fp_mode)"),
     )
 
     def run(self, module: ir.Operation) -> None:
+        if self.opt("fp-mode") not in ("origin", "f32"):
+            from ..errors import PassFailure
+
+            raise PassFailure(f"fp-mode must be origin or f32, got {self.opt('fp-mode')!r}")
         for key in ("ops-folded", "canonicalize-removed", "constants-created", "subgraphs-evaluated", "evaluation-failures",
                     "skipped-size-limit", "skipped-not-cheap"):
             self.statistics.setdefault(key, 0)
@@ -247,6 +258,16 @@ class GeFoldConstantsPass(Pass):
     def _evaluate(
         self, ops: list[ir.Operation], outputs: list[ir.Value], context: ir.Context
     ) -> list[np.ndarray] | None:
+        if self.opt("fp-mode") == "f32" and any(_narrow_float(r.type) for op in ops for r in op.results):
+            values = self._evaluate_in_f32(ops, outputs, context)
+            if values is not None:
+                return values
+            self.bump("f32-fallbacks")  # the widened subgraph did not verify or run: fold as the backend computes
+        return self._run_scratch(ops, outputs, context)
+
+    def _run_scratch(
+        self, ops: list[ir.Operation], outputs: list[ir.Value], context: ir.Context
+    ) -> list[np.ndarray] | None:
         from ..target.cpu.runner import CpuExecutable
 
         with context, ir.Location.unknown():
@@ -274,6 +295,68 @@ class GeFoldConstantsPass(Pass):
             except Exception:  # noqa: BLE001 - any lowering/JIT failure means "do not fold"
                 self.bump("evaluation-failures")
                 return None
+
+
+    def _evaluate_in_f32(
+        self, ops: list[ir.Operation], outputs: list[ir.Value], context: ir.Context
+    ) -> list[np.ndarray] | None:
+        """The subgraph rebuilt with every f16/bf16 tensor widened to f32 (constants cast up, explicit
+        casts to f16/bf16 kept as a round trip), each output cast back once."""
+        from ..target.cpu.runner import CpuExecutable
+
+        with context, ir.Location.unknown():
+            scratch = ir.Module.create()
+            with ir.InsertionPoint(scratch.body):
+                f = func.FuncOp("ge_fold", ir.FunctionType.get([], [v.type for v in outputs]))
+                block = f.add_entry_block()
+            mapping: dict[ir.Value, ir.Value] = {}
+
+            def cast(v: ir.Value, t: ir.Type) -> ir.Value:
+                return ir.Operation.create("ge.cast", results=[t], operands=[v]).results[0]
+
+            try:
+                with ir.InsertionPoint(block):
+                    for op in ops:
+                        for v in op.operands:
+                            if v not in mapping:
+                                src = defining_op(v)
+                                c = src.clone().results[list(src.results).index(v)]
+                                mapping[v] = cast(c, _widened(v.type)) if _narrow_float(v.type) else c
+                        operands = [mapping[v] for v in op.operands]
+                        if op.name == "ge.cast" and _narrow_float(op.results[0].type):
+                            # An explicit cast rounds where the model says so, then computing goes on in f32.
+                            mapping[op.results[0]] = cast(cast(operands[0], op.results[0].type), _widened(op.results[0].type))
+                            continue
+                        if op.regions and any(len(r.blocks) for r in op.regions):
+                            return None  # ops with bodies are not rebuilt
+                        new = ir.Operation.create(
+                            op.name, results=[_widened(r.type) for r in op.results], operands=operands,
+                            attributes={a.name: a.attr for a in op.attributes},
+                        )
+                        for a, b in zip(op.results, new.results):
+                            mapping[a] = b
+                    func.ReturnOp([cast(mapping[v], v.type) if _narrow_float(v.type) else mapping[v] for v in outputs])
+                if not scratch.operation.verify():
+                    return None
+            except (ir.MLIRError, ValueError, TypeError):
+                return None
+            self.bump("subgraphs-evaluated")
+            self.bump("subgraphs-evaluated-in-f32")
+            try:
+                return CpuExecutable(scratch, "ge_fold", opt_level=0)()
+            except Exception:  # noqa: BLE001 - any lowering/JIT failure: the caller folds the usual way
+                return None
+
+
+def _narrow_float(t: ir.Type) -> bool:
+    return isinstance(t, ir.RankedTensorType) and isinstance(t.element_type, (ir.F16Type, ir.BF16Type))
+
+
+def _widened(t: ir.Type) -> ir.Type:
+    if not _narrow_float(t):
+        return t
+    rt = ir.RankedTensorType(t)
+    return ir.RankedTensorType.get(rt.shape, ir.F32Type.get(), rt.encoding)
 
 
 def _owner(o: ir.Operation | ir.OpView) -> ir.Operation:

@@ -1,5 +1,7 @@
 // RUN: ge-opt %s --split-input-file --pass-pipeline='builtin.module(ge-fold-constants)' | FileCheck %s
 // RUN: ge-opt %s --split-input-file --pass-pipeline='builtin.module(ge-fold-constants{aggressive=false size-limit=16 resource-threshold=8})' | FileCheck %s --check-prefix=CHEAP
+// RUN: ge-opt %s --split-input-file --pass-pipeline='builtin.module(ge-fold-constants{fp-mode=f32})' | FileCheck %s --check-prefix=F32
+// RUN: not ge-opt %s --split-input-file --pass-pipeline='builtin.module(ge-fold-constants{fp-mode=f64})' 2>&1 | FileCheck %s --check-prefix=BADMODE
 
 // An elementwise chain on constants becomes one constant; the op with a
 // non-constant operand stays. Not shape-like: aggressive=false keeps it.
@@ -163,4 +165,41 @@ func.func @small_size_limit() -> tensor<4x8xi32> {
   %c = ge.constant dense<3> : tensor<i32>
   %e = ge.expand %c {shape = array<i64: 4, 8>} : (tensor<i32>) -> tensor<4x8xi32>
   return %e : tensor<4x8xi32>
+}
+
+// -----
+
+// f16 folding precision. Backend rule (default): each add rounds to f16, and
+// 1 + 4e-4 rounds back to 1 (f16 spacing at 1 is 2^-10 = 9.77e-4) three times.
+// fp-mode=f32 (GE's constant_folding_fp_mode FP32): the chain is computed in
+// f32 (1.0012) and rounded once, to the nearest f16, 1 + 2^-10. The explicit
+// cast to f16 in @explicit_cast still rounds where the model put it.
+// CHECK-LABEL: func.func @f16_chain(
+// CHECK-NEXT: %[[C:.*]] = ge.constant dense<1.000000e+00> : tensor<2xf16>
+// CHECK-NEXT: return %[[C]]
+// F32-LABEL: func.func @f16_chain(
+// F32-NEXT: %[[C:.*]] = ge.constant dense<1.000980e+00> : tensor<2xf16>
+// F32-NEXT: return %[[C]]
+// BADMODE: fp-mode must be origin or f32, got 'f64'
+func.func @f16_chain() -> tensor<2xf16> {
+  %a = ge.constant dense<1.0> : tensor<2xf16>
+  %b = ge.constant dense<4.0e-4> : tensor<2xf16>
+  %0 = ge.add %a, %b : (tensor<2xf16>, tensor<2xf16>) -> tensor<2xf16>
+  %1 = ge.add %0, %b : (tensor<2xf16>, tensor<2xf16>) -> tensor<2xf16>
+  %2 = ge.add %1, %b : (tensor<2xf16>, tensor<2xf16>) -> tensor<2xf16>
+  return %2 : tensor<2xf16>
+}
+
+// -----
+
+// F32-LABEL: func.func @explicit_cast(
+// F32-NEXT: %[[C:.*]] = ge.constant dense<1.000000e+00> : tensor<2xf32>
+// F32-NEXT: return %[[C]]
+func.func @explicit_cast() -> tensor<2xf32> {
+  %a = ge.constant dense<1.0> : tensor<2xf32>
+  %b = ge.constant dense<4.0e-4> : tensor<2xf32>
+  %0 = ge.add %a, %b : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %h = ge.cast %0 : tensor<2xf32> to tensor<2xf16>
+  %1 = ge.cast %h : tensor<2xf16> to tensor<2xf32>
+  return %1 : tensor<2xf32>
 }

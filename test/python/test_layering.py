@@ -24,7 +24,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("_version", "errors", "options"),
     ("_dialect", "ir"),
     ("dialects",),
-    ("passes", "api", "config"),
+    ("passes", "api", "config", "config_ge"),
     ("frontend", "plan", "target"),
     ("optimize",),
     ("compiler", "onnx_backend"),

@@ -97,8 +97,13 @@ class Importer:
         *,
         resource_threshold: int = DEFAULT_RESOURCE_THRESHOLD,
         func_name: str | None = None,
+        fold_in_f32: bool = False,
     ) -> None:
         self.model = model
+        #: Import-time folding of f16/bf16 arithmetic in f32, each folded value rounded once
+        #: (GE's constant_folding_fp_mode FP32); ``_f32`` keeps the unrounded values of a chain.
+        self.fold_in_f32 = fold_in_f32
+        self._f32: dict[str, np.ndarray] = {}
         self.source = source
         self.resource_threshold = resource_threshold
         self.func_name = func_name
@@ -233,12 +238,21 @@ class Importer:
                 [onnx.helper.make_tensor_value_info(n, onnx.TensorProto.UNDEFINED, None) for n in node.output if n],
             )
             m = onnx.helper.make_model(graph, opset_imports=list(self.model.opset_import))
-            outs = ReferenceEvaluator(m).run(None, {n: self.consts[n] for n in ins})
+            evaluator = ReferenceEvaluator(m)
+            outs = evaluator.run(None, {n: self.consts[n] for n in ins})
+            wide = None
+            if self.fold_in_f32 and any(_narrow_float(self.consts[n]) for n in ins):
+                wide = evaluator.run(None, {n: self._f32.get(n, self.consts[n]).astype(np.float32)
+                                            if _narrow_float(self.consts[n]) else self.consts[n] for n in ins})
         except Exception:
             return False
         if any(not isinstance(o, np.ndarray) or o.size > _FOLD_LIMIT for o in outs):
             return False
-        for name, arr in zip([n for n in node.output if n], outs):
+        for i, (name, arr) in enumerate(zip([n for n in node.output if n], outs)):
+            if wide is not None and _narrow_float(arr) and getattr(wide[i], "dtype", None) == np.float32:
+                # Computed in f32 from the chain's unrounded values; rounded once, here, for the graph's type.
+                self._f32[name] = wide[i]
+                arr = wide[i].astype(arr.dtype)
             self.consts[name] = arr
         return True
 
@@ -436,6 +450,10 @@ class Importer:
             self.values[o] = results[i]
 
 
+def _narrow_float(a: np.ndarray) -> bool:
+    return isinstance(a, np.ndarray) and (a.dtype == np.float16 or a.dtype.name == "bfloat16")
+
+
 def import_onnx(
     model: str | Path | bytes | onnx.ModelProto,
     *,
@@ -445,6 +463,7 @@ def import_onnx(
     func_name: str | None = None,
     verify: bool = True,
     constant_inputs: Mapping[str, np.ndarray] | None = None,
+    fold_in_f32: bool = False,
 ) -> ir.Module:
     """Imports an ONNX model into a ge module.
 
@@ -462,6 +481,9 @@ def import_onnx(
             shape, axes or pads arrive as inputs is specialized to them.
             ``UnsupportedOpsError.needs_constant`` names the inputs a model
             needs this way.
+        fold_in_f32: import-time folding computes f16/bf16 arithmetic in f32
+            and rounds each folded value once (GE's ``constant_folding_fp_mode:
+            FP32``); by default in the tensors' own type, rounding after each node.
 
     Raises:
         InvalidModelError: the model is not valid ONNX (onnxruntime refuses
@@ -497,7 +519,8 @@ def import_onnx(
         inferred = proto_copy  # inference is best effort; the ge ops infer too
     ctx = context or ir.Context.current
     with ctx:
-        imp = Importer(inferred, source, resource_threshold=resource_threshold, func_name=func_name)
+        imp = Importer(inferred, source, resource_threshold=resource_threshold, func_name=func_name,
+                       fold_in_f32=fold_in_f32)
         with ir.Location.unknown():
             module = imp.import_graph()
         if verify:
