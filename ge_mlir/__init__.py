@@ -10,6 +10,8 @@ Public API (small on purpose):
   :class:`CompiledModel` (CPU by default), stage by stage;
 * :func:`estimate_memory` -- its memory (weights, activation peak, workspace)
   estimated on the optimized ge graph, without lowering;
+* :func:`profile` -- latency, throughput, per-ONNX-node self time measured in the
+  compiled code, peak memory (a :class:`ProfileReport`: table, JSON, Perfetto trace);
 * :func:`parse_module` / :func:`verify` -- text to verified IR, errors as
   :class:`GeMlirError` subclasses carrying MLIR diagnostics;
 * :func:`run_pipeline` -- run a pass pipeline mixing upstream passes and ge
@@ -42,7 +44,8 @@ from .options import CompileOptions
 # The compiler driver (front ends, optimizer, targets) loads on first use, so
 # that tools which only parse IR and run passes (ge-opt) do not pay for it.
 _LAZY = {"STAGES": "compiler", "CompiledModel": "compiler", "IOSpec": "compiler", "compile": "compiler",
-         "ConfigError": "config", "estimate_memory": "compiler", "MemoryEstimate": "plan.estimate"}
+         "ConfigError": "config", "estimate_memory": "compiler", "MemoryEstimate": "plan.estimate",
+         "profile": "profiler", "ProfileReport": "profiler"}
 
 
 def __getattr__(name: str) -> Any:
@@ -68,6 +71,8 @@ __all__ = [
     "compile",
     "estimate_memory",
     "MemoryEstimate",
+    "profile",
+    "ProfileReport",
     "DialectLoadError",
     "Diagnostic",
     "GeMlirError",

@@ -70,10 +70,11 @@ class IOSpec:
 
 
 class _Progress:
-    """A one-line stage progress bar on stderr, shown once a compile passes 1 s."""
+    """A one-line progress bar on stderr, shown once the work passes 1 s: a compile's stages,
+    a profile's iterations (``what``)."""
 
-    def __init__(self, total: int, enabled: bool | None) -> None:
-        self.total, self.done = total, 0
+    def __init__(self, total: int, enabled: bool | None, what: str = "compile") -> None:
+        self.total, self.done, self.what = total, 0, what
         self.enabled = sys.stderr.isatty() if enabled is None else enabled
         self.start = time.perf_counter()
         self.shown = False
@@ -88,7 +89,7 @@ class _Progress:
         filled = width * self.done // self.total
         bar = "#" * filled + "-" * (width - filled)
         end = "\n" if self.done == self.total else ""
-        sys.stderr.write(f"\rge-mlir compile [{bar}] {self.done}/{self.total} {stage:<10} {elapsed:6.1f} s{end}")
+        sys.stderr.write(f"\rge-mlir {self.what} [{bar}] {self.done}/{self.total} {stage:<10} {elapsed:6.1f} s{end}")
         sys.stderr.flush()
 
     def close(self) -> None:
@@ -129,6 +130,9 @@ class CompiledModel:
     project_dir: Path | None = None
     #: ``ascendc``: per kernel, its name, kind, block count and on-chip bytes per memory.
     kernels: list[dict[str, Any]] = field(default_factory=list)
+    #: A profiling build (``CompileOptions.profile``, ``cpu``): the
+    #: :class:`~ge_mlir.target.cpu.profiling.CpuProfiler` that :func:`ge_mlir.profile` drives. None otherwise.
+    profiler: Any = field(default=None, repr=False)
 
     @property
     def input_names(self) -> list[str]:
@@ -363,7 +367,7 @@ def compile(  # the natural name, as in torch.compile
         stage_times=times, _ir=texts, _run=result.run if runnable else None,
         _not_runnable="" if runnable else tgt.not_runnable_reason(compile_to, result),
         _pass_report=report, memory_plan=result.memory_plan, memory_estimate=estimate, project_dir=result.project_dir,
-        kernels=result.kernels,
+        kernels=result.kernels, profiler=result.profiler,
     )
 
 

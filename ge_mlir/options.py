@@ -55,6 +55,9 @@ class CompileOptions:
         memory_estimation: estimate the memory on the optimized ge graph before
             lowering (``CompiledModel.memory_estimate``). None: the config's
             ``ge.exec.memory.enable_memory_estimation``, else False.
+        profile: ``cpu``: a profiling build: ``ge-instrument-ops`` times each ONNX
+            node's ops in the compiled code (stamps off until :func:`ge_mlir.profile`
+            switches them on; ``CompiledModel.profiler``). docs/profiling.md.
     """
 
     optimize: bool = True
@@ -71,6 +74,7 @@ class CompileOptions:
     recompute_checkpoint_ops: Sequence[str] | None = None
     recompute_ratio: float | None = None
     memory_estimation: bool | None = None
+    profile: bool = False
 
 
 def coerce_options(options: CompileOptions | Mapping[str, Any] | None) -> CompileOptions:
@@ -108,6 +112,8 @@ def coerce_options(options: CompileOptions | Mapping[str, Any] | None) -> Compil
         raise CompileError(f"recompute_ratio must be a number from 0 to 1 or None, got {ratio!r}")
     if options.memory_estimation is not None and not isinstance(options.memory_estimation, bool):
         raise CompileError(f"memory_estimation must be True, False or None, got {options.memory_estimation!r}")
+    if not isinstance(options.profile, bool):
+        raise CompileError(f"profile must be True or False, got {options.profile!r}")
     if not isinstance(options.opt_level, int) or not 0 <= options.opt_level <= 3:
         raise CompileError(f"opt_level must be an integer from 0 to 3, got {options.opt_level!r}")
     return options

@@ -79,13 +79,20 @@ class FuseActivation(FusionPattern):
     def match(self, op: ir.OpView):
         act_op = op.operation
         prod = self.producer(act_op.operands[0])
-        if prod is None or prod.name not in self.producers or not self.has_one_use(prod.results[0]):
-            return None
-        if activation_of(prod) != "none" or act_op.results[0].type != prod.results[0].type:
-            return None
+        if prod is None or prod.name not in self.producers:
+            return self.reject(f"the input is not produced by {' or '.join(sorted(self.producers))}"
+                               + (f" (it comes from {prod.name})" if prod is not None else " (an argument)"))
+        if not self.has_one_use(prod.results[0]):
+            return self.reject(f"the {prod.name} result has other uses")
+        if activation_of(prod) != "none":
+            return self.reject(f"the {prod.name} already has activation {activation_of(prod)}")
+        if act_op.results[0].type != prod.results[0].type:
+            return self.reject("the activation changes the type")
         got = classify(act_op)
-        if got is None or got[0] not in self.allowed:
-            return None
+        if got is None:
+            return self.reject("no #ge.act computes this op exactly (attributes or element type)")
+        if got[0] not in self.allowed:
+            return self.reject(f"activation {got[0]} is not in the pass's 'activations' option")
         return prod, got
 
     def apply(self, op: ir.OpView, rewriter: PatternRewriter, data) -> str:

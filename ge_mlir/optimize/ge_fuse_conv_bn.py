@@ -54,30 +54,32 @@ class FuseConvBn(FusionPattern):
     def match(self, op: ir.OpView):
         bn = op.operation
         conv = self.producer(bn.operands[0])
-        if conv is None or conv.name != "ge.conv2d" or not self.has_one_use(conv.results[0]):
-            return None
+        if conv is None or conv.name != "ge.conv2d":
+            return self.reject("the input is not a ge.conv2d")
+        if not self.has_one_use(conv.results[0]):
+            return self.reject("the conv2d result has other uses")
         if activation_of(conv) != "none":
-            return None
+            return self.reject(f"the conv2d already has activation {activation_of(conv)}")
         fmt = _format(conv)
         if fmt not in ("NCHW", "NHWC") or _format(bn) != fmt:
-            return None
+            return self.reject(f"data formats differ or are not NCHW/NHWC (conv {fmt}, batch_norm {_format(bn)})")
         out_t, w_t = tensor_type(conv.results[0]), tensor_type(conv.operands[1])
         if out_t is None or w_t is None:
-            return None
+            return self.reject("unranked or dynamic conv2d types")
         elem = out_t.element_type
         if str(elem) not in ("f16", "f32", "f64"):
-            return None
+            return self.reject(f"element type {elem} is not f16/f32/f64")
         c = w_t.shape[0]
         stats = [constant_array(bn.operands[i]) for i in range(1, 5)]
         if any(s is None or s.size != c for s in stats):
-            return None
+            return self.reject("the batch_norm statistics are not constants of the conv's channel count")
         x, w_val, bias_val, residual = conv_parts(conv)
         if residual is not None:
             # batch_norm(conv + residual) scales the residual too: not a conv-only fold.
-            return None
+            return self.reject("the conv2d has a residual operand (batch_norm would scale it too)")
         bias = constant_array(bias_val) if bias_val is not None else None
         if bias_val is not None and (bias is None or bias.size != c):
-            return None
+            return self.reject("the conv2d bias is not a constant of its channel count")
         dt = np.float64 if str(elem) == "f64" else np.float32
         scale, beta, mean, var = (s.reshape(c).astype(dt) for s in stats)
         eps = dt(ir.FloatAttr(bn.attributes["epsilon"]).value) if "epsilon" in bn.attributes else dt(1e-5)

@@ -43,12 +43,12 @@ class FuseConvResidual(FusionPattern):
         add = op.operation
         lhs, rhs = add.operands[0], add.operands[1]
         if lhs.type != add.results[0].type or rhs.type != add.results[0].type:
-            return None
+            return self.reject("the add broadcasts (operand and result types differ)")
         for conv_val, residual in ((rhs, lhs), (lhs, rhs)):
             conv = self.producer(conv_val)
             if _eligible(conv, add):
                 return conv, residual
-        return None
+        return self.reject("neither operand is a single-use conv2d without activation or residual")
 
     def apply(self, op: ir.OpView, rewriter: PatternRewriter, data) -> None:
         conv, residual = data

@@ -28,6 +28,11 @@ CSE (the pass does exactly what its patterns say), and counts each rewrite in
 Rewrites obey ge-bisect's rewrite budget (:func:`ge_mlir.ir.patterns.rewrite_budget`);
 an exception raised by a pattern fails the pass as that exception, and
 non-convergence within ``max-iterations`` as ``PassFailure``.
+
+Decisions are logged on the ``ge_mlir.fusion`` logger at debug level (``GE_MLIR_LOG=debug``):
+every rewrite (pass, pattern, the root op and its ONNX node), and every op a pattern was tried
+on and did not match, once per op and pass run, with the reason the pattern gave through
+:meth:`FusionPattern.reject` (``return self.reject("the producer has other uses")``).
 """
 
 from __future__ import annotations
@@ -41,7 +46,8 @@ from mlir.rewrite import (
     RewritePatternSet,
 )
 
-from ..errors import GeMlirError
+from .._log import get_logger
+from ..errors import GeMlirError, node_name
 from ..ir.patterns import (
     active_budget,
     apply_without_folding,
@@ -54,6 +60,9 @@ from .registry import Option, Pass, register_pass
 
 ENABLE_OPTION = Option("enable", bool, True, "run the fusion (false: the pass does nothing)")
 MAX_ITERATIONS_OPTION = Option("max-iterations", int, 10, "greedy driver iteration limit (-1: until fixpoint)")
+
+#: Fusion decisions (matches, rejections with reasons) at debug level; see ``ge_mlir._log``.
+log = get_logger("fusion")
 
 
 class FusionPattern:
@@ -79,6 +88,13 @@ class FusionPattern:
 
     def __init__(self, pass_: Pass | None = None) -> None:
         self.pass_ = pass_
+        self.rejection: str | None = None
+
+    def reject(self, reason: str) -> None:
+        """Says why :meth:`match` does not match (``return self.reject("...")``): logged with the
+        op's ONNX node at debug level (``GE_MLIR_LOG=debug``); returns None (no match)."""
+        self.rejection = reason
+        return None
 
     def enabled(self) -> bool:
         """Whether the running pass uses this pattern (e.g. ``return self.pass_.opt("gelu")``)."""
@@ -171,27 +187,54 @@ class FusionPass(Pass):
         apply_without_folding(self, patterns, module)
 
     def _adapt(self, inst: FusionPattern, counter: str) -> Callable[[ir.OpView, PatternRewriter], bool]:
+        pattern = type(inst).__name__
+        logged: set[tuple[str, str]] = set()  # rejections already logged in this run (the driver retries)
+
         def fn(op: ir.OpView, rewriter: PatternRewriter) -> bool:
             # mlir.rewrite: a falsy return means "matched and rewritten".
+            debug = log.isEnabledFor(10)  # logging.DEBUG
             try:
+                inst.rejection = None
                 data = inst.match(op)
                 if data is None or data is False:
+                    if debug:
+                        self._log_rejection(op, pattern, inst.rejection or "no match", logged)
                     return True
                 budget = active_budget()  # ge-bisect's rewrite limit
                 if budget is not None:
                     if budget.exhausted:
+                        if debug:
+                            self._log_rejection(op, pattern, "refused: ge-bisect's rewrite budget is spent", logged)
                         return True
                     budget.record(type(inst).__name__, *op_identity(op))
+                where = _describe(op) if debug else ""
                 chosen = inst.apply(op, rewriter, data)
             except Exception as e:  # re-raised by run(), reported by the pass callback
                 note_pattern_error(e)
                 raise
             self.bump("rewrites")
             self.bump(chosen if isinstance(chosen, str) else counter)
+            if debug:
+                log.debug("%s: %s matched at %s -> %s", self.name, pattern, where,
+                          chosen if isinstance(chosen, str) else counter)
             return False
 
         fn.__name__ = type(inst).__name__
         return fn
+
+    def _log_rejection(self, op: ir.OpView, pattern: str, reason: str, logged: set[tuple[str, str]]) -> None:
+        where = _describe(op)
+        if (where, reason) in logged:
+            return
+        logged.add((where, reason))
+        log.debug("%s: %s rejected at %s: %s", self.name, pattern, where, reason)
+
+
+def _describe(op: ir.OpView | ir.Operation) -> str:
+    """``node 'conv1' (ge.conv2d)``, or the printed location when it names no node."""
+    operation = op.operation if isinstance(op, ir.OpView) else op
+    name = node_name(operation.location)
+    return f"node '{name}' ({operation.name})" if name is not None else f"{operation.location} ({operation.name})"
 
 
 def fusion_pass(

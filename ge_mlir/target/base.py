@@ -44,6 +44,8 @@ class TargetResult:
     #: ``ascendc``: the emitted project and its kernels (name, kind, blocks, on-chip bytes).
     project_dir: Path | None = None
     kernels: list[dict[str, Any]] = field(default_factory=list)
+    #: A profiling build's profile buffer and timed regions (``cpu``: a ``CpuProfiler``), else None.
+    profiler: Any = None
 
 
 class Target:

@@ -21,13 +21,13 @@ PACKAGE = Path(__file__).resolve().parents[2] / "ge_mlir"
 
 #: Bottom to top. A module may import from its own layer or any layer below.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("_version", "errors", "options"),
+    ("_version", "errors", "options", "_log"),
     ("_dialect", "ir"),
     ("dialects",),
     ("passes", "api", "config", "config_ge"),
     ("frontend", "plan", "target"),
     ("optimize",),
-    ("compiler", "onnx_backend"),
+    ("compiler", "onnx_backend", "profiler"),
     ("fuzz", "tools", "__init__"),
 )
 LAYER_OF = {name: i for i, names in enumerate(LAYERS) for name in names}

@@ -55,8 +55,9 @@ _STAGE_ACTIONS = {"linalg": "lower the module to linalg", "bufferized": "bufferi
 
 
 def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, check_bounds: bool = False,
-                   memory_strategy: str = "aggressive") -> str:
-    """The pass pipeline of one CPU stage (see :func:`lower_stage`), as ``ge-opt --pass-pipeline`` takes it."""
+                   memory_strategy: str = "aggressive", profile: bool = False) -> str:
+    """The pass pipeline of one CPU stage (see :func:`lower_stage`), as ``ge-opt --pass-pipeline`` takes it.
+    ``profile`` ends the ``bufferized`` stage with ``ge-instrument-ops`` (the profiler's stamps)."""
     if stage == "linalg":
         checks = "true" if check_bounds else "false"
         passes = ["ge-emit-c-interface", f"ge-lower-to-linalg{{fail-on-unlowered=true check-bounds={checks}}}",
@@ -74,6 +75,8 @@ def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, 
         passes.append("buffer-deallocation-pipeline")
         if codegen:
             passes += ["ge-mark-noalias-arguments", "ge-hoist-vector-transfers"]
+        if profile:
+            passes.append("ge-instrument-ops")
     elif stage == "llvm":
         passes = ["ge-lower-memref-copies", "ge-expand-bf16-truncations", LLVM_PIPELINE]
     else:
@@ -82,7 +85,7 @@ def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, 
 
 
 def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspace: bool = True,
-                check_bounds: bool = False, memory_strategy: str = "aggressive") -> None:
+                check_bounds: bool = False, memory_strategy: str = "aggressive", profile: bool = False) -> None:
     """Runs one CPU stage on ``module`` in place (see :data:`CPU_STAGES`); its
     passes are :func:`stage_pipeline` (``ge-opt --list-passes``, docs/passes.md).
 
@@ -102,7 +105,7 @@ def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspac
     Raises :class:`ExecutionError` (``cannot <action>``) with the failing pass's diagnostics.
     """
     pipeline = stage_pipeline(stage, codegen=codegen, workspace=workspace, check_bounds=check_bounds,
-                              memory_strategy=memory_strategy)
+                              memory_strategy=memory_strategy, profile=profile)
     try:
         run_pipeline(module, pipeline)
     except (PassFailedError, VerificationError) as e:
@@ -154,6 +157,17 @@ def _workspace_arrays(module: ir.Module, func_name: str) -> list[np.ndarray]:
         offset = (-raw.ctypes.data) % 64
         arrays.append(raw[offset: offset + nbytes].view(_CARRIER[size]).reshape(mt.shape))
     return arrays
+
+
+def _profiler(module: ir.Module, func_name: str) -> Any:
+    """The :class:`~ge_mlir.target.cpu.profiling.CpuProfiler` of an instrumented function."""
+    from .ge_instrument_ops import read_profile_layout
+    from .profiling import CpuProfiler
+
+    layout = read_profile_layout(pick_function(module, func_name))
+    if layout is None:  # a multi-block function: ge-instrument-ops leaves it alone
+        raise ExecutionError(f"@{func_name} cannot be profiled: ge-instrument-ops times single-block functions only")
+    return CpuProfiler(layout)
 
 
 def lower_to_llvm(module: ir.Module) -> ir.Module:
@@ -316,6 +330,10 @@ class CpuExecutable:
         check_bounds: run-time gather/scatter indices outside ``[-d, d)``
             raise :class:`ExecutionError` naming the op (and ONNX node);
             False leaves them clamped (gather) or skipped (scatter).
+        profile: a profiling build: ``ge-instrument-ops`` times each ONNX node's
+            ops in the compiled code; :attr:`profiler` (a
+            :class:`~ge_mlir.target.cpu.profiling.CpuProfiler`, stamps off until
+            switched on) owns the profile buffer passed on every call.
     """
 
     def __init__(
@@ -329,6 +347,7 @@ class CpuExecutable:
         jit_cpu: str | None = None,
         check_bounds: bool = True,
         memory_strategy: str = "aggressive",
+        profile: bool = False,
     ) -> None:
         from mlir.execution_engine import ExecutionEngine
 
@@ -359,13 +378,18 @@ class CpuExecutable:
             self._bounds_checks: list[dict[str, Any]] = []
             #: The memory plan of the function (``ge-plan-memory``), once the ``bufferized`` stage ran.
             self.memory_plan: dict[str, Any] | None = None
+            #: The profile buffer and regions of a profiling build (``profile=True``), else None.
+            self.profiler: Any = None
             for stage in CPU_STAGES:
-                lower_stage(self._module, stage, check_bounds=check_bounds, memory_strategy=memory_strategy)
+                lower_stage(self._module, stage, check_bounds=check_bounds, memory_strategy=memory_strategy,
+                            profile=profile)
                 if stage == "linalg":
                     self._bounds_checks = _bounds_checks(self._module, self.func_name)
                 if stage == "bufferized":
                     self._workspace = _workspace_arrays(self._module, self.func_name)
                     self.memory_plan = read_memory_plan(pick_function(self._module, self.func_name))
+                    if profile:
+                        self.profiler = _profiler(self._module, self.func_name)
                 if on_stage is not None:
                     on_stage(stage, self._module)
                 if stage == compile_to:
@@ -417,6 +441,8 @@ class CpuExecutable:
             ) from None
         flags = [np.zeros((), np.int64) for _ in self._bounds_checks]
         all_arrays = [*arrays, *outs, *flags, *self._workspace]
+        if self.profiler is not None:
+            all_arrays.append(self.profiler.buffer)
         descs = [_descriptor(a) for a in all_arrays]
         packed = (ctypes.c_void_p * len(descs))()
         holders = [ctypes.pointer(d) for d in descs]
