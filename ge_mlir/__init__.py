@@ -12,6 +12,8 @@ Public API (small on purpose):
   estimated on the optimized ge graph, without lowering;
 * :func:`profile` -- latency, throughput, per-ONNX-node self time measured in the
   compiled code, peak memory (a :class:`ProfileReport`: table, JSON, Perfetto trace);
+* :func:`export_graph` -- a module or a compile stage as DOT, SVG, JSON or ONNX
+  (docs/graphs.md);
 * :func:`parse_module` / :func:`verify` -- text to verified IR, errors as
   :class:`GeMlirError` subclasses carrying MLIR diagnostics;
 * :func:`run_pipeline` -- run a pass pipeline mixing upstream passes and ge
@@ -29,6 +31,7 @@ from .errors import (
     Diagnostic,
     ExecutionError,
     GeMlirError,
+    GraphExportError,
     InvalidModelError,
     ParseError,
     PassFailedError,
@@ -45,6 +48,7 @@ from .options import CompileOptions
 # that tools which only parse IR and run passes (ge-opt) do not pay for it.
 _LAZY = {"STAGES": "compiler", "CompiledModel": "compiler", "IOSpec": "compiler", "compile": "compiler",
          "ConfigError": "config", "estimate_memory": "compiler", "MemoryEstimate": "plan.estimate",
+         "export_graph": "graph.export",
          "profile": "profiler", "ProfileReport": "profiler"}
 
 
@@ -70,6 +74,8 @@ __all__ = [
     "IOSpec",
     "compile",
     "estimate_memory",
+    "export_graph",
+    "GraphExportError",
     "MemoryEstimate",
     "profile",
     "ProfileReport",

@@ -22,6 +22,7 @@ against the clean-room shim so the compiled model runs on the host CPU.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -117,6 +118,9 @@ class CompiledModel:
     _run: Callable[[list[np.ndarray]], list[np.ndarray]] | None = field(default=None, repr=False)
     _not_runnable: str = field(default="", repr=False)
     _pass_report: PassReport | None = field(default=None, repr=False)
+    #: Per graph stage, the printed location of every function-body op (``ir()`` text has none):
+    #: lets ``ge_mlir.export_graph`` name the ONNX nodes of a stage it re-parses.
+    _locations: dict[str, list[str]] = field(default_factory=dict, repr=False)
     #: The memory plan of the compiled function (``cpu``, from stage ``bufferized`` on): ``arena``
     #: bytes, the chosen ``strategy``, every strategy's arena (``arenas``), ``no_reuse`` (the sum of the
     #: buffers), ``lower_bound`` (the most bytes live at once in this op order) and per buffer its
@@ -250,6 +254,7 @@ def compile(  # the natural name, as in torch.compile
     on_stage: Callable[[str, str], None] | None = None,
     output_dir: str | Path | None = None,
     run_on: str = "cpu-shim",
+    dump_graph: Any = None,
 ) -> CompiledModel:
     """Compiles ``model`` for ``target``.
 
@@ -273,6 +278,9 @@ def compile(  # the natural name, as in torch.compile
             against the shim so the model can be called; ``"none"`` only
             writes it; ``"npu"`` builds it with the CANN toolkit
             (``ASCEND_HOME_PATH``) and fails plainly when CANN is missing.
+        dump_graph: write the graph of stages ``ge`` and ``optimized`` (DOT and JSON) into
+            this directory, or a :class:`ge_mlir.graph.GraphDumper` choosing stages and
+            formats; default: what ``GE_MLIR_DUMP_GRAPH`` asks for (docs/graphs.md).
 
     Raises:
         CompileError: unknown target/stage/options, an unsupported model form.
@@ -306,17 +314,26 @@ def compile(  # the natural name, as in torch.compile
         load_pass_modules(config)
         pipeline = default_pipeline(target, config, load_modules=False)
     report = PassReport()
+    dumper = _graph_dumper(dump_graph)
 
     bar = _Progress(stages.index(compile_to) + 1, progress)
     texts: dict[str, str] = {}
     times: dict[str, float] = {}
+    locations: dict[str, list[str]] = {}
     t0 = time.perf_counter()
 
     def done(stage: str, module: ir.Module | str) -> None:
         nonlocal t0
         texts[stage] = module if isinstance(module, str) else str(module)
+        if stage in GRAPH_STAGES and not isinstance(module, str):
+            from .graph.model import op_locations
+
+            locations[stage] = op_locations(module)
         now = time.perf_counter()
         times[stage] = now - t0
+        if dumper is not None:  # the dump's time is not the stage's
+            dumper.stage(stage, module)
+            now = time.perf_counter()
         t0 = now
         bar.step(stage)
         if on_stage is not None:
@@ -331,8 +348,10 @@ def compile(  # the natural name, as in torch.compile
                 if pipeline is not None:
                     from .passes.pipeline import run_elements
 
-                    run_elements(module, instrument(pipeline.parse(), report),
-                                 f"default {target} pipeline {pipeline.text!r}")
+                    elements = instrument(pipeline.parse(), report)
+                    if dumper is not None:
+                        elements = dumper.instrument(elements)
+                    run_elements(module, elements, f"default {target} pipeline {pipeline.text!r}")
                 done("optimized", module)
             # The signature is read before the target runs: targets may rewrite the module in place.
             try:
@@ -366,9 +385,21 @@ def compile(  # the natural name, as in torch.compile
         outputs=[IOSpec(n, s.shape, s.dtype) for n, s in zip(out_names, out_specs)],
         stage_times=times, _ir=texts, _run=result.run if runnable else None,
         _not_runnable="" if runnable else tgt.not_runnable_reason(compile_to, result),
-        _pass_report=report, memory_plan=result.memory_plan, memory_estimate=estimate, project_dir=result.project_dir,
+        _pass_report=report, _locations=locations, memory_plan=result.memory_plan, memory_estimate=estimate, project_dir=result.project_dir,
         kernels=result.kernels, profiler=result.profiler,
     )
+
+
+def _graph_dumper(dump_graph: Any) -> Any:
+    """The graph dumper of a compile: ``dump_graph`` (a directory or a GraphDumper), else the
+    environment's (``GE_MLIR_DUMP_GRAPH``), else None (no import when nothing is dumped)."""
+    if dump_graph is None and os.environ.get("GE_MLIR_DUMP_GRAPH", "").strip() in ("", "0"):
+        return None
+    from .graph.dump import GraphDumper
+
+    if dump_graph is None:
+        return GraphDumper.from_env()
+    return dump_graph if isinstance(dump_graph, GraphDumper) else GraphDumper(dump_graph)
 
 
 def estimate_memory(

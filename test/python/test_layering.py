@@ -25,7 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("_dialect", "ir"),
     ("dialects",),
     ("passes", "api", "config", "config_ge"),
-    ("frontend", "plan", "target"),
+    ("frontend", "plan", "target", "graph"),
     ("optimize",),
     ("compiler", "onnx_backend", "profiler"),
     ("fuzz", "tools", "__init__"),
