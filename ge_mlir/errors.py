@@ -204,6 +204,15 @@ class GraphExportError(GeMlirError):
     an unknown format, a stage the format cannot represent, or Graphviz missing for SVG."""
 
 
+class GraphEditError(GeMlirError):
+    """An edit through the graph view (``ge_mlir.passes.graph_view``) is refused because it
+    would leave invalid IR: removing a node whose results are still used, replacing a value by
+    one of another type or one defined later, creating an op with wrong operands or
+    attributes, an attribute value the op's verifier rejects, or a function that no longer
+    verifies at the end of a graph pass. ``node`` names the node (its ONNX name when known),
+    ``op`` its ge op; ``diagnostics`` are MLIR's, when MLIR was asked."""
+
+
 class ImportError_(GeMlirError):
     """A framework model could not be imported (base of front-end errors)."""
 
