@@ -446,7 +446,7 @@ def estimate_memory(
         pipeline = default_pipeline("cpu", config, load_modules=False)
     with ir.Context(), ir.Location.unknown():
         t0 = time.perf_counter()
-        module = load_graph(model, options, example_inputs)
+        module = load_graph(model, options, example_inputs, config)
         verify(module)
         if pipeline is not None:
             from .passes.pipeline import run_elements
