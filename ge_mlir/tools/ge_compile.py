@@ -9,6 +9,7 @@
     ge-compile model.onnx --estimate-memory[=est.json]  # memory estimated on the ge graph, no lowering
     ge-compile model.onnx --target ascendc -o project/       # Ascend C project (+ build on the CPU shim)
     ge-compile model.onnx --target ascendc -o project/ --random-inputs --compare-onnxruntime
+    ge-compile model.onnx --dump-graph dumps/ [--dump-stages all] [--dump-format dot,svg,json,onnx]
 
 ``--run`` takes a .npz whose keys are the input names (or ``arg0``, ...);
 missing inputs are filled with seeded random data when ``--random-inputs`` is
@@ -97,6 +98,27 @@ def _estimate(args: argparse.Namespace, options: dict) -> int:
     return 0
 
 
+def _graph_dumper(p: argparse.ArgumentParser, args: argparse.Namespace):
+    """The GraphDumper ``--dump-graph``/``--dump-stages``/``--dump-format`` ask for (None without
+    ``--dump-graph``: then ``GE_MLIR_DUMP_GRAPH`` decides); bad values are usage errors."""
+    if args.dump_graph is None:
+        return None
+    from ge_mlir.graph.dump import GraphDumper, parse_formats, parse_stages
+
+    try:
+        formats, stages = parse_formats(args.dump_format), parse_stages(args.dump_stages)
+    except GeMlirError as e:
+        p.error(e.message)
+    known = TARGET_STAGES[args.target]
+    if stages is None:
+        return GraphDumper(args.dump_graph, None, formats, passes=True)
+    bad = [s for s in stages if s not in known and s != "passes"]
+    if bad:
+        p.error(f"--dump-stages: unknown stage(s) {', '.join(bad)} for target {args.target} "
+                f"(stages: {', '.join(known)}, passes, all)")
+    return GraphDumper(args.dump_graph, [s for s in stages if s != "passes"], formats, passes="passes" in stages)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="ge-compile", description=__doc__.split("\n\n")[0])
     p.add_argument("model", help="model.onnx or a ge .mlir file")
@@ -140,7 +162,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="also print the median latency over RUNS runs (and onnxruntime's, 1 thread, "
                         "with --compare-onnxruntime)")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--dump-graph", metavar="DIR", default=None,
+                   help="write the graph of the dumped stages into DIR/<function>-<n>/ (docs/graphs.md)")
+    p.add_argument("--dump-stages", metavar="all|STAGE,...", default="ge,optimized",
+                   help="stages --dump-graph writes (default ge,optimized; 'passes': after every "
+                        "optimization pass; 'all': every MLIR stage and every pass)")
+    p.add_argument("--dump-format", metavar="dot,svg,json,onnx", default="dot,json",
+                   help="formats --dump-graph writes (default dot,json; svg needs Graphviz; onnx: ge stages)")
     args = p.parse_args(argv)
+    dumper = _graph_dumper(p, args)
     # Checked before compiling: `--memory-report model.onnx` would otherwise take the model as FILE.
     if args.memory_report not in (None, "-") and not args.memory_report.endswith((".svg", ".json")):
         p.error(f"--memory-report FILE must end in .svg or .json, got {args.memory_report!r} "
@@ -166,7 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.run_on:
             raise GeMlirError("--run-on applies to --target ascendc only")
         model = compile(args.model, target=args.target, options=options, compile_to=args.compile_to,
-                        progress=False if args.no_progress else None, **extra)
+                        progress=False if args.no_progress else None, dump_graph=dumper, **extra)
         if args.output and not (args.target == "ascendc" and extra.get("output_dir")):
             text = model.ir()
             if args.output == "-":
@@ -178,6 +208,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         info = sys.stderr if args.output == "-" else sys.stdout
         print(f"compiled {args.model} for {args.target} to '{model.compile_to}' in {model.compile_time:.2f} s "
               f"({', '.join(f'{k} {v:.2f}' for k, v in model.stage_times.items())})", file=info)
+        if dumper is not None:
+            print(f"  {dumper.summary()}", file=info)
         if model.project_dir is not None:
             print(f"  Ascend C project: {model.project_dir}", file=info)
         for k in model.kernels:
