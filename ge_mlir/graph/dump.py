@@ -186,8 +186,8 @@ class GraphDumper:
 
     def instrument(self, elements: list[PipelineElement]) -> list[PipelineElement]:
         """``elements`` (a report-instrumented pipeline) with a dump after each pass, when
-        this dumper dumps passes (level 3) and the ``optimized`` stage; else unchanged."""
-        if not self.passes or not self.wants("optimized"):
+        this dumper dumps passes (level 3, ``--dump-stages passes``); else unchanged."""
+        if not self.passes:
             return elements
         out: list[PipelineElement] = []
         index = 0
