@@ -3,7 +3,8 @@
 ResNet-18 and MobileNetV2 (torchvision's layouts, written out because
 torchvision cannot be installed beside this machine's torch), a ViT-style
 classifier (patch 16, 4 layers, hidden 192), a BERT-style encoder (4 layers, hidden
-256, seq 128) and a GPT-2-style decoder (2 layers, hidden 256, seq 128).
+256, seq 128), a GPT-2-style decoder (2 layers, hidden 256, seq 128) and a small UNet
+(3 levels, 8 to 64 channels, 128x128 input; the rematerialization example of docs/memory.md).
 """
 
 from __future__ import annotations
@@ -179,6 +180,54 @@ class VitTiny(nn.Module):
         return self.head(self.ln(x[:, 0]))
 
 
+class UNetBlock(nn.Module):
+    """(3x3 conv, batch norm, ReLU) twice."""
+
+    def __init__(self, cin: int, cout: int) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            nn.Conv2d(cin, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(),
+            nn.Conv2d(cout, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(),
+        )
+
+    def forward(self, x):
+        return self.body(x)
+
+
+class UNet(nn.Module):
+    """UNet-style encoder/decoder: per level a block, then 2x2 max pooling; a bottleneck block;
+    per level back up a 2x2 stride-2 transposed convolution, concatenated with the encoder's
+    output of that level (the skip connection), then a block; a 1x1 convolution to the classes.
+    Channels double per level (``base``, 2*base, ...)."""
+
+    def __init__(self, cin: int = 3, classes: int = 2, base: int = 8, levels: int = 3) -> None:
+        super().__init__()
+        ch = [base * 2**i for i in range(levels + 1)]
+        self.down = nn.ModuleList(UNetBlock(cin if i == 0 else ch[i - 1], ch[i]) for i in range(levels))
+        self.bottom = UNetBlock(ch[levels - 1], ch[levels])
+        self.up = nn.ModuleList(nn.ConvTranspose2d(ch[i + 1], ch[i], 2, 2) for i in reversed(range(levels)))
+        self.dec = nn.ModuleList(UNetBlock(2 * ch[i], ch[i]) for i in reversed(range(levels)))
+        self.head = nn.Conv2d(ch[0], classes, 1)
+
+    def forward(self, x):
+        skips = []
+        for block in self.down:
+            x = block(x)
+            skips.append(x)
+            x = nn.functional.max_pool2d(x, 2)
+        x = self.bottom(x)
+        for up, block, skip in zip(self.up, self.dec, reversed(skips)):
+            x = block(torch.cat([up(x), skip], 1))
+        return self.head(x)
+
+
+def unet():
+    """(name, module, example args, input names) of the UNet (seeded; importable alone, as the
+    rematerialization tests do)."""
+    torch.manual_seed(0)
+    return ("unet", UNet().eval(), (torch.randn(1, 3, 128, 128),), ["image"])
+
+
 def benchmark_models():
     """(name, module, example args, input names) of the benchmark set."""
     torch.manual_seed(0)
@@ -189,4 +238,5 @@ def benchmark_models():
         ("bert_encoder", BertEncoder().eval(), (ids, torch.ones(1, 128, dtype=torch.int64)), ["input_ids", "attention_mask"]),
         ("gpt2_decoder", Gpt2Decoder().eval(), (torch.randint(0, 50257, (1, 128)),), ["input_ids"]),
         ("vit_tiny", VitTiny().eval(), (torch.randn(1, 3, 224, 224),), ["image"]),
+        unet(),
     ]

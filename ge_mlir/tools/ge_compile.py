@@ -6,6 +6,7 @@
     ge-compile model.onnx --config ge.json --report          # configured passes, per-pass report
     ge-compile model.onnx --memory-report[=plan.svg|plan.json] # memory plan table (+ picture or JSON)
     ge-compile model.onnx --memory-budget 64            # fail when the plan needs more than 64 MiB
+    ge-compile model.onnx --memory-budget 64 --recompute --recompute-checkpoint-ops Conv  # ... or recompute
     ge-compile model.onnx --estimate-memory[=est.json]  # memory estimated on the ge graph, no lowering
     ge-compile model.onnx --target ascendc -o project/       # Ascend C project (+ build on the CPU shim)
     ge-compile model.onnx --target ascendc -o project/ --random-inputs --compare-onnxruntime
@@ -73,6 +74,10 @@ def _memory_report(model: CompiledModel, args: argparse.Namespace, out) -> None:
             print("memory report: no statically sized intermediate buffers, nothing to plan (arena 0 B)", file=out)
         return
     out.write(memory_table(plan))
+    if "recompute" in plan:
+        from ge_mlir.plan.ge_rematerialize import recompute_table
+
+        out.write(recompute_table(plan["recompute"]))
     path = args.memory_report
     if path == "-":
         return
@@ -150,6 +155,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "workspace, the largest tensors) and stop before lowering; with =FILE.json also save it")
     p.add_argument("--recompute", action="store_true", default=None,
                    help="with --memory-budget: recompute cheap producers until the plan fits instead of failing")
+    p.add_argument("--recompute-checkpoint-ops", metavar="OP,OP,...", default=None,
+                   type=lambda text: [s.strip() for s in text.split(",") if s.strip()],
+                   help="ONNX op types --recompute may recompute besides the cheap ones (e.g. Conv,MaxPool)")
+    p.add_argument("--recompute-ratio", type=float, metavar="R", default=None,
+                   help="the most FLOPs --recompute may add, as a share of the graph's (0 to 1)")
     p.add_argument("--opt-level", type=int, default=3, choices=range(4), help="LLVM optimization level")
     p.add_argument("--run", metavar="INPUTS.npz", help="run the model on these inputs")
     p.add_argument("--random-inputs", action="store_true", help="run on seeded random inputs")
@@ -184,7 +194,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         options = {"optimize": not args.no_optimize, "opt_level": args.opt_level,
                    "input_shapes": dict(args.input_shape) or None, "config": args.config,
                    "memory_budget_mb": args.memory_budget, "memory_reuse_strategy": args.memory_strategy,
-                   "recompute": args.recompute}
+                   "recompute": args.recompute, "recompute_checkpoint_ops": args.recompute_checkpoint_ops,
+                   "recompute_ratio": args.recompute_ratio}
         if args.estimate_memory is not None:
             return _estimate(args, options)
         extra = {}

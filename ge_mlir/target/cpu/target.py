@@ -1,17 +1,29 @@
-"""The CPU target: ``linalg`` -> ``bufferized`` -> ``llvm``, then the MLIR JIT (``CpuExecutable``)."""
+"""The CPU target: ``linalg`` -> ``bufferized`` -> ``llvm``, then the MLIR JIT (``CpuExecutable``).
+
+Under a memory budget (``CompileOptions.memory_budget_mb``) the plan of the compiled function
+is checked right after bufferization: over it, the compile fails with ``MemoryBudgetError``.
+With ``recompute`` as well, a plan over the budget is first fought with rematerialization
+(:func:`fit_budget`, ``ge-rematerialize`` on the optimized ge module), and the report of what
+was recomputed joins the memory plan (``memory_plan["recompute"]``).
+"""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from mlir import ir
 
+from ...errors import CompileError
 from ...ir.functions import pick_function
 from ...options import CompileOptions
-from ...plan.budget import check_budget
+from ...plan.budget import budget_bytes, check_budget
 from ...plan.ge_plan_memory import read_memory_plan
 from ..base import StageCallback, Target, TargetResult
+
+#: How many ge-level targets :func:`fit_budget` tries before giving up.
+RECOMPUTE_ATTEMPTS = 6
 
 
 class CpuTarget(Target):
@@ -25,6 +37,14 @@ class CpuTarget(Target):
         from .runner import CpuExecutable
 
         last = time.perf_counter()
+        strategy = options.memory_reuse_strategy or "aggressive"
+        recompute = None
+        if options.memory_budget_mb is not None and options.recompute and compile_to != "linalg":
+            module, recompute = fit_budget(module, func_name, budget_bytes(options.memory_budget_mb),
+                                           checkpoint_ops=options.recompute_checkpoint_ops or (),
+                                           max_extra_flops_ratio=options.recompute_ratio,
+                                           check_bounds=options.check_bounds, memory_strategy=strategy)
+            last = time.perf_counter()
 
         def stage_done(stage: str, m: ir.Module) -> None:
             nonlocal last
@@ -37,11 +57,119 @@ class CpuTarget(Target):
             last = time.perf_counter()
 
         exe = CpuExecutable(module, func_name, opt_level=options.opt_level, compile_to=compile_to,
-                            on_stage=stage_done, check_bounds=options.check_bounds,
-                            memory_strategy=options.memory_reuse_strategy or "aggressive")
+                            on_stage=stage_done, check_bounds=options.check_bounds, memory_strategy=strategy)
         times = {"jit": time.perf_counter() - last} if compile_to == "llvm" else {}
+        plan = exe.memory_plan
+        if recompute is not None and plan is not None:
+            plan = {**plan, "recompute": recompute}
         return TargetResult(run=exe.run if compile_to == "llvm" else None, inputs=exe.inputs,
-                            outputs=exe.outputs, times=times, memory_plan=exe.memory_plan)
+                            outputs=exe.outputs, times=times, memory_plan=plan)
+
+
+def cpu_scratch_bytes(op: ir.Operation) -> int:
+    """Bytes the CPU lowering of ``op`` holds besides its operands and results, at most at once:
+    the scratch model ``ge-rematerialize`` is given here. From the estimator's lowering model
+    (:func:`ge_mlir.plan.estimate.lowering_model`): padded input copies, im2col matrices, row
+    copies and accumulators of convolutions and matmuls, statistics of normalizations, summed per
+    step of the op's lowering, the largest step."""
+    from ...plan.estimate import STEPS, lowering_model
+
+    model = lowering_model(op)
+    steps = [0] * len(STEPS)
+    for s in model.scratch:
+        for step in range(s.first, s.last + 1):
+            steps[step] += s.size
+    for size, _shape, last in model.pads.values():
+        for step in range(0, last + 1):
+            steps[step] += size
+    return max(steps)
+
+
+def _plan_of(module: ir.Module, func_name: str, check_bounds: bool, memory_strategy: str) -> dict | None:
+    """The memory plan ``module`` would get: a copy lowered to ``bufferized`` in a context of its own."""
+    from .runner import lower_stage
+
+    text = module.operation.get_asm(enable_debug_info=True)
+    with ir.Context(), ir.Location.unknown():
+        m = ir.Module.parse(text)
+        for stage in ("linalg", "bufferized"):
+            lower_stage(m, stage, check_bounds=check_bounds, memory_strategy=memory_strategy)
+        return read_memory_plan(pick_function(m, func_name))
+
+
+def fit_budget(module: ir.Module, func_name: str, budget: int, *, checkpoint_ops: Sequence[str] = (),
+               max_extra_flops_ratio: float | None = None, check_bounds: bool = True,
+               memory_strategy: str = "aggressive") -> tuple[ir.Module, dict | None]:
+    """``module`` rematerialized until the CPU plan of ``func_name`` fits ``budget`` bytes.
+
+    Returns ``(module, None)`` when the plan already fits, else a rematerialized copy and the
+    report (``CompiledModel.memory_plan["recompute"]``). ``ge-rematerialize`` sees ge tensors
+    plus the lowering's scratch as :func:`cpu_scratch_bytes` models it, not the final plan:
+
+    * its target starts at the ge-level peak minus what the plan is over; each attempt whose
+      lowered plan is still over takes what is left off the target, up to
+      :data:`RECOMPUTE_ATTEMPTS` attempts (each from the original module);
+    * an attempt that fits is then pruned: the fewest of its recomputations, in the order the
+      pass chose them, that still fit (a binary search over that count) are kept, so the model's
+      errors cost lowering attempts, not FLOPs.
+
+    Raises :class:`MemoryBudgetError` (saying what recomputation reached) when nothing fits, and
+    :class:`CompileError` for an unknown checkpoint op name.
+    """
+    from ...plan.ge_rematerialize import checkpoint_matcher, live_peak, rematerialize_function
+
+    try:
+        checkpoint_matcher(checkpoint_ops)
+    except ValueError as e:
+        raise CompileError(f"recompute_checkpoint_ops: {e}") from None
+    natural = _plan_of(module, func_name, check_bounds, memory_strategy)
+    if natural is None or natural["arena"] <= budget:
+        return module, None
+    attempts: list[dict[str, Any]] = []
+
+    def attempt(target: int, limit: int = 256) -> tuple[dict, ir.Module, Any]:
+        copy = ir.Module.parse(module.operation.get_asm(enable_debug_info=True), module.context)
+        result = rematerialize_function(pick_function(copy, func_name), target, checkpoint_ops=checkpoint_ops,
+                                        max_extra_flops_ratio=max_extra_flops_ratio, scratch=cpu_scratch_bytes,
+                                        max_remats=limit)
+        plan = _plan_of(copy, func_name, check_bounds, memory_strategy) if result.recomputed else natural
+        attempts.append({"target_bytes": target, "max_remats": limit, "arena": plan["arena"],
+                         "tensors": len(result.recomputed), "extra_flops": result.extra_flops,
+                         "stopped": result.stopped})
+        return plan, copy, result
+
+    target = live_peak(pick_function(module, func_name), cpu_scratch_bytes) - (natural["arena"] - budget)
+    best: tuple[dict, ir.Module, Any] | None = None
+    for _ in range(RECOMPUTE_ATTEMPTS):
+        if target <= 0:
+            break
+        got = attempt(target)
+        if best is None or got[0]["arena"] < best[0]["arena"]:
+            best = got
+        if got[0]["arena"] <= budget or got[2].stopped == "flops cap":
+            break
+        target -= got[0]["arena"] - budget  # what is still over, taken off the ge-level target
+    if best is not None and best[0]["arena"] <= budget:
+        lo, hi = 1, len(best[2].recomputed) - 1
+        while lo <= hi:
+            mid = (lo + hi) // 2
+            got = attempt(best[2].target, mid)
+            if got[0]["arena"] <= budget:
+                best, hi = got, mid - 1
+            else:
+                lo = mid + 1
+    plan, copy, result = best if best is not None else (natural, module, None)
+    report = {
+        "budget": budget, "natural_arena": natural["arena"], "arena": plan["arena"],
+        "graph_flops": result.graph_flops if result else 0, "extra_flops": result.extra_flops if result else 0,
+        "extra_flops_ratio": (result.extra_flops / result.graph_flops) if result and result.graph_flops else 0.0,
+        "checkpoint_ops": list(checkpoint_ops), "max_extra_flops_ratio": max_extra_flops_ratio,
+        "target_bytes": result.target if result else None, "attempts": attempts,
+        "recomputed": [r.to_dict() for r in result.recomputed] if result else [],
+    }
+    if plan["arena"] > budget:
+        check_budget(plan, budget / 2**20, func_name, recompute=report)
+    return copy, report
 
 
 TARGET = CpuTarget()
