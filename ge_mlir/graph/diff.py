@@ -119,14 +119,7 @@ def _compare(fa: FunctionGraph, a: Node, ida: dict[str, Node], fb: FunctionGraph
             details.append(f"{k}: {_short(va)} -> {_short(vb)}")
     oa, ob = _operand_kinds(fa, a, ida), _operand_kinds(fb, b, idb)
     if oa != ob:
-        gone = [x for x in oa if x not in ob]
-        new = [x for x in ob if x not in oa]
-        if gone:
-            details.append("operands -" + ",".join(gone))
-        if new:
-            details.append("operands +" + ",".join(new))
-        if not gone and not new:
-            details.append("operands reordered")
+        details.append(f"operands {','.join(oa)} -> {','.join(ob)}")
     ta = [fa.tensors[t].type for t in a.outputs]
     tb = [fb.tensors[t].type for t in b.outputs]
     if ta != tb:

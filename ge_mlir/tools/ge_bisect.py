@@ -12,8 +12,9 @@ per output, tolerances per dtype), ge-bisect binary-searches the pipeline
 prefixes for the first pass that makes them differ, then binary-searches the
 number of rewrites that pass may apply (``ge_mlir.ir.patterns.rewrite_budget``)
 for the first rewrite that breaks the numerics, and names its op and location
-(the ONNX node). Exit status: 0 no divergence, 3 divergence found, 1 errors,
-2 usage errors.
+(the ONNX node). The report shows what that pass did to the graph (the ops it
+removed, added or changed: ``ge_mlir.graph.diff_graphs``). Exit status: 0 no
+divergence, 3 divergence found, 1 errors, 2 usage errors.
 """
 
 from __future__ import annotations
@@ -89,6 +90,8 @@ class BisectResult:
     rewrites: list[Any] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: What the first bad pass changed in the graph (a ``ge_mlir.graph.GraphDiff``), None when not found.
+    pass_diff: Any = None
     inputs: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
 
     @property
@@ -120,6 +123,10 @@ class BisectResult:
                 node = f" '{r.node_name}'" if r.node_name is not None else ""
                 lines.append(f"first bad rewrite: #{r.index} at {r.location}{node} (op {r.op_name}) "
                              f"[pattern {r.pattern}; {self.rewrites_total} rewrite(s) in the pass]")
+            if self.pass_diff is not None:
+                lines.append(f"what {self.first_bad_pass} changed in the graph:")
+                text = self.pass_diff.format(limit=None if verbose else 30)
+                lines.extend("  " + line for line in text.rstrip("\n").splitlines())
         lines.extend(f"note: {n}" for n in self.notes)
         if verbose:
             lines.append(f"steps ({self.compiles} compiles):")
@@ -177,6 +184,18 @@ def compare(reference: Sequence[np.ndarray], got: Sequence[np.ndarray], names: S
 
 
 # --- the bisection ------------------------------------------------------------
+
+
+def _pass_diff(before: str, after: str, pass_name: str) -> Any:
+    """The graph diff of one pass (IR texts printed by MLIR, with locations)."""
+    from mlir import ir
+
+    from ge_mlir.graph import diff_graphs, read_graph
+
+    with ir.Context():
+        a = read_graph(ir.Module.parse(before), f"before {pass_name}")
+        b = read_graph(ir.Module.parse(after), f"after {pass_name}")
+    return diff_graphs(a, b)
 
 
 def _load_ge_text(model: Any, input_shapes: Mapping[str, Sequence[int]] | None) -> str:
@@ -353,6 +372,10 @@ def bisect(
     # unless k is 1 or n; k-1 = 0 is the reference).
     assert runner.bad(k) and (k == 1 or not runner.bad(k - 1))
     result.first_bad_pass, result.first_bad_pass_index = names[k - 1], k
+    try:
+        result.pass_diff = _pass_diff(runner.prefix(k - 1), runner.prefix(k), names[k - 1])
+    except Exception as e:  # noqa: BLE001 - the diff only illustrates the report
+        result.notes.append(f"no graph diff of {names[k - 1]}: {type(e).__name__}: {e}")
 
     # 2. The first rewrite of pass k: budget 0 must be good, the unlimited run bad.
     runner.bad(k, None)
