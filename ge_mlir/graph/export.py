@@ -84,7 +84,7 @@ def render(module: ir.Module | ir.Operation, fmt: str, stage: str | None = None,
 
         if stage is not None and stage not in GE_STAGES:
             raise GraphExportError(f"ONNX export reads ge graphs (stages {', '.join(GE_STAGES)}), not stage {stage!r}")
-        model = to_onnx(module, fused=fused, func_name=func_name,
+        model = to_onnx(module, fused=fused, func_name=func_name, locations=locations,
                         doc=f"ge-mlir {stage} graph" if stage else "ge-mlir graph")
         return model.SerializeToString()
     graph = read_graph(module, stage, locations)

@@ -26,7 +26,7 @@ from mlir import ir
 
 __all__ = [
     "CONSTANT_OPS", "Edge", "FunctionGraph", "Graph", "Node", "Tensor", "attribute_value", "constant_summary",
-    "fused_parts", "location_info", "op_locations", "operand_names", "read_graph",
+    "function_locations", "fused_parts", "location_info", "op_locations", "operand_names", "read_graph",
 ]
 
 #: Ops whose result is a value known at compile time (or an empty init tensor): drawn folded
@@ -61,6 +61,7 @@ _BINARY = frozenset({"add", "sub", "mul", "div", "pow", "max", "min", "mod", "an
 _FUSED = re.compile(r'fused<\s*"((?:[^"\\]|\\.)*)"\s*>')
 _NAME = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _RESOURCE = re.compile(r"dense_resource<\s*([^>]*)>")
+_FILE_LOC = re.compile(r'"(?:[^"\\]|\\.)*"\s*:\s*\d+\s*:\s*\d+(?:\s*to\s*(?:\d+\s*:)?\s*\d+)?')
 
 
 @dataclass
@@ -171,6 +172,7 @@ def location_info(loc: str) -> tuple[str | None, str | None, list[str]]:
     """
     meta = _FUSED.search(loc)
     body = loc[meta.end():] if meta else loc
+    body = _FILE_LOC.sub("", body)  # "file":line:col locations name no node
     names = [bytes(m, "utf-8").decode("unicode_escape") if "\\" in m else m for m in _NAME.findall(body)]
     names = [n for n in names if n]
     return (names[0] if names else None), (meta.group(1) if meta else None), names
@@ -318,6 +320,19 @@ def op_locations(module: ir.Module | ir.Operation) -> list[str]:
     op = module.operation if isinstance(module, ir.Module) else module
     return [str(o.operation.location) for fn in _functions(op) for block in fn.regions[0].blocks
             for o in block.operations]
+
+
+def function_locations(module: ir.Module | ir.Operation, locations: list[str] | None) -> dict[str, list[str]]:
+    """:func:`op_locations`'s flat list split per function (by symbol name)."""
+    if locations is None:
+        return {}
+    op = module.operation if isinstance(module, ir.Module) else module
+    out, k = {}, 0
+    for fn in _functions(op):
+        n = sum(len(list(block.operations)) for block in fn.regions[0].blocks)
+        out[_sym_name(fn)] = locations[k:k + n]
+        k += n
+    return out
 
 
 def _count_nested(op: ir.Operation) -> int:

@@ -36,7 +36,7 @@ from ..ir.functions import io_names
 from ..ir.types import NUMPY_DTYPES
 from .model import attribute_value, fused_parts, is_resource, location_info, operand_names
 
-__all__ = ["DEFAULT_OPSET", "FUSED_MODES", "to_onnx"]
+__all__ = ["DEFAULT_OPSET", "FUSED_MODES", "SUPPORTED_OPS", "to_onnx"]
 
 #: ONNX opset of the exported models (Gelu needs 20; onnxruntime runs 21).
 DEFAULT_OPSET = 21
@@ -122,8 +122,8 @@ def _onnx_attr_value(value: Any) -> Any:
 
 
 class _Exporter:
-    def __init__(self, fn: ir.Operation, opset: int, fused: str) -> None:
-        self.fn, self.opset, self.fused = fn, opset, fused
+    def __init__(self, fn: ir.Operation, opset: int, fused: str, locations: list[str] | None = None) -> None:
+        self.fn, self.opset, self.fused, self.locations = fn, opset, fused, locations
         self.nodes: list[Any] = []
         self.initializers: list[Any] = []
         self.value_info: list[Any] = []
@@ -203,8 +203,9 @@ class _Exporter:
                 direct[v] = name
         self.direct = direct
         self.taken.update(direct.values())
-        for o in list(block.operations)[:-1]:
-            self._op(o.operation)
+        for i, o in enumerate(list(block.operations)[:-1]):
+            loc = self.locations[i] if self.locations is not None and i < len(self.locations) else None
+            self._op(o.operation, loc)
         outputs = []
         for v, name, t in zip(ret.operands, out_names, ftype.results):
             src = self.names[v]
@@ -238,11 +239,11 @@ class _Exporter:
         self.names[v] = name
         return name
 
-    def _op(self, op: ir.Operation) -> None:
+    def _op(self, op: ir.Operation, loc: str | None = None) -> None:
         if not op.name.startswith("ge."):
             raise GraphExportError(f"ONNX export reads ge graphs (stages ge and optimized); this module has "
                                    f"{op.name} at {op.location}")
-        name, _, _ = location_info(str(op.location))
+        name, _, _ = location_info(loc if loc is not None else str(op.location))
         short = op.name[3:]
         self.counter += 1
         base = name or f"{short}_{self.counter}"
@@ -337,9 +338,6 @@ class _Exporter:
         steps += [("add", a) for a in adds]
         if act != "none":
             steps.append(("act", act))
-        if not steps:
-            self.one("Identity", [y], f"{base}/identity", out=out)
-            return
         for k, (kind, what) in enumerate(steps):
             last = k == len(steps) - 1
             target = out if last else None
@@ -381,21 +379,30 @@ class _Exporter:
                 conv_in.append(bias)
             else:
                 adds.append(("bias", bias))
-        y = self.one("Conv", conv_in, base, kernel_shape=list(wt.shape[2:]), strides=attrs.get("strides", [1, 1]),
-                     pads=attrs.get("pads", [0, 0, 0, 0]), dilations=attrs.get("dilations", [1, 1]),
-                     group=attrs.get("groups", 1))
         if residual is not None:
             adds.append(("residual", residual))
-        self._epilogue(op, y, adds, attrs, base, nhwc=nhwc)
+        plain = not adds and not nhwc and attrs.get("activation", "none") == "none"
+        y = self.one("Conv", conv_in, base, out=self._result_name(op, 0, base) if plain else self.tensor(f"{base}/pre_epilogue"),
+                     kernel_shape=list(wt.shape[2:]), strides=attrs.get("strides", [1, 1]),
+                     pads=attrs.get("pads", [0, 0, 0, 0]), dilations=attrs.get("dilations", [1, 1]),
+                     group=attrs.get("groups", 1))
+        if not plain:
+            self._epilogue(op, y, adds, attrs, base, nhwc=nhwc)
 
     def _op_matmul(self, op, ins, attrs, base):
-        y = self.one("MatMul", ins[:2], base)
-        self._epilogue(op, y, [("bias", ins[2])] if len(ins) > 2 else [], attrs, base)
+        adds = [("bias", ins[2])] if len(ins) > 2 else []
+        plain = not adds and attrs.get("activation", "none") == "none"
+        y = self.one("MatMul", ins[:2], base, out=self._result_name(op, 0, base) if plain else self.tensor(f"{base}/pre_epilogue"))
+        if not plain:
+            self._epilogue(op, y, adds, attrs, base)
 
     def _op_gemm(self, op, ins, attrs, base):
-        y = self.one("Gemm", ins, base, alpha=float(attrs.get("alpha", 1.0)), beta=float(attrs.get("beta", 1.0)),
+        plain = attrs.get("activation", "none") == "none"
+        y = self.one("Gemm", ins, base, out=self._result_name(op, 0, base) if plain else self.tensor(f"{base}/pre_epilogue"),
+                     alpha=float(attrs.get("alpha", 1.0)), beta=float(attrs.get("beta", 1.0)),
                      transA=int(attrs.get("trans_a", False)), transB=int(attrs.get("trans_b", False)))
-        self._epilogue(op, y, [], attrs, base)
+        if not plain:
+            self._epilogue(op, y, [], attrs, base)
 
     def _op_conv_transpose2d(self, op, ins, attrs, base):
         wt = ir.RankedTensorType(op.operands[1].type)
@@ -653,12 +660,13 @@ class _Exporter:
 
 
 def to_onnx(module: ir.Module | ir.Operation, *, fused: str = "expand", opset: int = DEFAULT_OPSET,
-            func_name: str | None = None, doc: str | None = None) -> Any:
+            func_name: str | None = None, doc: str | None = None, locations: list[str] | None = None) -> Any:
     """The ge function of ``module`` (``func_name``, else the only public one) as an
     ``onnx.ModelProto`` (``fused``: ``expand`` or ``custom``, see the module docstring).
 
     Raises GraphExportError for a module that is not a ge graph (a lowered stage) or holds
-    weights that were elided from its text.
+    weights that were elided from its text. ``locations``: the op locations of the module
+    this one was printed from (:func:`~ge_mlir.graph.model.op_locations`), naming the nodes.
     """
     if fused not in FUSED_MODES:
         raise GraphExportError(f"fused must be one of {', '.join(FUSED_MODES)}, got {fused!r}")
@@ -669,7 +677,10 @@ def to_onnx(module: ir.Module | ir.Operation, *, fused: str = "expand", opset: i
         fn = _pick(top, func_name)
     except LookupError as e:
         raise GraphExportError(str(e)) from None
-    model = _Exporter(fn, opset, fused).run()
+    from .model import function_locations
+
+    fn_locs = function_locations(top, locations).get(ir.StringAttr(fn.attributes["sym_name"]).value)
+    model = _Exporter(fn, opset, fused, fn_locs).run()
     if doc:
         model.doc_string = doc
     return model
@@ -689,3 +700,11 @@ def _pick(top: ir.Operation, func_name: str | None) -> ir.Operation:
     if len(public) != 1:
         raise LookupError(f"the module has {len(public)} public functions; name the one to export (func_name)")
     return public[0]
+
+
+#: The ge ops :func:`to_onnx` maps to standard ONNX ops (every other ge op becomes a ``ge``-domain node).
+SUPPORTED_OPS: frozenset[str] = frozenset(
+    {f"ge.{k}" for k in (*_UNARY, *_BINARY, *_REDUCE)}
+    | {"ge." + m[len("_op_"):] for m in dir(_Exporter) if m.startswith("_op_")}
+    | {"ge.constant"}
+)
