@@ -214,7 +214,7 @@ class _Writer:
     def _label(self, n: Node, fg: FunctionGraph, folded: set[str], nodes: dict[str, Node]) -> str:
         lines = [n.short_op if n.kind == "op" else f"constant ({n.short_op})"]
         if n.name:
-            lines.append(n.name + (f"  [{n.source_op}]" if n.source_op else ""))
+            lines.append(n.name + (f" [{n.source_op}]" if n.source_op else ""))
         elif n.source_op:
             lines.append(f"[{n.source_op}]")
         attrs = key_attributes(n)
