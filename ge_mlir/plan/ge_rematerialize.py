@@ -472,6 +472,11 @@ def _evaluate(m: _Live, c: _Candidate, target: int) -> tuple[int, int]:
             read(s, pos[j])
     for q, _pos, s in c.redirects:
         read(s, q)
+    # Every late use of the tensor, also through views made after the copy, now reads the copy.
+    late = [q for q in m.uses[c.root] if q >= u]
+    copy = next(j for j, (i, _srcs) in enumerate(c.clones) if i == c.root[0])
+    if late:
+        read(("clone", copy), max(late))
     # Live bytes per point: the model's, corrected by the touched intervals.
     diff = [0] * (n + 2)
     for key, s in size.items():
@@ -547,7 +552,8 @@ def rematerialize_function(fn: ir.Operation, target_bytes: int, *, checkpoint_op
                            max_remats: int = 256, record: bool = True) -> RematResult:
     """Recomputes tensors of ``fn``'s entry block near their late uses until no program point holds more
     than ``target_bytes`` live bytes or nothing helps (module doc). Changes ``fn`` in place and, with
-    ``record``, records ``ge.recompute`` on it when something was recomputed.
+    ``record``, records ``ge.recompute`` on it when something was recomputed. Functions of several
+    blocks are left alone.
 
     ``scratch(op)``: extra bytes op holds while it runs (a lowering's temporaries), or None.
     Raises ValueError for an unknown checkpoint op name."""
@@ -558,6 +564,10 @@ def rematerialize_function(fn: ir.Operation, target_bytes: int, *, checkpoint_op
 
     block = fn.regions[0].blocks[0]
     graph = function_flops(fn)
+    if len(fn.regions[0].blocks) != 1:
+        # Liveness is positions in the entry block: uses in other blocks would be missed.
+        peak = live_peak(fn, scratch)
+        return RematResult(target_bytes, peak, peak, graph, stopped="nothing helps")
     cap = None if max_extra_flops_ratio is None or max_extra_flops_ratio < 0 else max_extra_flops_ratio * graph
     m = _Live(block, scratch, recomputable)
     result = RematResult(target_bytes, m.peak, m.peak, graph)
