@@ -210,7 +210,11 @@ class GraphEditError(GeMlirError):
     one of another type or one defined later, creating an op with wrong operands or
     attributes, an attribute value the op's verifier rejects, or a function that no longer
     verifies at the end of a graph pass. ``node`` names the node (its ONNX name when known),
-    ``op`` its ge op; ``diagnostics`` are MLIR's, when MLIR was asked."""
+    ``op`` its ge op; ``diagnostics`` are MLIR's, when MLIR was asked. The message itself
+    names the node and says why, so they are not repeated after it."""
+
+    def __str__(self) -> str:
+        return "\n".join([self.message] + [d.format("  ") for d in self.diagnostics])
 
 
 class ImportError_(GeMlirError):
