@@ -8,6 +8,8 @@ Public API (small on purpose):
 
 * :func:`compile` -- an ONNX/torch model or ge IR to a callable
   :class:`CompiledModel` (CPU by default), stage by stage;
+* :class:`GraphEngine` -- the same stages one by one, GE style: ``load`` ->
+  ``optimize`` -> ``partition`` -> ``compile`` -> ``execute`` (:class:`Graph` between them);
 * :func:`estimate_memory` -- its memory (weights, activation peak, workspace)
   estimated on the optimized ge graph, without lowering;
 * :func:`profile` -- latency, throughput, per-ONNX-node self time measured in the
@@ -47,6 +49,7 @@ from .options import CompileOptions
 # The compiler driver (front ends, optimizer, targets) loads on first use, so
 # that tools which only parse IR and run passes (ge-opt) do not pay for it.
 _LAZY = {"STAGES": "compiler", "CompiledModel": "compiler", "IOSpec": "compiler", "compile": "compiler",
+         "GraphEngine": "compiler", "Graph": "compiler",
          "ConfigError": "config", "estimate_memory": "compiler", "MemoryEstimate": "plan.estimate",
          "export_graph": "graph.export",
          "profile": "profiler", "ProfileReport": "profiler"}
@@ -74,6 +77,8 @@ __all__ = [
     "IOSpec",
     "compile",
     "estimate_memory",
+    "Graph",
+    "GraphEngine",
     "export_graph",
     "GraphExportError",
     "MemoryEstimate",

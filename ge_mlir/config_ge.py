@@ -18,10 +18,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from .config import Config, _Checker
+from .config_base import _Checker
+
+# Config is ge_mlir.config's (which imports this module): annotations only, never imported here.
+Config = Any
 
 __all__ = ["GE_FUSIONS", "GE_KEYS", "GE_ROOTS", "GeKey", "apply_ge_keys", "is_ge_key"]
 
@@ -90,7 +92,7 @@ def _bool(ck: _Checker, key: str, v: Any) -> bool:
 
 def _number(ck: _Checker, key: str, v: Any, lo: float | None = None, hi: float | None = None,
             strict_lo: bool = False) -> float:
-    from .config import _shown
+    from .config_base import _shown
 
     ok = not isinstance(v, bool) and isinstance(v, (int, float))
     if ok and lo is not None:
@@ -104,7 +106,7 @@ def _number(ck: _Checker, key: str, v: Any, lo: float | None = None, hi: float |
 
 
 def _str_list(ck: _Checker, key: str, v: Any, example: str) -> list[str]:
-    from .config import _shown
+    from .config_base import _shown
 
     if not isinstance(v, list) or not all(isinstance(x, str) and x for x in v):
         raise ck.fail(key, f"expected a list of names such as {example}, got {_shown(v)}")
@@ -112,7 +114,7 @@ def _str_list(ck: _Checker, key: str, v: Any, example: str) -> list[str]:
 
 
 def _obj(ck: _Checker, key: str, v: Any, example: str) -> Mapping[str, Any]:
-    from .config import _kind
+    from .config_base import _kind
 
     if not isinstance(v, Mapping):
         raise ck.fail(key, f"expected an object such as {example}, got {_kind(v)}")
@@ -121,7 +123,7 @@ def _obj(ck: _Checker, key: str, v: Any, example: str) -> Mapping[str, Any]:
 
 def _ge_op(ck: _Checker, key: str, name: Any) -> str:
     """An op kind (ge op name, ONNX or GE op type) as a ge op name."""
-    from .config import _ge_op_names, _shown, did_you_mean
+    from .config_base import _ge_op_names, _shown, did_you_mean
 
     ops = _ge_op_names()
     if not isinstance(name, str) or not name:
@@ -138,13 +140,13 @@ def _ge_op(ck: _Checker, key: str, name: Any) -> str:
 # --- effects -------------------------------------------------------------------
 
 def _pass(cfg: Config, name: str):
-    from .config import PassConfig
+    from .config_base import PassConfig
 
     return cfg.passes.setdefault(name, PassConfig())
 
 
 def _set_fusion(cfg: Config, ck: _Checker, key: str, name: Any, enable: bool) -> None:
-    from .config import _shown, did_you_mean
+    from .config_base import _shown, did_you_mean
 
     if isinstance(name, str) and name.startswith("ge-fuse-"):
         _pass(cfg, name).enabled = enable  # our own pass names work too (checked against the registry later)
@@ -174,7 +176,7 @@ def _set_fusion(cfg: Config, ck: _Checker, key: str, name: Any, enable: bool) ->
 
 
 def _fusion_configs(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
-    from .config import _shown
+    from .config_base import _shown
 
     if not isinstance(v, list):
         raise ck.fail(key, f'expected a list such as [{{"name": "Conv-BatchNorm", "enable": false}}], got {_shown(v)}')
@@ -196,7 +198,7 @@ def _layout_enable(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
 
 
 def _trans_scope(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
-    from .config import did_you_mean
+    from .config_base import did_you_mean
 
     ops: list[str] = []
     for i, kind in enumerate(_str_list(ck, key, v, '["Conv", "Pooling"]')):
@@ -211,7 +213,7 @@ def _trans_scope(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
 
 def _formats(which: str) -> Callable[[Config, Any, _Checker, str], None]:
     def apply(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
-        from .config import DATA_FORMATS
+        from .config_base import DATA_FORMATS
 
         m = _obj(ck, key, v, '{"input": "NCHW"}')
         fmts = {name: ck.choice(f"{key}.{name}", f, DATA_FORMATS) for name, f in m.items()}
@@ -228,7 +230,7 @@ def _trans_op_type(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
 
 
 def _disable_trans_nodes(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
-    from .config import _shown
+    from .config_base import _shown
 
     if not isinstance(v, list):
         raise ck.fail(key, f'expected a list such as [{{"from_op": "Conv", "to_op": "Relu"}}], got {_shown(v)}')
@@ -277,7 +279,7 @@ def _exec_opt_enable(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
 
 
 def _exec_opt_passes(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
-    from .config import did_you_mean
+    from .config_base import did_you_mean
 
     names = _str_list(ck, key, v, '["ConstantFolding", "AutoFusion"]')
     for i, n in enumerate(names):
@@ -297,7 +299,7 @@ def _pass_order(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
 
 
 def _precision_mode(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
-    from .config import PRECISION_MODES
+    from .config_base import PRECISION_MODES
 
     cfg.precision_mode = ck.choice(key, v, PRECISION_MODES)
 
@@ -373,7 +375,7 @@ def _any(ck: _Checker, key: str, v: Any) -> Any:
 
 
 def _int_degree(ck: _Checker, key: str, v: Any) -> int:
-    from .config import _shown
+    from .config_base import _shown
 
     if isinstance(v, bool) or not isinstance(v, int) or v < 1:
         raise ck.fail(key, f"expected a positive integer, got {_shown(v)}")
@@ -389,7 +391,7 @@ def _schedule(ck: _Checker, key: str, v: Any) -> str:
 
 
 def _sharding(ck: _Checker, key: str, v: Any) -> Any:
-    from .config import _shown
+    from .config_base import _shown
 
     if not isinstance(v, list):
         raise ck.fail(key, f'expected a list of {{"op_name_pattern", "strategy", "axis"}} rules, got {_shown(v)}')
@@ -534,7 +536,7 @@ def is_ge_key(key: str) -> bool:
 
 
 def _flatten(key: str, value: Any, ck: _Checker, out: dict[str, Any]) -> None:
-    from .config import ConfigError, _kind, did_you_mean
+    from .config_base import ConfigError, _kind, did_you_mean
 
     if key in GE_KEYS:
         if key in out:

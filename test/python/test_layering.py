@@ -24,7 +24,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("_version", "errors", "options", "_log"),
     ("_dialect", "ir"),
     ("dialects",),
-    ("passes", "api", "config", "config_ge"),
+    ("passes", "api", "config_base", "config_ge", "config"),
     ("frontend", "plan", "target", "graph"),
     ("optimize",),
     ("compiler", "onnx_backend", "profiler"),
