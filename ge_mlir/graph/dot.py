@@ -140,7 +140,7 @@ class _Writer:
             indent = "  "
             if several:
                 self.lines.append(f"  subgraph {_quote(f'cluster_fn_{i}')} {{")
-                self.lines.append(f'    label={_quote("func @" + fg.name)}; style="rounded"; color="#adb5bd";')
+                self.lines.append(f'    label={_quote(f"{fg.op} @{fg.name}")}; style="rounded"; color="#adb5bd";')
                 indent = "    "
             self._function(fg, indent)
             if several:

@@ -39,10 +39,11 @@ SCHEMA: dict[str, Any] = {
     "$defs": {
         "function": {
             "type": "object",
-            "required": ["name", "inputs", "outputs", "nodes", "tensors", "edges"],
+            "required": ["name", "op", "inputs", "outputs", "nodes", "tensors", "edges"],
             "additionalProperties": False,
             "properties": {
                 "name": {"type": "string"},
+                "op": {"type": "string", "description": "the function-like op: func.func, llvm.func, ascendc.kernel, ..."},
                 "inputs": {"type": "array", "items": _ID, "description": "ids of the input nodes, in order"},
                 "outputs": {"type": "array", "items": _ID, "description": "ids of the output nodes, in order"},
                 "nodes": {"type": "array", "items": {"$ref": "#/$defs/node"}},
@@ -139,6 +140,7 @@ def graph_dict(graph: Graph) -> dict[str, Any]:
             nodes.append(d)
         functions.append({
             "name": fg.name,
+            "op": fg.op,
             "inputs": [n.id for n in fg.nodes if n.kind == "input"],
             "outputs": [n.id for n in fg.nodes if n.kind == "output"],
             "nodes": nodes,

@@ -124,6 +124,7 @@ class Edge:
 @dataclass
 class FunctionGraph:
     name: str
+    op: str = "func.func"  # the function-like op (func.func, llvm.func, ascendc.kernel, ...)
     nodes: list[Node] = field(default_factory=list)
     tensors: dict[str, Tensor] = field(default_factory=dict)
     edges: list[Edge] = field(default_factory=list)
@@ -309,8 +310,14 @@ def fused_parts(node: Node) -> list[str]:
 
 
 def _functions(module: ir.Operation) -> list[ir.Operation]:
-    return [op.operation for op in module.regions[0].blocks[0].operations
-            if op.operation.name in FUNCTION_OPS and len(op.operation.regions[0].blocks)]
+    """The function-like ops of a module: ``func.func``/``llvm.func`` with a body, and any other
+    symbol with a body (a target's kernels and host program)."""
+    out = []
+    for op in module.regions[0].blocks[0].operations:
+        o = op.operation
+        if len(o.regions) and len(o.regions[0].blocks) and (o.name in FUNCTION_OPS or "sym_name" in o.attributes):
+            out.append(o)
+    return out
 
 
 def op_locations(module: ir.Module | ir.Operation) -> list[str]:
@@ -349,6 +356,9 @@ def _sym_name(fn: ir.Operation) -> str:
 
 
 def _io_name(fn: ir.Operation, key: str, i: int) -> str | None:
+    if key == "arg_attrs" and "arg_attrs" not in fn.attributes and "arg_names" in fn.attributes:
+        names = attribute_value(fn.attributes["arg_names"])
+        return names[i] if isinstance(names, list) and i < len(names) and isinstance(names[i], str) else None
     if key not in fn.attributes:
         return None
     arr = ir.ArrayAttr(fn.attributes[key])
@@ -375,7 +385,7 @@ def read_graph(module: ir.Module | ir.Operation, stage: str | None = None,
 
     functions = []
     for fn in _functions(top):
-        g = FunctionGraph(_sym_name(fn))
+        g = FunctionGraph(_sym_name(fn), fn.name)
         value_ids: dict[Any, str] = {}
 
         def tensor_for(value: ir.Value, producer: str | None, index: int) -> str:
@@ -403,7 +413,7 @@ def read_graph(module: ir.Module | ir.Operation, stage: str | None = None,
                 loc = locations[counters["loc"]] if locations is not None and counters["loc"] < len(locations) \
                     else str(op.location)
                 counters["loc"] += 1
-                if op.name in ("func.return", "llvm.return") and bi == len(blocks) - 1:
+                if op.name in ("func.return", "llvm.return") and bi == len(blocks) - 1 and fn.name in FUNCTION_OPS:
                     returns.append(op)
                     continue
                 nid = next_id("n")

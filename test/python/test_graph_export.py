@@ -561,3 +561,26 @@ def test_ge_compile_dump_graph_cli(tmp_path, capsys):
         main([str(path), "--dump-graph", str(tmp_path / "d"), "--dump-stages", "source"])
     assert e.value.code == 2
     assert "unknown stage(s) source for target cpu" in capsys.readouterr().err
+
+
+def test_ascendc_stage_kernels_are_clusters():
+    """The ascendc stage's kernels and host program are functions of the graph, drawn as clusters."""
+    import jsonschema
+
+    w = numpy_helper.from_array(np.random.default_rng(0).standard_normal((16, 16, 3, 3)).astype(np.float32), "w")
+    g = helper.make_graph([helper.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1], name="conv"),
+                           helper.make_node("Relu", ["c"], ["y"], name="relu")], "small",
+                          [helper.make_tensor_value_info("x", TP.FLOAT, [1, 16, 8, 8])],
+                          [helper.make_tensor_value_info("y", TP.FLOAT, [1, 16, 8, 8])], [w])
+    proto = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    model = ge_mlir.compile(proto, target="ascendc", run_on="none", compile_to="ascendc", progress=False)
+    doc = json.loads(export_graph(model, format="json", stage="ascendc"))
+    jsonschema.validate(doc, SCHEMA)
+    kinds = [f["op"] for f in doc["functions"]]
+    assert kinds.count("ascendc.host") == 1 and kinds.count("ascendc.kernel") >= 1
+    dot = export_graph(model, format="dot", stage="ascendc")
+    assert dot.count('subgraph "cluster_fn_') == len(kinds) and 'label="ascendc.host @' in dot
+    with pytest.raises(GraphExportError, match="ONNX export reads ge graphs"):
+        export_graph(model, format="onnx", stage="ascendc")
+    # The optimized ge graph of the same compile still exports to ONNX.
+    assert [n.op_type for n in onnx.load_from_string(export_graph(model, format="onnx")).graph.node] == ["Conv", "Relu"]
