@@ -10,6 +10,9 @@ MLIR passes by name::
 Built-in passes load lazily: naming one in a pipeline imports its module
 (``ge-x-y`` is ``ge_x_y.py`` in one of :data:`registry.BUILTIN_PASS_PACKAGES`);
 :func:`list_passes` imports them all.
+
+Passes can also be written on a graph view of each function (:class:`Graph`, :class:`Node`,
+:func:`graph_pass`; ``ge_mlir.passes.graph_view``) without knowing MLIR.
 """
 
 from .fusion import FusionPass, FusionPattern, fusion_pass
@@ -26,10 +29,26 @@ from .registry import (
 )
 from .report import PassReport, PassReportEntry
 
+#: Names loaded from ``graph_view`` on first use (``ge-opt --version`` imports no pass machinery it does not run).
+_GRAPH_VIEW = {"Graph": "Graph", "GraphPass": "GraphPass", "GraphValue": "Value", "Node": "Node",
+               "graph_pass": "graph_pass", "graphs": "graphs"}
+
+
+def __getattr__(name: str):
+    if name in _GRAPH_VIEW:
+        from . import graph_view
+
+        return getattr(graph_view, _GRAPH_VIEW[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 __all__ = [
     "STAGES",
     "FusionPass",
     "FusionPattern",
+    "Graph",
+    "GraphPass",
+    "GraphValue",
+    "Node",
     "Option",
     "Pass",
     "PassFailure",
@@ -39,6 +58,8 @@ __all__ = [
     "build_pass_manager",
     "fusion_pass",
     "get_pass",
+    "graph_pass",
+    "graphs",
     "list_passes",
     "load_builtin_passes",
     "parse_pipeline",
