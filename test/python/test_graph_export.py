@@ -584,3 +584,40 @@ def test_ascendc_stage_kernels_are_clusters():
         export_graph(model, format="onnx", stage="ascendc")
     # The optimized ge graph of the same compile still exports to ONNX.
     assert [n.op_type for n in onnx.load_from_string(export_graph(model, format="onnx")).graph.node] == ["Conv", "Relu"]
+
+
+def test_ge_bisect_report_shows_the_bad_pass_s_diff(tmp_path, monkeypatch):
+    """ge-bisect names the pass that breaks the numerics and shows what it did to the graph."""
+    from ge_mlir.passes import registry
+    from ge_mlir.tools.ge_bisect import bisect
+
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    monkeypatch.delenv("GE_MLIR_PASS_MODULES", raising=False)
+    passes = tmp_path / "flip_passes.py"
+    passes.write_text(
+        "from mlir import ir\n"
+        "from ge_mlir.passes import FusionPattern, fusion_pass\n\n\n"
+        "@fusion_pass(name='ge-fuse-test-flip-add', summary='add -> sub at node b (wrong)', priority=10)\n"
+        "class FlipAdd(FusionPattern):\n"
+        "    root = 'ge.add'\n\n"
+        "    def match(self, op):\n"
+        "        return True if '\"b\"' in str(op.location) else None\n\n"
+        "    def apply(self, op, rewriter, data):\n"
+        "        with rewriter.ip:\n"
+        "            new = ir.Operation.create('ge.sub', results=[op.results[0].type],\n"
+        "                                      operands=list(op.operands), loc=op.location)\n"
+        "        rewriter.replace_op(op, new)\n")
+    c = numpy_helper.from_array(np.full((4,), 2.0, np.float32), "c")
+    g = helper.make_graph([helper.make_node("Add", ["x", "c"], ["t"], name="a"),
+                           helper.make_node("Add", ["t", "c"], ["y"], name="b")], "g",
+                          [helper.make_tensor_value_info("x", TP.FLOAT, [2, 4])],
+                          [helper.make_tensor_value_info("y", TP.FLOAT, [2, 4])], [c])
+    path = tmp_path / "m.onnx"
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), str(path))
+    result = bisect(str(path), pass_modules=[str(passes)])
+    assert result.first_bad_pass == "ge-fuse-test-flip-add"
+    d = result.pass_diff
+    assert [(c.kind, c.op, c.name) for c in d.changes] == [("removed", "ge.add", "b"), ("added", "ge.sub", "b")]
+    text = result.format()
+    assert "what ge-fuse-test-flip-add changed in the graph:\n  --- before ge-fuse-test-flip-add (2 ops)" in text
+    assert "  - ge.add b [Add]\n  + ge.sub b [Add]\n  1 removed, 1 added, 0 changed, 1 unchanged ops" in text
