@@ -172,6 +172,9 @@ class GraphDumper:
             except GeMlirError as e:
                 self._skip(f"{label}: {fmt} ({e.message})")
                 continue
+            except Exception as e:  # noqa: BLE001 - a dump never breaks the compile it watches
+                self._skip(f"{label}: {fmt} (internal error {type(e).__name__}: {e})")
+                continue
             if isinstance(content, bytes):
                 path.write_bytes(content)
             else:

@@ -52,6 +52,9 @@ def module_of(obj: Any, stage: str | None = None) -> Iterator[tuple[ir.Module | 
     if isinstance(obj, (ir.Module, ir.Operation)):
         yield obj, stage, None
         return
+    if isinstance(obj, (str, Path)) and str(obj).endswith(".onnx") and "\n" not in str(obj):
+        raise GraphExportError(f"{obj} is an ONNX model: compile it first (ge_mlir.compile({str(obj)!r}, "
+                               "compile_to='optimized')) and export the compiled model or one of its stages")
     if isinstance(obj, Path) or (isinstance(obj, str) and obj.endswith(".mlir") and "\n" not in obj):
         path = Path(obj)
         if not path.is_file():

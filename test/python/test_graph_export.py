@@ -34,6 +34,8 @@ from ge_mlir.graph.dot import GRAPHVIZ_HINT
 from ge_mlir.graph.onnx_export import SUPPORTED_OPS
 
 ROOT = Path(__file__).resolve().parents[2]
+# pydot's grammar uses pyparsing names deprecated in pyparsing 3.3.
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 HAVE_DOT = shutil.which("dot") is not None
 needs_dot = pytest.mark.skipif(not HAVE_DOT, reason=f"Graphviz is not installed: {GRAPHVIZ_HINT}")
 
@@ -499,6 +501,8 @@ def test_export_errors(block, tmp_path):
         export_graph(model, format="dot", stage="linalg")
     with pytest.raises(GraphExportError, match="cannot export a int"):
         export_graph(3)
+    with pytest.raises(GraphExportError, match="is an ONNX model: compile it first"):
+        export_graph(str(tmp_path / "model.onnx"))
 
 
 # --------------------------------------------------------------------------
