@@ -212,7 +212,7 @@ class _Writer:
             self.lines.append(f"{ind}{src} -> {dst} [{', '.join(attrs)}];")
 
     def _label(self, n: Node, fg: FunctionGraph, folded: set[str], nodes: dict[str, Node]) -> str:
-        lines = [n.short_op if n.kind == "op" else f"constant ({n.short_op})"]
+        lines = [n.short_op if n.kind == "op" or n.short_op == "constant" else f"constant ({n.short_op})"]
         if n.name:
             lines.append(n.name + (f" [{n.source_op}]" if n.source_op else ""))
         elif n.source_op:
