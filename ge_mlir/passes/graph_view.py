@@ -855,16 +855,20 @@ class Graph:
     def _count(self, key: str, n: int = 1) -> None:
         self.counts[key] = self.counts.get(key, 0) + n
 
-    def _rewrite(self, op: ir.Operation) -> bool:
-        """Counts a rewrite at ``op`` under ge-bisect's budget; False when the budget refuses it."""
+    def _may_rewrite(self) -> bool:
+        """False when ge-bisect's rewrite budget is spent (the edit is then skipped)."""
+        budget = active_budget()
+        if budget is not None and budget.exhausted:
+            self._skipped = True
+            return False
+        return True
+
+    def _rewrote(self, identity: tuple[str, str]) -> None:
+        """Counts a rewrite at the op of ``identity`` (``op_identity``) and records it under the budget."""
         budget = active_budget()
         if budget is not None:
-            if budget.exhausted:
-                self._skipped = True
-                return False
-            budget.record(self.pattern, *op_identity(op))
+            budget.record(self.pattern, *identity)
         self._count("rewrites")
-        return True
 
     # -- internals: edits
     def _verify_op(self, op: ir.Operation, undo: Callable[[], None], what: str, node: Node) -> None:
@@ -891,9 +895,7 @@ class Graph:
             raise _edit_error(f"cannot set input {index} of {node}: the value is computed by {where}",
                               node=node)
         old = op.operands[index]
-        if old == v:
-            return
-        if not self._rewrite(op):
+        if old == v or not self._may_rewrite():
             return
         op.operands[index] = v
 
@@ -901,6 +903,7 @@ class Graph:
             op.operands[index] = old
 
         self._verify_op(op, undo, f"setting input {index} of {node} to a {v.type}", node)
+        self._rewrote(op_identity(op))
         self._count("inputs-set")
 
     def _set_attr(self, node: Node, key: str, value: Any, delete: bool) -> None:
@@ -932,7 +935,7 @@ class Graph:
                 raise _edit_error(f"cannot set attribute '{key}' of {node}: {e}", node=node) from None
             if had and old == attr:
                 return
-        if not self._rewrite(op):
+        if not self._may_rewrite():
             return
         if delete:
             del op.attributes[key]
@@ -946,6 +949,7 @@ class Graph:
                 del op.attributes[key]
 
         self._verify_op(op, undo, f"{'deleting' if delete else 'setting'} attribute '{key}' of {node}", node)
+        self._rewrote(op_identity(op))
         self._count("attrs-set")
 
     def _check_replace(self, olds: list[ir.Value], news: list[ir.Value], owner: Node | None) -> list[ir.Operation | None]:
@@ -981,8 +985,9 @@ class Graph:
         pairs = [(o, n, k) for o, n, k in zip(olds, news, keep) if o != n]
         if not pairs or not any(True for o, _, _ in pairs for _ in o.uses):
             return
-        if not self._rewrite(owner_op if owner_op is not None else self.func):
+        if not self._may_rewrite():
             return
+        self._rewrote(op_identity(owner_op if owner_op is not None else self.func))
         for old, new, kept in pairs:
             if kept is not None:
                 old.replace_all_uses_except(new, kept)
@@ -1019,8 +1024,9 @@ class Graph:
         if any(k is not None for k in keep):
             raise _edit_error(f"cannot replace {node} with a value computed from it; use "
                               "node.replace_all_uses_with(...) and keep the node", node=node)
-        if not self._rewrite(op):
+        if not self._may_rewrite():
             return
+        self._rewrote(op_identity(op))
         self._nodes.pop(op, None)
         node._op = None
         if self.rewriter is not None:

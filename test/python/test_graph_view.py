@@ -562,3 +562,14 @@ def test_compiled_model_with_example_passes_matches_onnxruntime(isolated_registr
     sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     (want,) = sess.run(None, {"x": x})
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+def test_refused_edit_is_not_counted(graph):
+    with rewrite_budget(None) as budget:
+        with pytest.raises(GraphEditError):
+            graph.node("t").set_input(0, graph.node("r1").output)
+        with pytest.raises(GraphEditError):
+            graph.node("act").attrs["alpha"] = "x"
+        graph.node("act").attrs["alpha"] = 0.5
+    assert graph.counts == {"rewrites": 1, "attrs-set": 1}
+    assert [(r.pattern, r.node_name) for r in budget.records] == [("graph-view", "act")]
