@@ -19,6 +19,8 @@ from onnx import TensorProto, helper, numpy_helper
 
 import ge_mlir
 from ge_mlir.errors import CompileError, GeMlirError
+from ge_mlir.plan.buffers import Buffer, Plan
+from ge_mlir.plan.checker import check_plan
 from ge_mlir.plan.estimate import MemoryEstimate, estimate_module
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -333,3 +335,18 @@ def test_bench_model_estimate_within_10_percent_of_the_final_plan(bench_models, 
     ratio = e.arena / plan["arena"]
     assert 0.9 <= ratio <= 1.1, (f"{name}: estimate {e.arena} B (activations {e.activation_peak}, workspace "
                                  f"{e.workspace}) vs final arena {plan['arena']} B: {ratio:.3f}")
+    # The same compile's plan, through the checker that shares no code with the planner.
+    buffers = [Buffer(i, b["size"], b["start"], b["end"], b["name"]) for i, b in enumerate(plan["buffers"])]
+    check_plan(buffers, Plan({i: b["offset"] for i, b in enumerate(plan["buffers"])}, plan["arena"], 64,
+                             plan["strategy"]),
+               {i: b["inplace_of"] for i, b in enumerate(plan["buffers"]) if "inplace_of" in b})
+    # The target: the arena within 5% of the order-independent op bound.
+    bound = ARENA_OVER_OP_BOUND.get(name, 1.05)
+    assert plan["arena"] <= bound * plan["op_bound"], (
+        f"{name}: arena {plan['arena']} B is {plan['arena'] / plan['op_bound']:.3f}x the op bound {plan['op_bound']} B")
+
+
+#: Models whose arena cannot reach 1.05x the op bound, and why. UNet: both upper skip tensors must
+#: stay live across the 32x32 decoder convolution, whose im2col matrix is the largest buffer, in
+#: every op order; rematerialization under a budget (test_rematerialize.py) reaches the bound.
+ARENA_OVER_OP_BOUND = {"unet": 1.30}
