@@ -138,9 +138,10 @@ def test_cli_writes_json_and_svg(model_path, tmp_path, capsys):
 def test_cli_says_when_there_is_no_plan(model_path, capsys):
     assert ge_compile.main([str(model_path), "--no-progress", "--compile-to", "linalg", "--memory-report"]) == 0
     assert "no memory plan at stage 'linalg'" in capsys.readouterr().out
+    # The ascendc target plans its host program's device arena in its first stage.
     assert ge_compile.main([str(model_path), "--no-progress", "--target", "ascendc", "--compile-to", "ascendc",
                             "--memory-report"]) == 0
-    assert "no memory plan exists for target ascendc yet" in capsys.readouterr().out
+    assert "memory plan: " in capsys.readouterr().out
 
 
 def test_cli_rejects_a_report_file_of_another_kind(model_path, capsys):

@@ -1,5 +1,6 @@
 """The Ascend C target: ``ascendc`` (kernels and host program in the ``ascendc`` dialect, by
-``ge-lower-to-ascendc``) -> ``source`` (the emitted Ascend C project), then, by ``run_on``, a
+``ge-lower-to-ascendc``, its intermediate tensors placed in one device arena by
+``ge-plan-device-memory``) -> ``source`` (the emitted Ascend C project), then, by ``run_on``, a
 build against the clean-room CPU shim, nothing, or a build with the CANN toolkit."""
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from mlir import ir
 
 from ...errors import CompileError
 from ...options import CompileOptions
+from ...plan.budget import check_budget
+from ...plan.ge_plan_memory import read_memory_plan
 from ..base import StageCallback, Target, TargetResult
 
 #: Where an ``ascendc`` compile can run: the CPU shim (g++), nowhere (only
@@ -44,11 +47,16 @@ class AscendCTarget(Target):
 
         soc, output_dir, run_on = options.soc, target_options["output_dir"], target_options["run_on"]
         lower = f"ge-lower-to-ascendc{{soc={soc}}}" if soc else "ge-lower-to-ascendc"
-        run_elements(module, f"builtin.module({lower})", "ge-lower-to-ascendc")
+        plan_memory = f"ge-plan-device-memory{{strategy={options.memory_reuse_strategy or 'aggressive'}}}"
+        run_elements(module, f"builtin.module({lower}, {plan_memory})", "the ascendc stage")
         done("ascendc", module)
         kernels = kernel_summaries(module)
+        plan = _memory_plan(module)
+        if plan is not None and options.memory_budget_mb is not None:
+            # Before the project is written and built: an over-budget graph fails fast.
+            check_budget(plan, options.memory_budget_mb, func_name)
         if compile_to == "ascendc":
-            return TargetResult(kernels=kernels)
+            return TargetResult(kernels=kernels, memory_plan=plan)
         out = Path(output_dir) if output_dir is not None else Path(tempfile.mkdtemp(prefix="ge-ascendc-"))
         if out.exists() and not out.is_dir():
             raise CompileError(f"output_dir {str(out)!r} exists and is not a directory")
@@ -68,11 +76,20 @@ class AscendCTarget(Target):
             exe = ShimExecutable(project, build=True)
         elif run_on == "npu":
             _build_with_cann(project)
-        return TargetResult(run=exe.run if exe is not None else None, project_dir=project, kernels=kernels)
+        return TargetResult(run=exe.run if exe is not None else None, project_dir=project, kernels=kernels,
+                            memory_plan=plan)
 
     def not_runnable_reason(self, compile_to: str, result: TargetResult) -> str:
         return ("the Ascend C project was not built for this machine (compile with run_on='cpu-shim' "
                 f"to run it on the CPU shim); project: {result.project_dir}")
+
+
+def _memory_plan(module: ir.Module) -> dict[str, Any] | None:
+    """The device-memory plan of the module's host program (``ge.memory_plan``), as the CPU target gives it."""
+    for op in module.body.operations:
+        if op.operation.name == "ascendc.host":
+            return read_memory_plan(op.operation)
+    return None
 
 
 def _build_with_cann(project: Path) -> None:

@@ -20,6 +20,9 @@ import pytest
 
 import ge_mlir
 from ge_mlir.compiler import CompileError
+from ge_mlir.plan.buffers import Buffer, Plan
+from ge_mlir.plan.checker import check_plan
+from ge_mlir.target.ascendc.targets import gm_segment_bytes
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is needed to build against the shim")
 
@@ -46,6 +49,55 @@ def test_models_fp32(name, kernels, tmp_path):
     for k in compiled.kernels:
         assert (compiled.project_dir / f"{k['name']}.cpp").is_file()
         assert k["bytes"].get("UB", 0) <= 196608
+    _check_device_plan(compiled)
+
+
+def _check_device_plan(compiled):
+    """The intermediates are planned into one arena: the plan passes the independent checker (on the
+    tensors' bytes and on the pieces the ACL rule reserves), and host.cpp allocates the arena once and
+    points every intermediate into it."""
+    import re
+
+    plan = compiled.memory_plan
+    assert plan is not None and compiled.ir("ascendc").count("ascendc.gm_alloc") == len(plan["buffers"])
+    for size in (lambda b: b["size"], lambda b: gm_segment_bytes(b["size"])):
+        buffers = [Buffer(i, size(b), b["start"], b["end"], b["name"]) for i, b in enumerate(plan["buffers"])]
+        check_plan(buffers, Plan({i: b["offset"] for i, b in enumerate(plan["buffers"])}, plan["arena"], 64,
+                                 plan["strategy"]))
+    host = (compiled.project_dir / "host.cpp").read_text()
+    allocated = re.findall(r"uint8_t\* (\w+) = buffers\.Alloc\(", host)
+    assert allocated.count("arena") == (1 if plan["buffers"] else 0)
+    assert not [v for v in allocated if re.fullmatch(r"buf\d+", v)]
+    assert len(re.findall(r"uint8_t\* buf\d+ = arena \+ \d+;", host)) == len(plan["buffers"])
+    return plan
+
+
+@pytest.mark.parametrize("name", ["attention", "cnn_head", "residual_block"])
+def test_outputs_unchanged_without_planning(name, tmp_path):
+    """The same ascendc IR emitted without its device-memory plan (one allocation per intermediate,
+    each checked by the shim as its own block) computes bit-identical outputs."""
+    from mlir import ir
+
+    from ge_mlir.api import parse_module
+    from ge_mlir.target.ascendc.emit import write_project
+    from ge_mlir.target.ascendc.shim_runner import ShimExecutable
+
+    model = getattr(e2e_models, name)()
+    compiled = ge_mlir.compile(model, target="ascendc", output_dir=tmp_path / "planned")
+    plan = _check_device_plan(compiled)
+    assert plan["arena"] < plan["no_reuse"]  # these graphs do reuse bytes
+    with ir.Context():
+        module = parse_module(compiled.ir("ascendc"))
+        for op in module.body.operations:
+            if op.operation.name == "ascendc.host":
+                del op.operation.attributes["ge.memory_plan"]
+                for o in op.operation.regions[0].blocks[0].operations:
+                    if "offset" in o.operation.attributes:
+                        del o.operation.attributes["offset"]
+        unplanned = write_project(module, tmp_path / "unplanned")
+    assert "arena" not in (unplanned / "host.cpp").read_text().split("DeviceBuffers buffers;")[-1]
+    x = np.random.default_rng(7).standard_normal(compiled.inputs[0].shape).astype(np.float32)
+    np.testing.assert_array_equal(compiled(x)[0], ShimExecutable(unplanned)(x)[0])
 
 
 def test_mlp_fp16(tmp_path):
@@ -176,3 +228,34 @@ def test_global_pools_of_any_spatial_rank(op, shape, tmp_path):
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     _, got, want = _run(model, tmp_path)
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-5 * max(1.0, np.abs(want).max()))
+
+
+def test_memory_plan_options_and_report(tmp_path, capsys):
+    """The ascendc plan honours memory_reuse_strategy and memory_budget_mb like the CPU's, and
+    ge-compile --memory-report prints and writes it for --target ascendc."""
+    import json
+
+    from ge_mlir.errors import MemoryBudgetError
+    from ge_mlir.tools.ge_compile import main as ge_compile
+
+    model = e2e_models.residual_block()
+    best = ge_mlir.compile(model, target="ascendc", compile_to="ascendc").memory_plan
+    one = ge_mlir.compile(model, target="ascendc", compile_to="ascendc",
+                          options={"memory_reuse_strategy": "best-fit"}).memory_plan
+    assert one["strategy"] == "best-fit" and list(one["arenas"]) == ["best-fit"]
+    assert best["arena"] == min(best["arenas"].values()) <= one["arena"]
+    with pytest.raises(MemoryBudgetError) as info:
+        ge_mlir.compile(model, target="ascendc", options={"memory_budget_mb": 0.01}, run_on="none",
+                        output_dir=tmp_path / "over")
+    assert info.value.arena > info.value.budget == int(0.01 * 2**20) and not (tmp_path / "over").exists()
+
+    path = tmp_path / "model.onnx"
+    path.write_bytes(model.SerializeToString())
+    report = tmp_path / "plan.json"
+    assert ge_compile([str(path), "--target", "ascendc", "--run-on", "none", "-o", str(tmp_path / "proj"),
+                       f"--memory-report={report}"]) == 0
+    out = capsys.readouterr().out
+    written = json.loads(report.read_text())
+    assert len(written["buffers"]) == len(best["buffers"]) and written["arena"] <= written["no_reuse"]
+    assert f"memory plan: {len(best['buffers'])} buffers, chosen strategy {written['strategy']}" in out
+    assert "chosen arena" in out and f" {written['arena']} B  {written['strategy']}" in out

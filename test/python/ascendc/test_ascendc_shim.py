@@ -175,6 +175,13 @@ NEGATIVE = {
     "out_of_bounds": ["Duplicate: out of bounds", "UB[0, 512)", "UB[0, 256)"],
     "wait_without_set": ["WaitFlag<HardEvent::MTE2_V>(3) has no preceding SetFlag"],
     "syncall_mismatch": ["SyncAll: block 1 returned without reaching SyncAll()"],
+    # A device arena keeps the per-allocation GM checks per tensor, and refuses overlapping live tensors.
+    "arena_past_tensor": ["DataCopy: GM access of 512 bytes at offset 0 runs past the end of tensor 'a' "
+                          "(256 bytes at arena offset 0) into arena bytes it does not own"],
+    "arena_dead_tensor": ["DataCopy: GM access of 256 bytes at arena offset 0 lies in no tensor live at this "
+                          "launch"],
+    "arena_overlap": ["GmTensorBegin: tensor 'b' at arena bytes [128, 416) overlaps tensor 'a' at [0, 288), "
+                      "which is live at the same launch: a wrong memory plan"],
 }
 
 

@@ -11,6 +11,7 @@ from mlir import ir
 
 import ge_mlir  # noqa: F401
 from ge_mlir.api import parse_module
+from ge_mlir.plan.buffers import Buffer, Plan
 from ge_mlir.target.ascendc.emit import EmitError, emit_project, write_project
 from ge_mlir.target.ascendc.shim_runner import (
     ShimBuildError,
@@ -317,3 +318,169 @@ def test_golden_inputs_compile_against_the_shim(tmp_path):
         results = list(pool.map(lambda cmd: subprocess.run(cmd, check=False, capture_output=True, text=True), jobs))
     failures = [f"{cmd[-1]}:\n{r.stderr}" for cmd, r in zip(jobs, results) if r.returncode != 0]
     assert not failures, "\n".join(failures)
+
+
+# ----------------------------------------------------------------------------- the device arena
+
+# ELTWISE's kernel k(a, b) = relu(2a + b) in a chain of four launches over three intermediates:
+# t0 = k(x, y) lives at launches 0-1, t1 = k(t0, w) at 1-3, t2 = k(t1, t1) at 2-3, z = k(t2, t1);
+# ge-plan-device-memory puts t2 on t0's bytes.
+ARENA_CHAIN = ELTWISE[:ELTWISE.index("  ascendc.host @graph")] + """\
+  ascendc.host @graph inputs(2) bytes([4000, 4000, 4000]) attributes {arg_names = ["x", "y", "z"], arg_shapes = [[10, 100], [10, 100], [10, 100]]} {
+  ^bb0(%x: !ascendc.gm<f32>, %y: !ascendc.gm<f32>, %z: !ascendc.gm<f32>):
+    %w = ascendc.gm_constant dense<0.5> : tensor<1000xf32> : !ascendc.gm<f32>
+    %t0 = ascendc.gm_alloc bytes(4000) : !ascendc.gm<f32>
+    ascendc.launch @fused_0(%x, %y, %t0) : !ascendc.gm<f32>, !ascendc.gm<f32>, !ascendc.gm<f32>
+    %t1 = ascendc.gm_alloc bytes(4000) : !ascendc.gm<f32>
+    ascendc.launch @fused_0(%t0, %w, %t1) : !ascendc.gm<f32>, !ascendc.gm<f32>, !ascendc.gm<f32>
+    %t2 = ascendc.gm_alloc bytes(4000) : !ascendc.gm<f32>
+    ascendc.launch @fused_0(%t1, %t1, %t2) : !ascendc.gm<f32>, !ascendc.gm<f32>, !ascendc.gm<f32>
+    ascendc.launch @fused_0(%t2, %t1, %z) : !ascendc.gm<f32>, !ascendc.gm<f32>, !ascendc.gm<f32>
+  }
+}
+"""
+
+
+def _chain_reference(x, y):
+    def k(a, b):
+        return np.maximum(np.float32(2) * a + b, np.float32(0))
+
+    t0 = k(x, y)
+    t1 = k(t0, np.float32(0.5))
+    return k(k(t1, t1), t1)
+
+
+def _planned(text, pipeline="builtin.module(ge-plan-device-memory)"):
+    """``text`` parsed in the current context, with the device memory planned."""
+    from ge_mlir.passes.pipeline import run_elements
+
+    module = parse_module(text)
+    run_elements(module, pipeline)
+    return module
+
+
+def _host_op(module):
+    return next(o.operation for o in module.body.operations if o.operation.name == "ascendc.host")
+
+
+def _allocs(module):
+    return [o.operation for o in _host_op(module).regions[0].blocks[0].operations
+            if o.operation.name == "ascendc.gm_alloc"]
+
+
+def _device_allocations(host_cpp):
+    """The variables given their own device allocation (one aclrtMalloc each on the NPU path)."""
+    import re
+
+    return re.findall(r"uint8_t\* (\w+) = buffers\.Alloc\(", host_cpp)
+
+
+def test_planned_host_allocates_one_arena():
+    from ge_mlir.plan.checker import check_plan
+    from ge_mlir.plan.ge_plan_memory import read_memory_plan
+    from ge_mlir.target.ascendc.targets import gm_segment_bytes
+
+    with ir.Context():
+        module = _planned(ARENA_CHAIN)
+        plan = read_memory_plan(_host_op(module))
+        host_cpp = emit_project(module)["host.cpp"]
+        unplanned_cpp = emit_project(parse_module(ARENA_CHAIN))["host.cpp"]
+    # Before: every intermediate its own allocation; after: one for all three.
+    assert _device_allocations(unplanned_cpp) == ["xDev", "yDev", "zDev", "cst0", "buf0", "fused_0TilingDev",
+                                                  "buf1", "buf2"]
+    assert _device_allocations(host_cpp) == ["xDev", "yDev", "zDev", "cst0", "arena", "fused_0TilingDev"]
+    assert "uint8_t* arena = buffers.Alloc(8064);" in host_cpp
+    assert [line.strip() for line in host_cpp.splitlines() if "= arena +" in line] == [
+        "uint8_t* buf0 = arena + 0;", "uint8_t* buf1 = arena + 4032;", "uint8_t* buf2 = arena + 0;"]
+    assert host_cpp.count("aclrtMalloc(") == 1  # the one DeviceAlloc; the calls are the Alloc lines above
+    # The recorded plan passes the independent checker on the exact sizes and on the reserved pieces.
+    assert [(b["name"], b["start"], b["end"], b["offset"]) for b in plan["buffers"]] == [
+        ("fused_0.z", 0, 1, 0), ("fused_0.z (launch 1)", 1, 3, 4032), ("fused_0.z (launch 2)", 2, 3, 0)]
+    for size in (lambda b: b["size"], lambda b: gm_segment_bytes(b["size"])):
+        buffers = [Buffer(i, size(b), b["start"], b["end"], b["name"]) for i, b in enumerate(plan["buffers"])]
+        check_plan(buffers, Plan({i: b["offset"] for i, b in enumerate(plan["buffers"])}, plan["arena"], 64,
+                                 plan["strategy"]))
+    # Each 4000-byte tensor reserves ALIGN_UP(4000, 32) + 32 = 4032 bytes (a multiple of 64).
+    assert plan["arena"] == 8064 and plan["no_reuse"] == 3 * 4032
+
+
+@needs_gxx
+def test_planned_chain_runs_with_outputs_unchanged(tmp_path):
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((10, 100)).astype(np.float32)
+    y = rng.standard_normal((10, 100)).astype(np.float32)
+    with ir.Context():
+        planned = write_project(_planned(ARENA_CHAIN), tmp_path / "planned")
+        unplanned = write_project(parse_module(ARENA_CHAIN), tmp_path / "unplanned")
+    (z,) = ShimExecutable(planned)(x, y)
+    np.testing.assert_array_equal(z, ShimExecutable(unplanned)(x, y)[0])
+    np.testing.assert_allclose(z, _chain_reference(x, y), rtol=1e-6)
+    # Run twice in one process: the arena's tensor registrations end with each run.
+    lib = ShimExecutable(planned, in_process=True)
+    for _ in range(2):
+        np.testing.assert_array_equal(lib(x, y)[0], z)
+
+
+@needs_gxx
+def test_wrong_plan_in_the_host_program_is_caught_by_the_shim(tmp_path):
+    """A plan that bypasses every compile-time check (host.cpp edited: t2 onto t1, live at the same
+    launches) stops at run time: the shim refuses two live tensors sharing bytes."""
+    with ir.Context():
+        proj = write_project(_planned(ARENA_CHAIN), tmp_path / "proj")
+    host = proj / "host.cpp"
+    text = host.read_text()
+    assert "uint8_t* buf2 = arena + 0;" in text
+    host.write_text(text.replace("uint8_t* buf2 = arena + 0;", "uint8_t* buf2 = arena + 4032;"))
+    exe = ShimExecutable(proj, build=True)
+    with pytest.raises(ShimCheckError) as info:
+        exe(np.zeros((10, 100), np.float32), np.zeros((10, 100), np.float32))
+    assert ("GmTensorBegin: tensor 'fused_0.z (launch 2)' at arena bytes [4032, 8064) overlaps tensor "
+            "'fused_0.z (launch 1)' at [4032, 8064), which is live at the same launch: a wrong memory plan"
+            ) in str(info.value)
+
+
+@pytest.mark.parametrize("edit, message", [
+    # t2 moved onto t1 (both live at launches 2-3).
+    (lambda allocs: allocs[2].attributes.__setitem__("offset", ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
+                                                                                  4032)),
+     "the device memory plan (ge.memory_plan) is wrong: buffer 2 (fused_0.z (launch 2)) [4032, 8064) and "
+     "buffer 1 (fused_0.z (launch 1)) [4032, 8064) share bytes while both are live at program point 2"),
+    # Misaligned for aclrtMalloc's documented 64-byte rule.
+    (lambda allocs: allocs[1].attributes.__setitem__("offset", ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
+                                                                                  4000)),
+     "buffer 1 (fused_0.z (launch 1)) is at offset 4000, not a multiple of the alignment 64"),
+    # A gm_alloc added after planning: the plan is stale.
+    (lambda allocs: allocs[0].attributes.__delitem__("offset"), "gm_alloc has no integer arena 'offset'"),
+])
+def test_wrong_plan_in_the_ir_is_an_emit_error(edit, message):
+    with ir.Context():
+        module = _planned(ARENA_CHAIN)
+        edit(_allocs(module))
+        with pytest.raises(EmitError) as info:
+            emit_project(module)
+    assert message in str(info.value)
+
+
+def test_offset_without_plan_is_an_emit_error():
+    with ir.Context():
+        module = _planned(ARENA_CHAIN)
+        del _host_op(module).attributes["ge.memory_plan"]
+        with pytest.raises(EmitError, match="gm_alloc has an arena 'offset' but the host program has no "
+                                            "ge.memory_plan"):
+            emit_project(module)
+
+
+def test_planner_bug_fails_the_pass(monkeypatch):
+    """The pass checks every plan with the independent checker before writing it."""
+    from ge_mlir.errors import PassFailedError
+    from ge_mlir.target.ascendc import ge_plan_device_memory as pdm
+
+    def overlapping(buffers, **kw):
+        return Plan({b.id: 0 for b in buffers}, max(b.size for b in buffers), kw["alignment"], "greedy-by-size")
+
+    monkeypatch.setattr(pdm, "plan", overlapping)
+    with ir.Context():
+        with pytest.raises(PassFailedError) as info:
+            _planned(ARENA_CHAIN)
+    text = str(info.value) + "".join(str(d) for d in info.value.diagnostics)
+    assert "internal error: the device memory plan of @graph is wrong" in text and "share bytes" in text

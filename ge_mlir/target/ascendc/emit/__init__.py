@@ -11,7 +11,8 @@ Project layout:
   (fields in attribute order); kernels read it with ``GET_TILING_DATA``, the host fills it.
 * ``kernels.h``     the kernels' ``extern "C"`` prototypes, for the host code.
 * ``host.cpp``      ``extern "C" int ge_graph_run(const void* const* inputs, void* const* outputs)`` from the
-  ``ascendc.host`` op; a CPU-shim path (``ASCENDC_CPU_DEBUG``) and an ACL runtime path.
+  ``ascendc.host`` op; a CPU-shim path (``ASCENDC_CPU_DEBUG``) and an ACL runtime path. With a
+  ``ge.memory_plan`` on the host (``ge-plan-device-memory``) all intermediates share one allocation.
 * ``constants.bin`` the ``gm_constant`` values, each at a 64-byte aligned offset; the host reads it from
   the path given to ``ge_graph_set_constants_path`` (default: ``GE_GRAPH_CONSTANTS_PATH``, set by CMake).
   A file rather than an embedded array so that large weights do not go through the C++ compiler.
@@ -26,6 +27,8 @@ Optional attributes read by the emitter (discardable, in the ops' attribute dict
   (default ``a0, a1, ...``) and, on the host, the input/output names in ``graph.json``.
 * ``arg_shapes = [[2, 32], [64], ...]`` on ``ascendc.host``: the shapes in ``graph.json`` (default:
   1-D, ``bytes / sizeof(T)`` elements).
+* ``ge.memory_plan`` on ``ascendc.host`` and ``offset`` on each ``gm_alloc``: the device arena
+  (``ge-plan-device-memory``), checked again before it is emitted.
 
 Anything the emitter does not know raises :class:`EmitError` naming the op and its location.
 

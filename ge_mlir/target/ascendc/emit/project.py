@@ -35,7 +35,7 @@ def emit_project(module: ir.Module) -> dict[str, str | bytes]:
     files["kernels.h"] = render("kernels.h.in", prototypes=protos)
     host = None
     if host_op is not None:
-        host = emit_host(host_op, kernels)
+        host = emit_host(host_op, kernels, soc)
         files["host.cpp"] = host.code
         files["runner.cpp"] = runner(host)
         files["constants.bin"] = host.constants

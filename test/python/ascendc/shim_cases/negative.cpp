@@ -129,11 +129,61 @@ extern "C" __global__ __aicore__ void syncall_mismatch(GM_ADDR, GM_ADDR) {
   SyncAll();
 }
 
+// Device-arena cases (a host program with one allocation for its intermediates, ge.memory_plan): the
+// kernel's GM tensor is a piece of the arena. Kernels take unsized GlobalTensors, as generated kernels do,
+// so only the shim's per-tensor registry can see an access leave the tensor.
+
+// Writes 128 floats (512 bytes) into a 256-byte tensor: the last 256 bytes land in its neighbour's piece.
+extern "C" __global__ __aicore__ void arena_past_tensor(GM_ADDR x, GM_ADDR) {
+  GlobalTensor<float> g;
+  g.SetGlobalBuffer((__gm__ float*)x);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 512);
+  LocalTensor<float> t = buf.Get<float>();
+  Duplicate(t, 1.0f, 128);
+  SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+  WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+  DataCopy(g, t, 128);
+}
+
+// Reads its first argument: the host ended that tensor's live range before the launch.
+extern "C" __global__ __aicore__ void arena_dead_tensor(GM_ADDR x, GM_ADDR) {
+  GlobalTensor<float> g;
+  g.SetGlobalBuffer((__gm__ float*)x);
+  TPipe pipe;
+  TQue<TPosition::VECIN, 1> q;
+  pipe.InitBuffer(q, 1, 256);
+  LocalTensor<float> t = q.AllocTensor<float>();
+  DataCopy(t, g, 64);
+  q.EnQue(t);
+  t = q.DeQue<float>();
+  q.FreeTensor(t);
+}
+
+// Never runs: the host's second tensor overlaps the first while both are live (a wrong plan).
+extern "C" __global__ __aicore__ void arena_overlap(GM_ADDR, GM_ADDR) {}
+
 struct Case {
   const char* name;
   void (*fn)(GM_ADDR, GM_ADDR);
   int64_t blocks;
 };
+
+// One 1024-byte arena; tensor a: 256 bytes at offset 0 (its documented piece: 256 + 32 -> 320 at 64-byte
+// alignment), tensor b: 256 bytes at offset 320. Case arena_overlap puts b at offset 128 instead; case
+// arena_dead_tensor ends a's live range before launching on it.
+static void RunArenaCase(const Case& c) {
+  uint8_t* arena = static_cast<uint8_t*>(GmAlloc(1024));
+  const bool overlap = std::strcmp(c.name, "arena_overlap") == 0;
+  uint8_t* a = arena;
+  uint8_t* b = arena + (overlap ? 128 : 320);
+  shim::GmTensorBegin(a, 256, "a");
+  shim::GmTensorBegin(b, 256, "b");
+  if (std::strcmp(c.name, "arena_dead_tensor") == 0) shim::GmTensorEnd(a);
+  ICPU_RUN_KF(c.fn, c.blocks, a, b);
+  GmFree(arena);
+}
 
 static const Case kCases[] = {
     {"misaligned", misaligned, 1},         {"ub_overflow", ub_overflow, 1},
@@ -142,7 +192,8 @@ static const Case kCases[] = {
     {"use_after_free", use_after_free, 1}, {"missing_sync", missing_sync, 1},
     {"war_hazard", war_hazard, 1},         {"vector_on_l1", vector_on_l1, 1},
     {"out_of_bounds", out_of_bounds, 1},   {"wait_without_set", wait_without_set, 1},
-    {"syncall_mismatch", syncall_mismatch, 2},
+    {"syncall_mismatch", syncall_mismatch, 2}, {"arena_past_tensor", arena_past_tensor, 1},
+    {"arena_dead_tensor", arena_dead_tensor, 1}, {"arena_overlap", arena_overlap, 1},
 };
 
 int main(int argc, char** argv) {
@@ -153,6 +204,11 @@ int main(int argc, char** argv) {
   }
   for (const Case& c : kCases) {
     if (std::strcmp(argv[1], c.name) != 0) continue;
+    if (std::strncmp(c.name, "arena_", 6) == 0) {
+      RunArenaCase(c);
+      std::printf("completed %s\n", c.name);
+      return 0;
+    }
     uint8_t* x = static_cast<uint8_t*>(GmAlloc(1024));
     uint8_t* y = static_cast<uint8_t*>(GmAlloc(1024));
     std::memset(x, 0, 1024);

@@ -16,6 +16,8 @@
 #ifndef ASCENDC_CPU_DEBUG
 #define ASCENDC_CPU_DEBUG 1
 #endif
+// Host code can tell ge-mlir's shim from other CPU builds (its extra host helpers, e.g. GmTensorBegin).
+#define GE_ASCENDC_SHIM 1
 
 // Address-space and kernel-kind qualifiers are compiler keywords on NPU; on CPU they carry no meaning.
 #define __global__

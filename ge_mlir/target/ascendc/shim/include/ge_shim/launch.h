@@ -54,6 +54,11 @@ inline void GmFree(void* p) {
     std::lock_guard<std::mutex> lk(r.mu);
     auto it = r.blocks.find(reinterpret_cast<uintptr_t>(p));
     if (it == r.blocks.end()) shim::Fail("GmFree", "pointer was not returned by GmAlloc (or was freed twice)");
+    // An arena's tensors go with it (a host program that returned early never ended them).
+    for (auto t = r.tensors.begin(); t != r.tensors.end();) {
+      t = t->second.block == it->first ? r.tensors.erase(t) : std::next(t);
+    }
+    r.arenas.erase(it->first);
     r.blocks.erase(it);
   }
   std::free(p);

@@ -4,9 +4,12 @@
 
 #include <condition_variable>
 #include <deque>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "ge_shim/base.h"
@@ -123,9 +126,20 @@ inline bool IsUbPos(TPosition p) {
 
 // ---------------------------------------------------------------- GM registry (host helpers)
 
+// A tensor the host placed inside a GmAlloc block it carves up (a device arena), live from its
+// GmTensorBegin to its GmTensorEnd.
+struct GmTensor {
+  size_t bytes = 0;
+  uintptr_t block = 0;  // the GmAlloc block (arena) it lies in
+  std::string name;
+};
+
 struct GmRegistry {
   std::mutex mu;
   std::map<uintptr_t, size_t> blocks;
+  // Blocks that hold tensors (arenas): every access there must lie inside one live tensor.
+  std::set<uintptr_t> arenas;
+  std::map<uintptr_t, GmTensor> tensors;  // live tensors by start address; never two overlapping
 };
 inline GmRegistry& Gm() {
   static GmRegistry r;
@@ -135,23 +149,103 @@ inline GmRegistry& Gm() {
 // What GmAlloc really allocates for a request of `bytes`: whole 512-byte units, at least one.
 inline size_t GmAllocatedBytes(size_t bytes) { return bytes == 0 ? 512 : (bytes + 511) / 512 * 512; }
 
+// The documented rule for carving one aclrtMalloc block into pieces (ACL API reference, aclrtMalloc):
+// each piece takes ALIGN_UP(len, 32) + 32 bytes and starts at a 64-byte aligned address.
+constexpr uintptr_t kGmSegmentAlign = 64;
+inline uint64_t GmSegmentBytes(uint64_t len) { return (len + 31) / 32 * 32 + 32; }
+
+// The GmAlloc block holding address a (its padding up to the 512-byte unit included); end() if none.
+// Caller holds r.mu.
+inline std::map<uintptr_t, size_t>::iterator GmBlockOf(GmRegistry& r, uintptr_t a) {
+  auto it = r.blocks.upper_bound(a);
+  if (it == r.blocks.begin()) return r.blocks.end();
+  --it;
+  return a < it->first + GmAllocatedBytes(it->second) ? it : r.blocks.end();
+}
+
 // Bounds-checks a GM access when the address lies in a GmAlloc block (its padding up to the 512-byte
-// unit included, so an access that starts just past the end is caught). Pointers from elsewhere
-// (host malloc, stack) cannot be checked and pass.
+// unit included, so an access that starts just past the end is caught). Inside an arena the access must
+// lie in one live tensor: the per-allocation check, per tensor. Pointers from elsewhere (host malloc,
+// stack) cannot be checked and pass.
 inline void CheckGm(const char* api, const void* p, uint64_t bytes) {
   if (p == nullptr) Fail(api, "GM address is null");
   if (bytes == 0) return;
   auto a = reinterpret_cast<uintptr_t>(p);
   GmRegistry& r = Gm();
   std::lock_guard<std::mutex> lk(r.mu);
-  auto it = r.blocks.upper_bound(a);
-  if (it == r.blocks.begin()) return;
-  --it;
-  if (a >= it->first + GmAllocatedBytes(it->second)) return;
+  auto it = GmBlockOf(r, a);
+  if (it == r.blocks.end()) return;
+  if (r.arenas.count(it->first) != 0) {
+    auto t = r.tensors.upper_bound(a);
+    if (t == r.tensors.begin() || (--t, a >= t->first + t->second.bytes)) {
+      Fail(api, "GM access of ", bytes, " bytes at arena offset ", a - it->first,
+           " lies in no tensor live at this launch (outside every tensor's bytes, or in a tensor before its "
+           "first or after its last launch)");
+    }
+    if (a + bytes > t->first + t->second.bytes) {
+      Fail(api, "GM access of ", bytes, " bytes at offset ", a - t->first, " runs past the end of tensor '",
+           t->second.name, "' (", t->second.bytes, " bytes at arena offset ", t->first - it->first,
+           ") into arena bytes it does not own");
+    }
+    return;
+  }
   if (a + bytes > it->first + it->second) {
     Fail(api, "GM access of ", bytes, " bytes at offset ", a - it->first, " runs past the end of its GmAlloc block (",
          it->second, " bytes)");
   }
+}
+
+// Host side of a device arena (ge-mlir's host programs, ge.memory_plan): [p, p+bytes) holds tensor `name`
+// from now until GmTensorEnd(p). The block p lies in becomes an arena. Checked: p lies in a GmAlloc block
+// with the tensor's documented piece (GmSegmentBytes) inside it, starts 64-byte aligned, and that piece
+// shares no byte with the piece of a tensor live now (a wrong memory plan). The bytes are refilled with
+// 0xFF, as GmAlloc fills a fresh block, so reading what no kernel wrote still shows up as NaN.
+inline void GmTensorBegin(void* p, size_t bytes, const char* name) {
+  const char* api = "GmTensorBegin";
+  if (p == nullptr) Fail(api, "tensor '", name, "' has a null address");
+  if (bytes == 0) return;
+  auto a = reinterpret_cast<uintptr_t>(p);
+  GmRegistry& r = Gm();
+  std::lock_guard<std::mutex> lk(r.mu);
+  auto it = GmBlockOf(r, a);
+  if (it == r.blocks.end()) Fail(api, "tensor '", name, "' does not lie in a GmAlloc block");
+  const uint64_t off = a - it->first, piece = GmSegmentBytes(bytes);
+  if (off + piece > it->second) {
+    Fail(api, "tensor '", name, "' needs arena bytes [", off, ", ", off + piece, ") (", bytes,
+         " bytes rounded up to 32, plus 32), past the end of its ", it->second, "-byte arena");
+  }
+  if (a % kGmSegmentAlign != 0) {
+    Fail(api, "tensor '", name, "' starts at arena offset ", off, ", not ", kGmSegmentAlign, "-byte aligned");
+  }
+  auto next = r.tensors.lower_bound(a);
+  if (next != r.tensors.end() && next->second.block == it->first && next->first < a + piece) {
+    Fail(api, "tensor '", name, "' at arena bytes [", off, ", ", off + piece, ") overlaps tensor '",
+         next->second.name, "' at [", next->first - it->first, ", ",
+         next->first - it->first + GmSegmentBytes(next->second.bytes),
+         "), which is live at the same launch: a wrong memory plan");
+  }
+  if (next != r.tensors.begin()) {
+    auto prev = std::prev(next);
+    if (prev->second.block == it->first && prev->first + GmSegmentBytes(prev->second.bytes) > a) {
+      Fail(api, "tensor '", name, "' at arena bytes [", off, ", ", off + piece, ") overlaps tensor '",
+           prev->second.name, "' at [", prev->first - it->first, ", ",
+           prev->first - it->first + GmSegmentBytes(prev->second.bytes),
+           "), which is live at the same launch: a wrong memory plan");
+    }
+  }
+  r.arenas.insert(it->first);
+  r.tensors[a] = GmTensor{bytes, it->first, name};
+  std::memset(p, 0xFF, bytes);
+}
+
+// The end of the live range GmTensorBegin(p, ...) started; later accesses to its bytes fail.
+inline void GmTensorEnd(void* p) {
+  auto a = reinterpret_cast<uintptr_t>(p);
+  GmRegistry& r = Gm();
+  std::lock_guard<std::mutex> lk(r.mu);
+  auto it = r.tensors.find(a);
+  if (it == r.tensors.end()) Fail("GmTensorEnd", "no live tensor starts at this address");
+  r.tensors.erase(it);
 }
 
 // ---------------------------------------------------------------- per-block state
