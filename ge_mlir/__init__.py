@@ -10,6 +10,8 @@ Public API (small on purpose):
   :class:`CompiledModel` (CPU by default), stage by stage;
 * :class:`GraphEngine` -- the same stages one by one, GE style: ``load`` ->
   ``optimize`` -> ``partition`` -> ``compile`` -> ``execute`` (:class:`Graph` between them);
+* :func:`load` -- a compiled model saved with ``CompiledModel.save`` (a ``.gem`` offline
+  artefact), ready to run without compiling again;
 * :func:`estimate_memory` -- its memory (weights, activation peak, workspace)
   estimated on the optimized ge graph, without lowering;
 * :func:`profile` -- latency, throughput, per-ONNX-node self time measured in the
@@ -28,6 +30,7 @@ from typing import Any
 
 from ._version import __version__
 from .errors import (
+    ArtefactError,
     CompileError,
     DialectLoadError,
     Diagnostic,
@@ -52,7 +55,7 @@ from .options import CompileOptions
 _LAZY = {"STAGES": "compiler", "CompiledModel": "compiler", "IOSpec": "compiler", "compile": "compiler",
          "GraphEngine": "compiler", "Graph": "compiler",
          "ConfigError": "config", "estimate_memory": "compiler", "MemoryEstimate": "plan.estimate",
-         "export_graph": "graph.export",
+         "export_graph": "graph.export", "load": "artefact",
          "profile": "profiler", "ProfileReport": "profiler"}
 
 
@@ -78,6 +81,8 @@ __all__ = [
     "IOSpec",
     "compile",
     "estimate_memory",
+    "load",
+    "ArtefactError",
     "Graph",
     "GraphEngine",
     "export_graph",

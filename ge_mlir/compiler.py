@@ -138,6 +138,12 @@ class CompiledModel:
     #: A profiling build (``CompileOptions.profile``, ``cpu``): the
     #: :class:`~ge_mlir.target.cpu.profiling.CpuProfiler` that :func:`ge_mlir.profile` drives. None otherwise.
     profiler: Any = field(default=None, repr=False)
+    #: A model loaded by :func:`ge_mlir.load`: the artefact's path and the seconds the load took
+    #: (:attr:`stage_times` is then empty: nothing was compiled). None and 0.0 otherwise.
+    loaded_from: Path | None = None
+    load_time: float = 0.0
+    #: What runs the compiled code (the target's ``TargetResult.executable``), for :meth:`save`.
+    _executable: Any = field(default=None, repr=False)
 
     @property
     def input_names(self) -> list[str]:
@@ -171,8 +177,24 @@ class CompiledModel:
         if stage not in stages:
             raise CompileError(f"unknown stage {stage!r} (stages: {', '.join(stages)})")
         if stage not in self._ir:
+            if self.loaded_from is not None:
+                raise CompileError(f"the IR of stage {stage!r} is not in the artefact {self.loaded_from} "
+                                   f"(saved stages: {', '.join(self._ir) or 'none'}; save with include_ir=True)")
             raise CompileError(f"stage {stage!r} was not reached (compiled to {self.compile_to!r})")
         return self._ir[stage]
+
+    def save(self, path: str | Path, *, include_ir: bool | Sequence[str] = False) -> Path:
+        """Saves the compiled model as an offline artefact that :func:`ge_mlir.load` runs without
+        compiling again (``cpu``: a ``.gem`` file, the native code plus its signature, workspace
+        plan and memory plan; docs/artefacts.md). ``include_ir``: also the IR text of every stage
+        (True) or of the named ones. Returns the path written.
+
+        Raises :class:`~ge_mlir.errors.ArtefactError` for a model that cannot be saved (another
+        target, a partial stage, a profiling build, no C compiler to link with)."""
+        import importlib
+
+        # Named, not imported: ge_mlir.artefact builds on this module (no package cycle).
+        return importlib.import_module("ge_mlir.artefact").save(self, path, include_ir=include_ir)
 
     def __call__(self, *args: Any, **named: Any) -> list[np.ndarray]:
         if self._run is None:
@@ -525,6 +547,7 @@ class GraphEngine:
             _pass_report=graph._report if graph._report is not None else PassReport(),
             _locations=history.locations, memory_plan=result.memory_plan, memory_estimate=estimate,
             project_dir=result.project_dir, kernels=result.kernels, profiler=result.profiler,
+            _executable=result.executable if runnable else None,
         )
         if path is not None:
             save = getattr(model, "save", None)

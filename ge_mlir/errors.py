@@ -194,6 +194,16 @@ class ExecutionError(GeMlirError):
     """A compiled model cannot be built for, or run on, its target (bad inputs included)."""
 
 
+class ArtefactError(ExecutionError):
+    """A saved artefact (``CompiledModel.save``, ``ge_mlir.load``) cannot be written or loaded: not
+    an artefact, truncated or corrupt, another format version, another architecture, or code built
+    for CPU features this host lacks (``missing``: their names)."""
+
+    def __init__(self, message: str, *, missing: Iterable[str] = (), **kw: Any) -> None:
+        self.missing: tuple[str, ...] = tuple(missing)
+        super().__init__(message, **kw)
+
+
 class PlanError(GeMlirError):
     """A memory plan is wrong: two buffers live at once share bytes, a buffer lies outside
     the arena or has no (or a misaligned) offset. Raised by the independent plan checker."""

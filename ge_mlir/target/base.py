@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 import numpy as np
 from mlir import ir
 
+from ..errors import ArtefactError
 from ..ir.types import TensorSpec
 from ..options import CompileOptions
 
@@ -46,6 +47,8 @@ class TargetResult:
     kernels: list[dict[str, Any]] = field(default_factory=list)
     #: A profiling build's profile buffer and timed regions (``cpu``: a ``CpuProfiler``), else None.
     profiler: Any = None
+    #: What runs the compiled code (``cpu``: the ``CpuExecutable``), kept for :meth:`Target.save_artefact`.
+    executable: Any = None
 
 
 class Target:
@@ -73,3 +76,17 @@ class Target:
 
     def not_runnable_reason(self, compile_to: str, result: TargetResult) -> str:
         return f"the model was compiled to stage {compile_to!r}, not to {self.stages[-1]!r}; it cannot run"
+
+    def save_artefact(self, executable: Any, directory: Path) -> dict[str, Any]:
+        """Writes the native files of an offline artefact (``CompiledModel.save``) of ``executable``
+        (:attr:`TargetResult.executable`) into ``directory``; returns the target's manifest section
+        (JSON-serializable). Raises :class:`~ge_mlir.errors.ArtefactError` when it cannot."""
+        raise ArtefactError(f"target {self.name!r} has no offline artefact")
+
+    def load_artefact(self, section: Mapping[str, Any], read: Callable[[str], bytes], inputs: list[TensorSpec],
+                      outputs: list[TensorSpec], *, what: str, files: Mapping[str, Any],
+                      memory_plan: dict[str, Any] | None = None) -> TargetResult:
+        """A runnable :class:`TargetResult` from a saved artefact's target section (``read(name)``: one of
+        its files, ``files``: their sizes and checksums, ``what``: how errors name the artefact), without
+        compiling. Raises :class:`~ge_mlir.errors.ArtefactError`."""
+        raise ArtefactError(f"target {self.name!r} has no offline artefact")

@@ -2,6 +2,8 @@
 
     ge-compile model.onnx --target cpu                      # compile, print I/O and times
     ge-compile model.onnx --compile-to linalg -o model.mlir # stop at a stage, write its IR
+    ge-compile model.onnx -o model.gem                      # cpu: save the compiled model (docs/artefacts.md)
+    ge-compile model.gem --run inputs.npz                   # load a saved model (no compile) and run it
     ge-compile model.onnx --run inputs.npz [--save out.npz] [--compare-onnxruntime]
     ge-compile model.onnx --config ge.json --report          # configured passes, per-pass report
     ge-compile model.onnx --memory-report[=plan.svg|plan.json] # memory plan table (+ picture or JSON)
@@ -21,6 +23,7 @@ diagnostics), 2 usage errors, 3 ``--compare-onnxruntime`` mismatch.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -28,6 +31,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ge_mlir.artefact import load
 from ge_mlir.compiler import TARGET_STAGES, TARGETS, CompiledModel, compile, estimate_memory
 from ge_mlir.plan.report import memory_plan_json, memory_plan_svg, memory_table
 from ge_mlir.target.ascendc.target import RUN_ON
@@ -124,14 +128,46 @@ def _graph_dumper(p: argparse.ArgumentParser, args: argparse.Namespace):
     return GraphDumper(args.dump_graph, [s for s in stages if s != "passes"], formats, passes="passes" in stages)
 
 
+#: The file suffix that selects an offline artefact: written by ``-o``, loaded when it is the model.
+ARTEFACT_SUFFIX = ".gem"
+
+
+def _check_artefact_args(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """``-o FILE.gem`` saves a runnable cpu model; a ``.gem`` model is loaded, so compile options do not apply."""
+    if args.output and args.output.endswith(ARTEFACT_SUFFIX):
+        if args.target != "cpu":
+            p.error(f"-o FILE{ARTEFACT_SUFFIX} saves a cpu model; --target {args.target} writes its project "
+                    "directory with -o DIR")
+        if args.compile_to not in (None, "llvm"):
+            p.error(f"-o FILE{ARTEFACT_SUFFIX} saves the runnable model (stage llvm): drop --compile-to")
+    if not args.model.endswith(ARTEFACT_SUFFIX):
+        return
+    compile_only = {
+        "--target": args.target != "cpu", "--compile-to": args.compile_to is not None, "-o": bool(args.output),
+        "--input-shape": bool(args.input_shape), "--no-optimize": args.no_optimize, "--config": bool(args.config),
+        "--report": args.report, "--memory-budget": args.memory_budget is not None,
+        "--memory-strategy": args.memory_strategy is not None, "--estimate-memory": args.estimate_memory is not None,
+        "--recompute": bool(args.recompute), "--recompute-checkpoint-ops": args.recompute_checkpoint_ops is not None,
+        "--recompute-ratio": args.recompute_ratio is not None, "--opt-level": args.opt_level != 3,
+        "--run-on": args.run_on is not None, "--dump-graph": args.dump_graph is not None,
+        "--compare-onnxruntime": args.compare_onnxruntime,
+    }
+    given = [flag for flag, on in compile_only.items() if on]
+    if given:
+        p.error(f"{args.model} is a saved artefact, loaded without compiling: {', '.join(given)} "
+                "only apply when compiling a model (compare with onnxruntime on the .onnx file)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="ge-compile", description=__doc__.split("\n\n")[0])
-    p.add_argument("model", help="model.onnx or a ge .mlir file")
+    p.add_argument("model", help="model.onnx, a ge .mlir file, or a .gem artefact (loaded, not compiled)")
     p.add_argument("--target", default="cpu", choices=TARGETS)
     all_stages = sorted({s for st in TARGET_STAGES.values() for s in st})
     p.add_argument("--compile-to", default=None, choices=all_stages,
                    help="stop after this stage (default: the target's last: llvm for cpu, source for ascendc)")
     p.add_argument("-o", dest="output", help="write the IR of the last stage here ('-' for stdout); "
+                   "a FILE.gem (cpu): save the compiled model as an offline artefact that "
+                   "`ge-compile FILE.gem` and ge_mlir.load run without compiling; "
                    "for --target ascendc at stage 'source': the project directory")
     p.add_argument("--run-on", default=None, choices=RUN_ON,
                    help="ascendc: build the project for the CPU shim (default), not at all, or with CANN")
@@ -190,6 +226,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "(write --estimate-memory=FILE, or put the flag after the model)")
     if args.estimate_memory is not None and args.target != "cpu":
         p.error("--estimate-memory models the cpu target's lowering: use it with --target cpu")
+    _check_artefact_args(p, args)
     try:
         options = {"optimize": not args.no_optimize, "opt_level": args.opt_level,
                    "input_shapes": dict(args.input_shape) or None, "config": args.config,
@@ -206,9 +243,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                      "run_on": args.run_on or ("cpu-shim" if (args.run or args.random_inputs) else "none")}
         elif args.run_on:
             raise GeMlirError("--run-on applies to --target ascendc only")
-        model = compile(args.model, target=args.target, options=options, compile_to=args.compile_to,
-                        progress=False if args.no_progress else None, dump_graph=dumper, **extra)
-        if args.output and not (args.target == "ascendc" and extra.get("output_dir")):
+        loading = args.model.endswith(ARTEFACT_SUFFIX)
+        if loading:
+            model = load(args.model)
+        else:
+            model = compile(args.model, target=args.target, options=options, compile_to=args.compile_to,
+                            progress=False if args.no_progress else None, dump_graph=dumper, **extra)
+        saving = bool(args.output) and args.output.endswith(ARTEFACT_SUFFIX)
+        if saving:
+            model.save(args.output)
+        elif args.output and not (args.target == "ascendc" and extra.get("output_dir")):
             text = model.ir()
             if args.output == "-":
                 sys.stdout.write(text)
@@ -217,8 +261,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f.write(text)
         # With the IR on stdout the summary goes to stderr.
         info = sys.stderr if args.output == "-" else sys.stdout
-        print(f"compiled {args.model} for {args.target} to '{model.compile_to}' in {model.compile_time:.2f} s "
-              f"({', '.join(f'{k} {v:.2f}' for k, v in model.stage_times.items())})", file=info)
+        if loading:
+            print(f"loaded {args.model} ({model.target}, compiled earlier; nothing recompiled) "
+                  f"in {model.load_time:.3f} s", file=info)
+        else:
+            print(f"compiled {args.model} for {args.target} to '{model.compile_to}' in {model.compile_time:.2f} s "
+                  f"({', '.join(f'{k} {v:.2f}' for k, v in model.stage_times.items())})", file=info)
+        if saving:
+            print(f"  saved {args.output} ({os.path.getsize(args.output) / 2**20:.1f} MiB; "
+                  f"`ge-compile {args.output} --run INPUTS.npz` or ge_mlir.load runs it)", file=info)
         if dumper is not None:
             print(f"  {dumper.summary()}", file=info)
         if model.project_dir is not None:

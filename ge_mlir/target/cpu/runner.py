@@ -21,7 +21,7 @@ from ...api import run_pipeline
 from ...errors import ExecutionError, PassFailedError, VerificationError
 from ...ir.functions import pick_function, symbol_name
 
-from ...ir.types import TensorSpec, check_arrays, element_bytes, tensor_bytes, tensor_spec
+from ...ir.types import TensorSpec, check_arrays, element_bytes, tensor_spec
 # The passes own the workspace attribute and the memory limit; the runner
 # allocates what they planned and checked.
 from .ge_check_tensor_sizes import WORKSPACE_LIMIT_ENV, workspace_limit
@@ -135,8 +135,18 @@ def _workspace_arrays(module: ir.Module, func_name: str) -> list[np.ndarray]:
     fn = pick_function(module, func_name)
     if WORKSPACE_ATTR not in fn.attributes:
         return []
+    specs = []
+    for t in ir.ArrayAttr(fn.attributes[WORKSPACE_ATTR]):
+        mt = ir.MemRefType(ir.TypeAttr(t).value)
+        specs.append((tuple(mt.shape), element_bytes(mt.element_type)))
+    return allocate_workspace(func_name, specs)
+
+
+def allocate_workspace(func_name: str, specs: Sequence[tuple[tuple[int, ...], int]]) -> list[np.ndarray]:
+    """One 64-byte aligned buffer per workspace argument, given as (shape, element bytes): from the
+    ``ge.workspace`` attribute, or from a saved artefact's manifest (no IR there)."""
     arrays = []
-    planned = sum(tensor_bytes(ir.TypeAttr(t).value) or 0 for t in ir.ArrayAttr(fn.attributes[WORKSPACE_ATTR]))
+    planned = sum(int(np.prod(shape, dtype=object)) * size for shape, size in specs)
     limit = workspace_limit()
     if planned > limit:
         raise ExecutionError(
@@ -144,9 +154,8 @@ def _workspace_arrays(module: ir.Module, func_name: str) -> list[np.ndarray]:
             f"intermediate tensors, more than the limit of {limit} bytes ({limit / 2**30:.1f} GiB, "
             f"the physical memory or the ulimit unless {WORKSPACE_LIMIT_ENV} is set); it is not allocated"
         )
-    for t in ir.ArrayAttr(fn.attributes[WORKSPACE_ATTR]):
-        mt = ir.MemRefType(ir.TypeAttr(t).value)
-        size, nbytes = element_bytes(mt.element_type), tensor_bytes(mt)
+    for shape, size in specs:
+        nbytes = int(np.prod(shape, dtype=object)) * size
         try:
             raw = np.empty(nbytes + 64, np.uint8)
         except MemoryError:  # under the limit, but the process cannot map it (ulimit, overcommit)
@@ -155,7 +164,7 @@ def _workspace_arrays(module: ir.Module, func_name: str) -> list[np.ndarray]:
                 f"({nbytes / 2**30:.1f} GiB) for its intermediate tensors"
             ) from None
         offset = (-raw.ctypes.data) % 64
-        arrays.append(raw[offset: offset + nbytes].view(_CARRIER[size]).reshape(mt.shape))
+        arrays.append(raw[offset: offset + nbytes].view(_CARRIER[size]).reshape(shape))
     return arrays
 
 
@@ -398,7 +407,9 @@ class CpuExecutable:
                 return
             self.jit_cpu = _target_cpu(self._module, jit_cpu)
             try:
-                self._engine = ExecutionEngine(self._module, opt_level=opt_level)
+                # Position-independent code (same speed here): the object the engine keeps can be
+                # linked into a shared library as it is (CompiledModel.save, target/cpu/artefact.py).
+                self._engine = ExecutionEngine(self._module, opt_level=opt_level, enable_pic=True)
                 _register_runtime(self._engine)
                 # The packed entry point (void **args), looked up once: the
                 # engine's invoke() looks it up and builds ctypes per call.
@@ -413,6 +424,23 @@ class CpuExecutable:
                     + _jit_errors(jit_errors)
                 )
             self._packed_fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(addr)
+
+    @classmethod
+    def from_native(cls, library: Any, entry: str, func_name: str, inputs: list[TensorSpec],
+                    outputs: list[TensorSpec], workspace: list[np.ndarray], bounds_checks: list[dict[str, Any]],
+                    *, jit_cpu: str, memory_plan: dict[str, Any] | None = None) -> "CpuExecutable":
+        """An executable around code compiled earlier: ``library`` (a ``ctypes.CDLL`` kept alive with
+        the executable) exports the packed entry point ``entry``. No module, no pass, no JIT: a
+        loaded artefact (:mod:`.artefact`). ``run`` behaves as for a JIT-compiled executable."""
+        self = cls.__new__(cls)
+        self._context = self._module = None
+        self._engine = library
+        self._packed_fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(ctypes.cast(library[entry], ctypes.c_void_p).value)
+        self.func_name, self.inputs, self.outputs = func_name, list(inputs), list(outputs)
+        self._workspace, self._bounds_checks = list(workspace), list(bounds_checks)
+        self.memory_plan, self.jit_cpu = memory_plan, jit_cpu
+        self.profiler = self._profile_arg = None
+        return self
 
     def _check(self, args: Sequence[Any]) -> list[np.ndarray]:
         fn = self.func_name

@@ -10,13 +10,15 @@ was recomputed joins the memory plan (``memory_plan["recompute"]``).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from mlir import ir
 
 from ...errors import CompileError
 from ...ir.functions import pick_function
+from ...ir.types import TensorSpec
 from ...options import CompileOptions
 from ...plan.budget import budget_bytes, check_budget
 from ...plan.ge_plan_memory import read_memory_plan
@@ -63,7 +65,26 @@ class CpuTarget(Target):
         if recompute is not None and plan is not None:
             plan = {**plan, "recompute": recompute}
         return TargetResult(run=exe.run if compile_to == "llvm" else None, inputs=exe.inputs,
-                            outputs=exe.outputs, times=times, memory_plan=plan)
+                            outputs=exe.outputs, times=times, memory_plan=plan,
+                            executable=exe if compile_to == "llvm" else None)
+
+    def save_artefact(self, executable: Any, directory: Path) -> dict[str, Any]:
+        """``model.so``: the JIT's object code linked by the C compiler (:mod:`.artefact`)."""
+        from .artefact import save_native
+
+        return save_native(executable, directory)
+
+    def load_artefact(self, section: Mapping[str, Any], read: Callable[[str], bytes], inputs: list[TensorSpec],
+                      outputs: list[TensorSpec], *, what: str, files: Mapping[str, Any],
+                      memory_plan: dict[str, Any] | None = None) -> TargetResult:
+        """``model.so`` opened with ctypes after the host check; no pass and no JIT (:mod:`.artefact`)."""
+        from .artefact import load_native
+
+        library = files.get(section["library"])
+        exe = load_native(dict(section), read, inputs, outputs, what=what, memory_plan=memory_plan,
+                          sha256=library.get("sha256") if isinstance(library, Mapping) else None)
+        return TargetResult(run=exe.run, inputs=exe.inputs, outputs=exe.outputs, memory_plan=memory_plan,
+                            executable=exe)
 
 
 def cpu_scratch_bytes(op: ir.Operation) -> int:
