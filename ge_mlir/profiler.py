@@ -105,7 +105,8 @@ class ProfileReport:
     ``profiled_latency`` with them on. ``kernel`` is the compiled function's own time (its first
     stamp to its last) and ``op_total`` the sum of the per-node times, per iteration, stamps on.
     ``overhead`` = profiled / unstamped median latency - 1; ``coverage`` = op_total / latency
-    (medians): the share of the real latency the per-op times account for.
+    (medians): the share of the real latency the per-op times account for; ``coverage_fastest``
+    the same for the fastest calls of each series (robust on a loaded machine).
     """
 
     model: str
@@ -120,6 +121,9 @@ class ProfileReport:
     ops: list[OpProfile]
     memory: MemoryStats
     regions: int
+    #: The cost of one stamp in ns: the median time from a region's exit stamp to the next region's
+    #: entry stamp (one ``clock_gettime`` call and its guard). None with fewer than two regions.
+    stamp_ns: float | None = None
     #: Per iteration (stamps on): the host call's start and end and every stamp row (ns, CLOCK_MONOTONIC).
     _calls: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 2), np.int64))
     _stamps: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 0), np.int64))
@@ -136,9 +140,30 @@ class ProfileReport:
         return self.profiled_latency.median / self.latency.median - 1.0
 
     @property
+    def stamps_per_call(self) -> int:
+        """Stamps the compiled code writes per call: two per region and two for the function."""
+        return 2 * self.regions + 2
+
+    @property
+    def stamp_cost(self) -> float | None:
+        """What the stamps themselves cost per call, as a share of the unstamped median latency:
+        :attr:`stamps_per_call` times :attr:`stamp_ns` (a direct figure, unlike :attr:`overhead`,
+        which a shared machine's noise can swamp)."""
+        if self.stamp_ns is None or self.latency.median <= 0:
+            return None
+        return self.stamps_per_call * self.stamp_ns / 1e6 / self.latency.median
+
+    @property
     def coverage(self) -> float:
         """Median per-op total over the median unstamped latency."""
         return self.op_total.median / self.latency.median
+
+    @property
+    def coverage_fastest(self) -> float:
+        """The fastest call's per-op total over the fastest unstamped call: on a loaded machine,
+        where the medians of two series of calls differ by tens of percent, the least disturbed
+        calls are the figure to compare (as ``timeit`` takes the minimum)."""
+        return self.op_total.min / self.latency.min
 
     def top(self, n: int = 10) -> list[OpProfile]:
         """The ``n`` nodes with the most self time."""
@@ -168,7 +193,10 @@ class ProfileReport:
             f"  throughput  {self.throughput:.1f} inferences/s",
             f"  profiled    median {prof.median:.3f} ms (stamps on: overhead {self.overhead * 100:+.2f} %); "
             f"kernel {self.kernel.median:.3f} ms; per-op total {self.op_total.median:.3f} ms = "
-            f"{self.coverage * 100:.1f} % of the latency",
+            f"{self.coverage * 100:.1f} % of the latency (fastest calls: {self.coverage_fastest * 100:.1f} %)",
+            f"  stamps      {self.stamps_per_call} per call"
+            + (f", {self.stamp_ns:.0f} ns each: {self.stamps_per_call * self.stamp_ns / 1e3:.1f} us per call = "
+               f"{self.stamp_cost * 100:.3f} % of the latency" if self.stamp_cost is not None else ""),
             f"  memory      {_memory_line(mem)}",
             "",
         ]
@@ -201,6 +229,8 @@ class ProfileReport:
             "latency_ms": asdict(self.latency), "profiled_latency_ms": asdict(self.profiled_latency),
             "kernel_ms": asdict(self.kernel), "op_total_ms": asdict(self.op_total),
             "throughput_per_s": self.throughput, "overhead": self.overhead, "coverage": self.coverage,
+            "coverage_fastest": self.coverage_fastest,
+            "stamps_per_call": self.stamps_per_call, "stamp_ns": self.stamp_ns, "stamp_cost": self.stamp_cost,
             "memory": {**asdict(self.memory), "rss_growth": self.memory.rss_growth},
             "ops": [{**asdict(op), "kinds": list(op.kinds)} for op in self.ops],
             "by_op_type": [{"op_type": t, "nodes": n, "total_ms": ms, "share": s} for t, n, ms, s in self.by_op_type()],
@@ -436,6 +466,8 @@ def _report(compiled: CompiledModel, name: str, regions: list[dict[str, Any]], i
     if (durations < 0).any() or (stamps[:, 1:] == 0).any():
         raise ExecutionError("the profile stamps are inconsistent (was the model run concurrently?)")
     per_iteration = durations.sum(axis=1)
+    gaps = stamps[:, 4:2 + 2 * k:2] - stamps[:, 3:1 + 2 * k:2]  # a region's exit to the next one's entry
+    stamp_ns = float(np.median(gaps)) if gaps.size else None
     grand = float(durations.sum()) or 1.0
     nodes: dict[str, list[int]] = {}
     for j, r in enumerate(regions):
@@ -458,5 +490,5 @@ def _report(compiled: CompiledModel, name: str, regions: list[dict[str, Any]], i
         model=name, target=compiled.target, cpu=cpu_name(), iterations=iterations,
         warmup=warmup, latency=LatencyStats.of(off), profiled_latency=LatencyStats.of(calls[:, 1] - calls[:, 0]),
         kernel=LatencyStats.of(stamps[:, -1] - stamps[:, 1]), op_total=LatencyStats.of(per_iteration), ops=ops,
-        memory=memory, regions=k, _calls=calls, _stamps=stamps, _regions=list(regions),
+        memory=memory, regions=k, stamp_ns=stamp_ns, _calls=calls, _stamps=stamps, _regions=list(regions),
     )

@@ -389,6 +389,7 @@ class CpuExecutable:
             self.memory_plan: dict[str, Any] | None = None
             #: The profile buffer and regions of a profiling build (``profile=True``), else None.
             self.profiler: Any = None
+            self._profile_arg: tuple[Any, ...] | None = None
             for stage in CPU_STAGES:
                 lower_stage(self._module, stage, check_bounds=check_bounds, memory_strategy=memory_strategy,
                             profile=profile)
@@ -399,6 +400,9 @@ class CpuExecutable:
                     self.memory_plan = read_memory_plan(pick_function(self._module, self.func_name))
                     if profile:
                         self.profiler = _profiler(self._module, self.func_name)
+                        desc = _descriptor(self.profiler.buffer)
+                        holder = ctypes.pointer(desc)
+                        self._profile_arg = (desc, holder, ctypes.cast(ctypes.pointer(holder), ctypes.c_void_p).value)
                 if on_stage is not None:
                     on_stage(stage, self._module)
                 if stage == compile_to:
@@ -469,13 +473,14 @@ class CpuExecutable:
             ) from None
         flags = [np.zeros((), np.int64) for _ in self._bounds_checks]
         all_arrays = [*arrays, *outs, *flags, *self._workspace]
-        if self.profiler is not None:
-            all_arrays.append(self.profiler.buffer)
         descs = [_descriptor(a) for a in all_arrays]
-        packed = (ctypes.c_void_p * len(descs))()
+        profile_arg = self._profile_arg
+        packed = (ctypes.c_void_p * (len(descs) + (profile_arg is not None)))()
         holders = [ctypes.pointer(d) for d in descs]
         for i, h in enumerate(holders):
             packed[i] = ctypes.cast(ctypes.pointer(h), ctypes.c_void_p)
+        if profile_arg is not None:  # the profile buffer's descriptor, built once
+            packed[len(descs)] = profile_arg[-1]
         self._packed_fn(packed)
         del all_arrays, holders
         for flag, check in zip(flags, self._bounds_checks):

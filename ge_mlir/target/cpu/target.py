@@ -59,14 +59,16 @@ class CpuTarget(Target):
             last = time.perf_counter()
 
         exe = CpuExecutable(module, func_name, opt_level=options.opt_level, compile_to=compile_to,
-                            on_stage=stage_done, check_bounds=options.check_bounds, memory_strategy=strategy)
+                            on_stage=stage_done, check_bounds=options.check_bounds, memory_strategy=strategy,
+                            profile=options.profile)
         times = {"jit": time.perf_counter() - last} if compile_to == "llvm" else {}
         plan = exe.memory_plan
         if recompute is not None and plan is not None:
             plan = {**plan, "recompute": recompute}
         return TargetResult(run=exe.run if compile_to == "llvm" else None, inputs=exe.inputs,
                             outputs=exe.outputs, times=times, memory_plan=plan,
-                            executable=exe if compile_to == "llvm" else None)
+                            executable=exe if compile_to == "llvm" else None,
+                            profiler=exe.profiler if compile_to == "llvm" else None)
 
     def save_artefact(self, executable: Any, directory: Path) -> dict[str, Any]:
         """``model.so``: the JIT's object code linked by the C compiler (:mod:`.artefact`)."""
