@@ -41,7 +41,7 @@ def _ort(model: bytes, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
     return sess.run(None, {k: v for k, v in feeds.items() if k in names})
 
 
-def test_staged_workflow_matches_onnxruntime(encoder_onnx):
+def test_staged_workflow_matches_onnxruntime(encoder_onnx, tmp_path):
     model, feeds = encoder_onnx
     engine = ge_mlir.GraphEngine()
     graph = engine.load(model)
@@ -55,8 +55,11 @@ def test_staged_workflow_matches_onnxruntime(encoder_onnx):
     assert applied["ge-fuse-bias-add"].rewrites and applied["ge-fuse-activation"].rewrites
     parts = engine.partition(optimized)
     assert len(parts) == 1 and parts[0] is optimized
-    models = [engine.compile(p, target="cpu") for p in parts]
-    out = engine.execute(models, feeds)
+    models = [engine.compile(p, target="cpu", path=tmp_path / f"part{i}.gem") for i, p in enumerate(parts)]
+    # Saved offline artefacts load and run without compiling again.
+    loaded = [ge_mlir.load(tmp_path / f"part{i}.gem") for i in range(len(parts))]
+    out = engine.execute(loaded, feeds)
+    np.testing.assert_array_equal(list(out.values())[0], engine.execute(models, feeds)[models[0].output_names[0]])
     ref = _ort(model, feeds)
     assert list(out) == [s.name for s in optimized.outputs]
     np.testing.assert_allclose(list(out.values())[0], ref[0], rtol=1e-4, atol=1e-5)
