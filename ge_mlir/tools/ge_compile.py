@@ -10,13 +10,14 @@
     ge-compile model.onnx --memory-budget 64            # fail when the plan needs more than 64 MiB
     ge-compile model.onnx --memory-budget 64 --recompute --recompute-checkpoint-ops Conv  # ... or recompute
     ge-compile model.onnx --estimate-memory[=est.json]  # memory estimated on the ge graph, no lowering
+    ge-compile model.onnx --profile 100 [--trace trace.json] [--profile-json p.json]  # per-op profile
     ge-compile model.onnx --target ascendc -o project/       # Ascend C project (+ build on the CPU shim)
     ge-compile model.onnx --target ascendc -o project/ --random-inputs --compare-onnxruntime
     ge-compile model.onnx --dump-graph dumps/ [--dump-stages all] [--dump-format dot,svg,json,onnx]
 
 ``--run`` takes a .npz whose keys are the input names (or ``arg0``, ...);
 missing inputs are filled with seeded random data when ``--random-inputs`` is
-given. Exit status: 0 success, 1 any ge-mlir error (printed with its
+given (``--profile`` fills them all). Exit status: 0 success, 1 any ge-mlir error (printed with its
 diagnostics), 2 usage errors, 3 ``--compare-onnxruntime`` mismatch.
 """
 
@@ -34,6 +35,7 @@ import numpy as np
 from ge_mlir.artefact import load
 from ge_mlir.compiler import TARGET_STAGES, TARGETS, CompiledModel, compile, estimate_memory
 from ge_mlir.plan.report import memory_plan_json, memory_plan_svg, memory_table
+from ge_mlir.profiler import profile
 from ge_mlir.target.ascendc.target import RUN_ON
 from ge_mlir.errors import GeMlirError
 from ge_mlir.options import MEMORY_REUSE_STRATEGIES
@@ -151,11 +153,45 @@ def _check_artefact_args(p: argparse.ArgumentParser, args: argparse.Namespace) -
         "--recompute-ratio": args.recompute_ratio is not None, "--opt-level": args.opt_level != 3,
         "--run-on": args.run_on is not None, "--dump-graph": args.dump_graph is not None,
         "--compare-onnxruntime": args.compare_onnxruntime,
+        "--profile (a saved model is not a profiling build)": args.profile is not None,
     }
     given = [flag for flag, on in compile_only.items() if on]
     if given:
         p.error(f"{args.model} is a saved artefact, loaded without compiling: {', '.join(given)} "
                 "only apply when compiling a model (compare with onnxruntime on the .onnx file)")
+
+
+def _check_profile_args(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    if args.profile is None:
+        given = [flag for flag, value in (("--trace", args.trace), ("--profile-json", args.profile_json),
+                                          ("--top", args.top), ("--warmup", args.warmup)) if value is not None]
+        if given:
+            p.error("--trace, --profile-json, --top and --warmup need --profile N")
+        return
+    if args.profile < 1 or (args.warmup or 0) < 0 or (args.top is not None and args.top < 1):
+        p.error("--profile N and --top K must be at least 1, --warmup at least 0")
+    if args.target != "cpu" or args.compile_to not in (None, "llvm"):
+        p.error("--profile runs the compiled model: it needs --target cpu compiled to llvm")
+    for flag, path in (("--trace", args.trace), ("--profile-json", args.profile_json)):
+        if path is not None and not path.endswith(".json"):
+            p.error(f"{flag} FILE must end in .json, got {path!r}")
+
+
+def _profile(model: CompiledModel, args: argparse.Namespace, out) -> None:
+    """``--profile N``: the report's table on ``out``; the trace and JSON files."""
+    feeds = _random_inputs(model, args.seed)
+    if args.run:
+        with np.load(args.run) as data:
+            feeds.update({k: data[k] for k in data.files})
+    report = profile(model, feeds, iterations=args.profile, warmup=10 if args.warmup is None else args.warmup,
+                     progress=False if args.no_progress else None, name=os.path.basename(args.model))
+    out.write(report.table(top=10 if args.top is None else args.top))
+    if args.trace:
+        report.save_trace(args.trace)
+        print(f"profile: wrote the trace to {args.trace} (open it in https://ui.perfetto.dev)", file=out)
+    if args.profile_json:
+        report.save_json(args.profile_json)
+        print(f"profile: wrote {args.profile_json}", file=out)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -207,6 +243,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--benchmark", type=int, metavar="RUNS", default=0,
                    help="also print the median latency over RUNS runs (and onnxruntime's, 1 thread, "
                         "with --compare-onnxruntime)")
+    p.add_argument("--profile", type=int, metavar="N", default=None,
+                   help="cpu: compile a profiling build and print latency, throughput, the top ONNX nodes by self "
+                        "time (measured in the compiled code) and peak memory over N iterations (docs/profiling.md)")
+    p.add_argument("--warmup", type=int, metavar="N", default=None, help="--profile: warm-up iterations (10)")
+    p.add_argument("--top", type=int, metavar="K", default=None, help="--profile: nodes in the table (10)")
+    p.add_argument("--trace", metavar="FILE.json", default=None,
+                   help="--profile: write a Chrome / Perfetto trace (open it in https://ui.perfetto.dev)")
+    p.add_argument("--profile-json", metavar="FILE.json", default=None, help="--profile: write the report as JSON")
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--dump-graph", metavar="DIR", default=None,
                    help="write the graph of the dumped stages into DIR/<function>-<n>/ (docs/graphs.md)")
@@ -227,12 +271,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.estimate_memory is not None and args.target != "cpu":
         p.error("--estimate-memory models the cpu target's lowering: use it with --target cpu")
     _check_artefact_args(p, args)
+    _check_profile_args(p, args)
     try:
         options = {"optimize": not args.no_optimize, "opt_level": args.opt_level,
                    "input_shapes": dict(args.input_shape) or None, "config": args.config,
                    "memory_budget_mb": args.memory_budget, "memory_reuse_strategy": args.memory_strategy,
                    "recompute": args.recompute, "recompute_checkpoint_ops": args.recompute_checkpoint_ops,
-                   "recompute_ratio": args.recompute_ratio}
+                   "recompute_ratio": args.recompute_ratio, "profile": args.profile is not None}
         if args.estimate_memory is not None:
             return _estimate(args, options)
         extra = {}
@@ -285,6 +330,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             info.write(model.pass_report.format())
         if args.memory_report is not None:
             _memory_report(model, args, info)
+        if args.profile is not None:
+            _profile(model, args, info)
         if not (args.run or args.random_inputs):
             return 0
         feeds = _random_inputs(model, args.seed) if args.random_inputs else {}
