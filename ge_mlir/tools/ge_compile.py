@@ -70,12 +70,13 @@ def _memory_report(model: CompiledModel, args: argparse.Namespace, out) -> None:
     plan = model.memory_plan
     if plan is None:
         stages = TARGET_STAGES[model.target]
-        if "bufferized" not in stages:
-            print(f"memory report: no memory plan exists for target {model.target} yet "
-                  "(static memory planning serves the cpu target only)", file=out)
-        elif stages.index(model.compile_to) < stages.index("bufferized"):
+        # The stage whose passes plan memory: ge-plan-memory (cpu), ge-plan-device-memory (ascendc).
+        planned_in = {"cpu": "bufferized", "ascendc": "ascendc"}.get(model.target)
+        if planned_in not in stages:
+            print(f"memory report: no memory plan exists for target {model.target}", file=out)
+        elif stages.index(model.compile_to) < stages.index(planned_in):
             print(f"memory report: no memory plan at stage '{model.compile_to}' "
-                  "(memory is planned in stage 'bufferized')", file=out)
+                  f"(memory is planned in stage '{planned_in}')", file=out)
         else:
             print("memory report: no statically sized intermediate buffers, nothing to plan (arena 0 B)", file=out)
         return

@@ -142,6 +142,9 @@ def test_cli_says_when_there_is_no_plan(model_path, capsys):
     assert ge_compile.main([str(model_path), "--no-progress", "--target", "ascendc", "--compile-to", "ascendc",
                             "--memory-report"]) == 0
     assert "memory plan: " in capsys.readouterr().out
+    assert ge_compile.main([str(model_path), "--no-progress", "--target", "ascendc", "--compile-to", "optimized",
+                            "--memory-report"]) == 0
+    assert "no memory plan at stage 'optimized' (memory is planned in stage 'ascendc')" in capsys.readouterr().out
 
 
 def test_cli_rejects_a_report_file_of_another_kind(model_path, capsys):
