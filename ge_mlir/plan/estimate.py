@@ -179,8 +179,10 @@ def lowering_model(op: ir.Operation) -> OpModel:
       the padded input directly. With a bias, residual, activation or a narrower result
       type the accumulator is scratch and the result is written at ``epilogue``; without,
       the accumulator is the result.
-    ``conv_transpose2d``: the zero-dilated input (``prep``), the flipped filter, then a
-      stride-1 convolution as above.
+    ``conv_transpose2d``: batch 1, one group, stride = kernel, no padding, f32/f64 (UNet
+      up-sampling): the transposed filter (``prep``) and the ``[F*kh*kw, H*W]`` tap products
+      (``compute``) shuffled into the result (``epilogue``); otherwise the zero-dilated input
+      (``prep``), the flipped filter, then a stride-1 convolution as above.
     ``matmul``/``gemm``: an accumulator ``[batch*M, N]`` (``compute``), batch broadcasts
       of an operand materialised at ``prep``, ``trans_a`` transposed at ``prep``; the
       epilogue as for convolutions.
@@ -305,6 +307,21 @@ def _conv_transpose2d(op: ir.Operation) -> OpModel:
     wd = (w - 1) * strides[1] + 1 + 2 * bw + out_pad[1]
     eb = _elem_bytes(xt)
     f = fg * groups
+    is_wide = isinstance(xt.element_type, ir.FloatType) and ir.FloatType(xt.element_type).width in (32, 64)
+    if (n == 1 and groups == 1 and strides == [kh, kw] and dilations == [1, 1] and not any(pads)
+            and not any(out_pad) and is_wide):
+        # The lowering's matmul path (target/cpu/lowering/nn.py, _conv_transpose_as_matmul).
+        m.scratch.append(_scratch("transposed filter", [f * kh * kw, c], _elem_bytes(wt), _elem_name(wt),
+                                  PREP, COMPUTE))
+        m.scratch.append(_scratch("tap products", [f * kh * kw, h * w], eb, _elem_name(xt), COMPUTE, EPILOGUE))
+        m.read[0] = COMPUTE
+        m.out = EPILOGUE
+        if nhwc:
+            m.scratch.append(_scratch("NCHW input", [n, c, h, w], eb, _elem_name(xt), PREP, COMPUTE))
+            m.read[0] = PREP
+            m.scratch.append(_scratch("NCHW result", _nchw(list(rt.shape), True), _elem_bytes(rt), _elem_name(rt),
+                                      EPILOGUE, EPILOGUE))
+        return m
     m.scratch.append(_scratch("dilated input", [n, c, hd, wd], eb, _elem_name(xt), PREP, GATHER))
     m.scratch.append(_scratch("flipped filter", [f, cin // groups, kh, kw], _elem_bytes(wt), _elem_name(wt),
                               PREP, COMPUTE))

@@ -115,6 +115,9 @@ CONV_TRANSPOSES = [
     ((1, 2, 4, 4), (2, 3, 3, 3), {"strides": [2, 2], "pads": [1, 1, 1, 1], "output_padding": [1, 1]}),
     ((2, 4, 3, 3), (4, 1, 2, 2), {"group": 2, "strides": [2, 1]}),
     ((1, 2, 5, 5), (2, 2, 3, 3), {"dilations": [2, 2], "pads": [1, 0, 0, 1]}),
+    # Stride = kernel, batch 1, no padding (UNet up-sampling): one matmul and a pixel shuffle.
+    ((1, 4, 5, 6), (4, 3, 2, 2), {"strides": [2, 2]}),
+    ((1, 3, 4, 4), (3, 2, 3, 2), {"strides": [3, 2]}),
 ]
 
 
@@ -125,6 +128,18 @@ def test_conv_transpose(xs, ws, attrs, bias):
     if bias:
         ins.append(("b", rand((ws[1] * attrs.get("group", 1),)), True))
     model, feeds = one_node("ConvTranspose", ins, np.float32, **attrs)
+    close(*run_both(model, feeds))
+
+
+def test_conv_transpose_with_stride_equal_to_kernel_is_one_matmul():
+    ins = [("x", rand((1, 4, 5, 6)), False), ("w", rand((4, 3, 2, 2)), True), ("b", rand((3,)), True)]
+    model, feeds = one_node("ConvTranspose", ins, np.float32, strides=[2, 2])
+    m = ge_mlir.compile(model.SerializeToString(), compile_to="linalg")
+    text = m.ir("linalg")
+    # No zero-dilated input (a strided insert_slice into zeros) and no convolution: a matmul of
+    # [F*kh*kw, C] x [C, H*W] and the shuffle of its taps into place.
+    assert "linalg.conv_2d" not in text and "insert_slice" not in text
+    assert "linalg.matmul" in text and "tensor<12x30xf32>" in text
     close(*run_both(model, feeds))
 
 

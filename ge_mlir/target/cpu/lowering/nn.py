@@ -362,6 +362,11 @@ def lower_conv_transpose2d(op: ir.OpView) -> ir.Value:
     cin, fg, kh, kw = wt.shape
     g = groups
     elem = xt.element_type
+    if (n == 1 and g == 1 and list(strides) == [kh, kw] and list(dilations) == [1, 1] and not any(pads)
+            and not any(out_pad) and acc == elem and list(out_t.shape) == [1, fg, h * kh, wd * kw]):
+        y = _conv_transpose_as_matmul(x, w, fg, kh, kw, elem)
+        y = _epilogue(y, out_t, op, bias, _channel_bias_map(4) if bias is not None else None)
+        return transpose(y, [0, 2, 3, 1]) if nhwc else y
     # Zero-dilated input with a full (k - 1) * d border (+ output_padding at the end).
     bh, bw = dilations[0] * (kh - 1), dilations[1] * (kw - 1)
     hd = (h - 1) * strides[0] + 1 + 2 * bh + out_pad[0]
@@ -403,6 +408,21 @@ def lower_conv_transpose2d(op: ir.OpView) -> ir.Value:
                                  [0, 0, top, left], [n, f, ho, wo], [1, 1, 1, 1])
     y = _epilogue(y, out_t, op, bias, _channel_bias_map(4) if bias is not None else None)
     return transpose(y, [0, 2, 3, 1]) if nhwc else y
+
+
+def _conv_transpose_as_matmul(x: ir.Value, w: ir.Value, f: int, kh: int, kw: int, elem: ir.Type) -> ir.Value:
+    """A batch-1 transposed convolution whose stride equals its kernel (UNet up-sampling, no
+    padding): every output pixel gets exactly one (input pixel, filter tap) product sum,
+    ``y[f, h*kh + ky, w*kw + kx] = sum_c W[c, f, ky, kx] x[c, h, w]``, so it is one matmul
+    ``[F*kh*kw, C] x [C, H*W]`` and a pixel shuffle: no zero-dilated input (kh*kw times the
+    input, mostly zeros multiplied) and kh*kw times fewer multiplications."""
+    _, c, h, wd = _tensor(x).shape
+    x2 = reshape(x, [c, h * wd])
+    w2 = transpose(reshape(w, [c, f * kh * kw]), [1, 0])  # [F*kh*kw, C]
+    t = linalg.matmul(w2, x2, outs=[_zeros([f * kh * kw, h * wd], elem)])
+    # [F, kh, kw, H, W] -> [F, H, kh, W, kw] -> [1, F, H*kh, W*kw]
+    t = transpose(reshape(t, [f, kh, kw, h, wd]), [0, 3, 1, 4, 2])
+    return reshape(t, [1, f, h * kh, wd * kw])
 
 
 # --------------------------------------------------------------------------
