@@ -6,8 +6,8 @@
 * ONNX passes ``onnx.checker`` (full check) and gives onnxruntime the original model's outputs:
   on a model using 80 of the ge ops one by one (the importer's 1:1 mappings), on hand-written
   ge IR for the ops only the optimizer makes (fused epilogues, NHWC, trans_data, rsqrt, silu,
-  rms_norm, shape, range) against the CPU target, and on two bench models (resnet18 and
-  bert_encoder, optimized: fused conv/matmul epilogues expanded);
+  rms_norm, shape, range) against the CPU target, and on every bench model of bench/models.py
+  (optimized: fused conv/matmul epilogues expanded; DOT and JSON checked on them too);
 * the stage diff, ge-bisect's use of it, ``ge-compile --dump-graph`` and ``GE_MLIR_DUMP_GRAPH``.
 """
 
@@ -426,7 +426,7 @@ def test_custom_domain_keeps_fused_ops_whole():
     assert {"Abs", "Add", "Reshape", "Shape", "Range"} <= {n.op_type for n in exported.graph.node if not n.domain}
 
 
-BENCH = ["resnet18", "bert_encoder"]
+BENCH = ["resnet18", "mobilenet_v2", "bert_encoder", "gpt2_decoder", "vit_tiny", "unet"]
 
 
 @pytest.fixture(scope="module")
