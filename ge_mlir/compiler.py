@@ -83,6 +83,13 @@ class _Progress:
 
     def step(self, stage: str) -> None:
         self.done += 1
+        self._draw(stage, "\n" if self.done == self.total else "")
+
+    def working(self, label: str) -> None:
+        """Shows what runs now (e.g. ``optimize: ge-fuse-conv-bn``) without counting a step done."""
+        self._draw(label, "")
+
+    def _draw(self, label: str, end: str) -> None:
         elapsed = time.perf_counter() - self.start
         if not self.enabled or (elapsed < 1.0 and not self.shown):
             return
@@ -90,8 +97,8 @@ class _Progress:
         width = 20
         filled = width * self.done // self.total
         bar = "#" * filled + "-" * (width - filled)
-        end = "\n" if self.done == self.total else ""
-        sys.stderr.write(f"\rge-mlir {self.what} [{bar}] {self.done}/{self.total} {stage:<10} {elapsed:6.1f} s{end}")
+        # One width for every label, so a shorter one overwrites a longer one completely.
+        sys.stderr.write(f"\rge-mlir {self.what} [{bar}] {self.done}/{self.total} {label[:36]:<36} {elapsed:6.1f} s{end}")
         sys.stderr.flush()
 
     def close(self) -> None:
@@ -480,7 +487,9 @@ class GraphEngine:
             if pipeline is not None:
                 from .passes.pipeline import run_elements
 
-                elements = instrument(pipeline.parse(), report)
+                bar = self._bar
+                elements = instrument(pipeline.parse(), report,
+                                      None if bar is None else (lambda name: bar.working(f"optimize: {name}")))
                 if self._dumper is not None:
                     elements = self._dumper.instrument(elements)
                 run_elements(module, elements, f"default {target} pipeline {pipeline.text!r}")

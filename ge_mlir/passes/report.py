@@ -115,9 +115,11 @@ class PassReport:
 class _Measured(Pass):
     """Runs a ge pass and records its line in the report."""
 
-    def __init__(self, inner: Pass, entry: PassReportEntry) -> None:  # no super(): options live on inner
+    def __init__(self, inner: Pass, entry: PassReportEntry,
+                 on_start: Callable[[str], None] | None = None) -> None:  # no super(): options live on inner
         self.inner = inner
         self.entry = entry
+        self.on_start = on_start
         self.name = inner.name  # type: ignore[misc]
         self.summary = inner.summary  # type: ignore[misc]
         self.options_values = inner.options_values
@@ -130,6 +132,8 @@ class _Measured(Pass):
         inner_cb = self.inner.as_callback()
 
         def callback(op: ir.Operation, pass_: Any) -> None:
+            if self.on_start is not None:
+                self.on_start(self.entry.name)
             self.entry.ops_before = count_ops(op)
             t0 = time.perf_counter()
             try:
@@ -149,12 +153,15 @@ class _Probe(Pass):
     name = "ge-report-probe"  # type: ignore[assignment]
     summary = "records op counts and time for the ge pass report"  # type: ignore[assignment]
 
-    def __init__(self, entry: PassReportEntry, start: bool, clock: list[float]) -> None:
+    def __init__(self, entry: PassReportEntry, start: bool, clock: list[float],
+                 on_start: Callable[[str], None] | None = None) -> None:
         super().__init__()
-        self.entry, self.start, self.clock = entry, start, clock
+        self.entry, self.start, self.clock, self.on_start = entry, start, clock, on_start
 
     def run(self, module: ir.Operation) -> None:
         if self.start:
+            if self.on_start is not None:
+                self.on_start(self.entry.name)
             self.entry.ops_before = count_ops(module)
             self.clock[0] = time.perf_counter()
         else:
@@ -162,17 +169,19 @@ class _Probe(Pass):
             self.entry.ops_after = count_ops(module)
 
 
-def instrument(elements: list[PipelineElement], report: PassReport) -> list[PipelineElement]:
-    """Elements that run ``elements`` and fill ``report`` as they go."""
+def instrument(elements: list[PipelineElement], report: PassReport,
+               on_start: Callable[[str], None] | None = None) -> list[PipelineElement]:
+    """Elements that run ``elements`` and fill ``report`` as they go; ``on_start(name)`` is
+    called as each pass starts (progress display)."""
     out: list[PipelineElement] = []
     for el in elements:
         entry = PassReportEntry(el.name, ge=el.ge_pass is not None)
         report.entries.append(entry)
         if el.ge_pass is not None:
-            out.append(PipelineElement(el.text, _Measured(el.ge_pass, entry), el.options))
+            out.append(PipelineElement(el.text, _Measured(el.ge_pass, entry, on_start), el.options))
         else:
             clock = [0.0]
-            out.append(PipelineElement(_Probe.name, _Probe(entry, True, clock)))
+            out.append(PipelineElement(_Probe.name, _Probe(entry, True, clock, on_start)))
             out.append(el)
             out.append(PipelineElement(_Probe.name, _Probe(entry, False, clock)))
     return out

@@ -190,6 +190,26 @@ def test_progress_bar(monkeypatch):
     assert err.getvalue() == out
 
 
+def test_progress_names_the_running_pass(monkeypatch):
+    """A long compile shows which optimization pass runs, not only finished stages."""
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    monkeypatch.setattr(_Progress, "__init__", _always_shown(_Progress.__init__))
+    ge_mlir.compile(onnx_model(), progress=True)
+    out = err.getvalue()
+    assert "optimize: ge-canonicalize" in out and "optimize: ge-fold-constants" in out
+    assert out.endswith("\n") and "5/5 llvm" in out
+    # Every redraw has one width, so a short label overwrites a long one entirely.
+    assert len({len(line) for line in out.strip("\n").split("\r")[1:]}) == 1
+
+
+def _always_shown(init):
+    def patched(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        self.start -= 10.0  # as if the compile had run for ten seconds already
+    return patched
+
+
 def test_on_stage_callback():
     seen = []
     ge_mlir.compile(IR, progress=False, on_stage=lambda stage, seconds: seen.append((stage, seconds >= 0)))
