@@ -198,11 +198,11 @@ class UNet(nn.Module):
     """UNet-style encoder/decoder: per level a block, then 2x2 max pooling; a bottleneck block;
     per level back up a 2x2 stride-2 transposed convolution, concatenated with the encoder's
     output of that level (the skip connection), then a block; a 1x1 convolution to the classes.
-    Channels double per level (``base``, 2*base, ...)."""
+    Channels grow by ``growth`` per level (``base``, growth*base, ...)."""
 
-    def __init__(self, cin: int = 3, classes: int = 2, base: int = 8, levels: int = 3) -> None:
+    def __init__(self, cin: int = 3, classes: int = 2, base: int = 8, levels: int = 3, growth: int = 2) -> None:
         super().__init__()
-        ch = [base * 2**i for i in range(levels + 1)]
+        ch = [base * growth**i for i in range(levels + 1)]
         self.down = nn.ModuleList(UNetBlock(cin if i == 0 else ch[i - 1], ch[i]) for i in range(levels))
         self.bottom = UNetBlock(ch[levels - 1], ch[levels])
         self.up = nn.ModuleList(nn.ConvTranspose2d(ch[i + 1], ch[i], 2, 2) for i in reversed(range(levels)))

@@ -86,7 +86,7 @@ _BINARY = ("add", "sub", "mul", "div", "pow", "max", "min", "mod", "and", "or", 
 ELEMENTWISE_OPS = frozenset(f"ge.{n}" for n in (*_UNARY, *_BINARY, "cast", "where", "batch_norm"))
 #: Below this many output columns (rows x padded width) a stride-1 convolution uses
 #: im2col rather than shifted matmuls (``ge_mlir.target.cpu.codegen._SHIFTED_MIN_COLUMNS``).
-SHIFTED_MIN_COLUMNS = 1500
+SHIFTED_MIN_COLUMNS = 1000
 #: ``strategy`` value: the best of the heuristic strategies, never the exact solver.
 HEURISTICS_ONLY = "heuristics"
 
@@ -171,7 +171,7 @@ def lowering_model(op: ir.Operation) -> OpModel:
 
     ``conv2d`` (NCHW; NHWC adds a transposed copy of the input at ``prep`` and of the result):
       a padded copy of the input when ``pads`` is non-zero; then, for float ``groups=1``:
-      *shifted matmuls* (batch 1, stride 1, a kernel larger than 1x1, at least 1500
+      *shifted matmuls* (batch 1, stride 1, a kernel larger than 1x1, at least 1000
       output columns over the padded width): a ``[C, Hp*Wp + kw-1]`` row copy
       (``gather``) and a ``[F, Ho*Wp]`` accumulator (``compute``); otherwise *im2col*:
       the ``[C*kh*kw, Ho*Wo]`` patch matrix (``gather``, none for 1x1 stride 1) and an

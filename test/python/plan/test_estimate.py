@@ -346,7 +346,5 @@ def test_bench_model_estimate_within_10_percent_of_the_final_plan(bench_models, 
         f"{name}: arena {plan['arena']} B is {plan['arena'] / plan['op_bound']:.3f}x the op bound {plan['op_bound']} B")
 
 
-#: Models whose arena cannot reach 1.05x the op bound, and why. UNet: both upper skip tensors must
-#: stay live across the 32x32 decoder convolution, whose im2col matrix is the largest buffer, in
-#: every op order; rematerialization under a budget (test_rematerialize.py) reaches the bound.
-ARENA_OVER_OP_BOUND = {"unet": 1.30}
+#: Models whose arena may exceed 1.05x the op bound, and why (none today).
+ARENA_OVER_OP_BOUND: dict[str, float] = {}

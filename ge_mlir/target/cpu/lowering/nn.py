@@ -275,7 +275,48 @@ def _pad_nchw(x: ir.Value, pads: Sequence[int], value: float, extra_end: Sequenc
     # empty-tensor elimination then lets x's producer write straight into the
     # padded buffer, saving a copy of every padded activation.
     filled = _filled(shape, elem, value)
+    pieces = _concat_pieces(x)
+    if pieces is not None:
+        # A concatenation padded for a window op: its pieces go straight into the padded buffer,
+        # so the unpadded concatenation is never materialised (UNet decoders: one activation less).
+        out = filled
+        for piece, offsets in pieces:
+            pt = _tensor(piece)
+            at = [offsets[0], offsets[1], offsets[2] + top, offsets[3] + left]
+            window = tensor.extract_slice(pt, out, [], [], [], at, list(pt.shape), [1, 1, 1, 1])
+            copied = linalg.copy(piece, outs=[window])
+            out = tensor.insert_slice(copied, out, [], [], [], at, list(pt.shape), [1, 1, 1, 1])
+        return out
     return tensor.insert_slice(x, filled, [], [], [], [0, 0, top, left], [n, c, h, w], [1, 1, 1, 1])
+
+
+def _concat_pieces(x: ir.Value) -> list[tuple[ir.Value, list[int]]] | None:
+    """[(piece, offsets)] when ``x`` is a concatenation as the concat lowering builds it (pieces
+    copied into slices of a ``tensor.empty``, which they cover) used only here; else None."""
+    if sum(1 for _ in x.uses) != 1:
+        return None
+    pieces: list[tuple[ir.Value, list[int]]] = []
+    v = x
+    while True:
+        owner = v.owner
+        if not isinstance(owner, (ir.Operation, ir.OpView)):
+            return None
+        owner = owner.operation
+        if owner.name == "tensor.empty":
+            break
+        if owner.name != "tensor.insert_slice" or len(owner.operands) != 2:
+            return None  # dynamic offsets/sizes/strides
+        strides = list(ir.DenseI64ArrayAttr(owner.attributes["static_strides"]))
+        if any(st != 1 for st in strides):
+            return None
+        src, dest = owner.operands[0], owner.operands[1]
+        src_op = src.owner.operation if isinstance(src.owner, (ir.Operation, ir.OpView)) else None
+        piece = src_op.operands[0] if src_op is not None and src_op.name == "linalg.copy" else src
+        if sum(1 for _ in dest.uses) > 2:  # the insert and the copy's window: nothing else reads it
+            return None
+        pieces.append((piece, list(ir.DenseI64ArrayAttr(owner.attributes["static_offsets"]))))
+        v = dest
+    return pieces[::-1] if len(pieces) > 1 else None
 
 
 def _conv_nchw(x: ir.Value, w: ir.Value, strides: Sequence[int], dilations: Sequence[int], groups: int,
