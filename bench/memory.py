@@ -59,7 +59,8 @@ def _child(engine: str, onnx_path: str, inputs_path: str, runs: int) -> None:
     if engine == "ge-mlir":
         import ge_mlir
 
-        model = ge_mlir.compile(onnx_path, target="cpu", progress=False)
+        # No stage IR text kept: the run's memory, not five printed copies of the weights.
+        model = ge_mlir.compile(onnx_path, target="cpu", progress=False, options={"keep_ir": False})
         plan = model.memory_plan
         feeds = {k: v for k, v in feeds.items() if k in model.input_names}
 

@@ -175,7 +175,8 @@ class CompiledModel:
     @property
     def stages(self) -> tuple[str, ...]:
         """The stages this compile went through, in order."""
-        return tuple(self._ir)
+        stages = TARGET_STAGES[self.target]
+        return tuple(self._ir) or tuple(s for s in self.stage_times if s in stages)
 
     def ir(self, stage: str | None = None) -> str:
         """The IR after ``stage`` (default: the last stage run) as text."""
@@ -184,6 +185,8 @@ class CompiledModel:
         if stage not in stages:
             raise CompileError(f"unknown stage {stage!r} (stages: {', '.join(stages)})")
         if stage not in self._ir:
+            if stage in self.stage_times and self.loaded_from is None:
+                raise CompileError(f"the IR of stage {stage!r} was not kept (compile with keep_ir=True)")
             if self.loaded_from is not None:
                 raise CompileError(f"the IR of stage {stage!r} is not in the artefact {self.loaded_from} "
                                    f"(saved stages: {', '.join(self._ir) or 'none'}; save with include_ir=True)")
@@ -362,7 +365,10 @@ class Graph:
     @property
     def text(self) -> str:
         """The graph as ge IR text (``ge-opt`` reads it)."""
-        return self._history.texts[self.stage]
+        if self.stage in self._history.texts:
+            return self._history.texts[self.stage]
+        with self._context:
+            return str(self._module)
 
     def export(self, path: str | Path, format: str | None = None) -> Path:
         """Writes the graph: ``mlir`` (ge IR text), or ``dot``/``svg``/``json``/``onnx`` through
@@ -435,7 +441,8 @@ class GraphEngine:
 
     # -- stage bookkeeping ------------------------------------------------------
     def _done(self, stage: str, module: ir.Module | str, history: _History, t0: float) -> float:
-        history.texts[stage] = module if isinstance(module, str) else str(module)
+        if self.options.keep_ir:
+            history.texts[stage] = module if isinstance(module, str) else str(module)
         if stage in GRAPH_STAGES and not isinstance(module, str):
             from .graph.model import op_locations
 

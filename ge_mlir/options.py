@@ -55,6 +55,9 @@ class CompileOptions:
         memory_estimation: estimate the memory on the optimized ge graph before
             lowering (``CompiledModel.memory_estimate``). None: the config's
             ``ge.exec.memory.enable_memory_estimation``, else False.
+        keep_ir: keep every stage's IR text on the compiled model (``CompiledModel.ir``).
+            False saves the memory (five copies of the weights as text: about 450 MiB
+            for ResNet-18) and the printing time; ``ir()`` then says the text was not kept.
         profile: ``cpu``: a profiling build: ``ge-instrument-ops`` times each ONNX
             node's ops in the compiled code (stamps off until :func:`ge_mlir.profile`
             switches them on; ``CompiledModel.profiler``). docs/profiling.md.
@@ -74,6 +77,7 @@ class CompileOptions:
     recompute_checkpoint_ops: Sequence[str] | None = None
     recompute_ratio: float | None = None
     memory_estimation: bool | None = None
+    keep_ir: bool = True
     profile: bool = False
 
 
@@ -110,6 +114,8 @@ def coerce_options(options: CompileOptions | Mapping[str, Any] | None) -> Compil
     ratio = options.recompute_ratio
     if ratio is not None and (isinstance(ratio, bool) or not isinstance(ratio, (int, float)) or not 0 <= ratio <= 1):
         raise CompileError(f"recompute_ratio must be a number from 0 to 1 or None, got {ratio!r}")
+    if not isinstance(options.keep_ir, bool):
+        raise CompileError(f"keep_ir must be True or False, got {options.keep_ir!r}")
     if options.memory_estimation is not None and not isinstance(options.memory_estimation, bool):
         raise CompileError(f"memory_estimation must be True, False or None, got {options.memory_estimation!r}")
     if not isinstance(options.profile, bool):
