@@ -135,6 +135,7 @@ def main() -> int:
     from ge_mlir.frontend.torch import export_onnx
     from ge_mlir.plan.report import memory_plan_svg
     from models import benchmark_models
+    from tables import print_table
 
     wanted = set(args.models.split(",")) if args.models else None
     rows = []
@@ -180,17 +181,7 @@ def main() -> int:
     for title, header, body in (("memory plan (MiB; ratios of the chosen arena)", plan_header, plan_rows),
                                 ("peak RSS of a run (MiB)", rss_header, rss_rows)):
         print(title)
-        if args.markdown:
-            print("| " + " | ".join(header) + " |")
-            print("|" + "---|" * len(header))
-            for r in body:
-                print("| " + " | ".join(r) + " |")
-        else:
-            widths = [max(len(h), *(len(r[i]) for r in body)) for i, h in enumerate(header)] if body else \
-                [len(h) for h in header]
-            print("  ".join(f"{h:<{w}}" if i == 0 else f"{h:>{w}}" for i, (h, w) in enumerate(zip(header, widths))))
-            for r in body:
-                print("  ".join(f"{c:<{w}}" if i == 0 else f"{c:>{w}}" for i, (c, w) in enumerate(zip(r, widths))))
+        print_table(header, body, args.markdown)
         print()
     reset = all(ge["reset"] and ort["reset"] for _, _, ge, ort in rows)
     print(f"(each engine in a fresh process, 1 thread, {args.runs} runs; base = VmRSS after compile/session "

@@ -36,6 +36,7 @@ import ge_mlir  # noqa: E402
 from ge_mlir.frontend.torch import export_onnx  # noqa: E402
 from ge_mlir.profiler import cpu_name  # noqa: E402
 from models import benchmark_models  # noqa: E402
+from tables import print_table  # noqa: E402
 
 
 def measure(plain, prof, feeds: dict, runs: int, warmup: int = 3) -> dict[str, float]:
@@ -93,16 +94,7 @@ def main() -> int:
              f"{(m['off'] / m['plain'] - 1) * 100:+.1f} %", f"{m['plain_min']:.2f}", f"{m['ops_min']:.2f}",
              f"{m['ops_min'] / m['plain_min'] * 100:.1f} %", f"{m['ops'] / m['kernel'] * 100:.2f} %",
              f"{r.stamp_ns:.0f}" if r.stamp_ns is not None else "-") for n, k, m, r in results]
-    if args.markdown:
-        print("| " + " | ".join(header) + " |")
-        print("|" + "---|" * len(header))
-        for r in body:
-            print("| " + " | ".join(r) + " |")
-    else:
-        widths = [max(len(h), *(len(r[i]) for r in body)) for i, h in enumerate(header)]
-        print("  ".join(h.rjust(w) for h, w in zip(header, widths)))
-        for r in body:
-            print("  ".join(c.rjust(w) for c, w in zip(r, widths)))
+    print_table(header, body, args.markdown)
     print(f"(medians of {args.runs} iterations after 3 warm-up, plain / stamps off / stamps on in rotating order; "
           f"1 thread; {cpu_name()}, {os.cpu_count()} CPUs)")
     for name, _, _, report in results:

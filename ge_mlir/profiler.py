@@ -32,7 +32,7 @@ import numpy as np
 from .compiler import CompiledModel, _Progress
 from .compiler import compile as _compile
 from .errors import CompileError, ExecutionError
-from .ir.types import check_arrays
+from .ir.types import check_arrays, random_arrays
 from .options import CompileOptions, coerce_options
 
 __all__ = ["LatencyStats", "MemoryStats", "OpProfile", "ProfileReport", "profile", "random_inputs"]
@@ -328,16 +328,7 @@ def cpu_name() -> str:
 
 def random_inputs(model: CompiledModel, seed: int = 0) -> dict[str, np.ndarray]:
     """Seeded random arrays for every input of ``model`` (integers in [0, 10), booleans, normal floats)."""
-    rng = np.random.default_rng(seed)
-    feeds = {}
-    for spec in model.inputs:
-        if spec.dtype == np.bool_:
-            feeds[spec.name] = rng.integers(0, 2, spec.shape).astype(np.bool_)
-        elif spec.dtype.kind in "iu":
-            feeds[spec.name] = rng.integers(0, 10, spec.shape).astype(spec.dtype)
-        else:
-            feeds[spec.name] = rng.standard_normal(spec.shape).astype(spec.dtype)
-    return feeds
+    return random_arrays(model.inputs, seed)
 
 
 def _status_bytes(field_name: str) -> int | None:

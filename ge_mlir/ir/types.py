@@ -94,3 +94,18 @@ def check_arrays(args: Sequence[Any], specs: Sequence[TensorSpec], labels: Seque
         # Arguments are bufferized read-only, so a contiguous array is passed as is.
         arrays.append(np.ascontiguousarray(a))
     return arrays
+
+
+def random_arrays(specs: Sequence[Any], seed: int = 0, int_high: int = 10) -> dict[str, np.ndarray]:
+    """Seeded random arrays for named specs (``IOSpec``-like: ``name``, ``shape``, ``dtype``):
+    booleans, integers in ``[0, int_high)``, standard normal floats."""
+    rng = np.random.default_rng(seed)
+    feeds = {}
+    for spec in specs:
+        if spec.dtype == np.bool_:
+            feeds[spec.name] = rng.integers(0, 2, spec.shape).astype(np.bool_)
+        elif spec.dtype.kind in "iu":
+            feeds[spec.name] = rng.integers(0, int_high, spec.shape).astype(spec.dtype)
+        else:
+            feeds[spec.name] = rng.standard_normal(spec.shape).astype(spec.dtype)
+    return feeds

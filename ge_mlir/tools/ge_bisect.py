@@ -140,17 +140,10 @@ class BisectResult:
 
 
 def random_inputs(specs: Sequence[Any], seed: int = 0) -> dict[str, np.ndarray]:
-    """Seeded random arrays for the model inputs (``IOSpec``s)."""
-    rng = np.random.default_rng(seed)
-    feeds = {}
-    for spec in specs:
-        if spec.dtype == np.bool_:
-            feeds[spec.name] = rng.integers(0, 2, spec.shape).astype(np.bool_)
-        elif spec.dtype.kind in "iu":
-            feeds[spec.name] = rng.integers(0, 4, spec.shape).astype(spec.dtype)
-        else:
-            feeds[spec.name] = rng.standard_normal(spec.shape).astype(spec.dtype)
-    return feeds
+    """Seeded random arrays for the model inputs (``IOSpec``s; integers in [0, 4))."""
+    from ge_mlir.ir.types import random_arrays
+
+    return random_arrays(specs, seed, int_high=4)
 
 
 def compare(reference: Sequence[np.ndarray], got: Sequence[np.ndarray], names: Sequence[str],

@@ -39,20 +39,12 @@ from ge_mlir.profiler import profile
 from ge_mlir.target.ascendc.target import RUN_ON
 from ge_mlir.errors import GeMlirError
 from ge_mlir.options import MEMORY_REUSE_STRATEGIES
+from ge_mlir.ir.types import random_arrays
 from ge_mlir.tools.ge_import_onnx import parse_shape
 
 
 def _random_inputs(model: CompiledModel, seed: int) -> dict[str, np.ndarray]:
-    rng = np.random.default_rng(seed)
-    feeds = {}
-    for spec in model.inputs:
-        if spec.dtype == np.bool_:
-            feeds[spec.name] = rng.integers(0, 2, spec.shape).astype(np.bool_)
-        elif spec.dtype.kind in "iu":
-            feeds[spec.name] = rng.integers(0, 10, spec.shape).astype(spec.dtype)
-        else:
-            feeds[spec.name] = rng.standard_normal(spec.shape).astype(spec.dtype)
-    return feeds
+    return random_arrays(model.inputs, seed)
 
 
 def _median_ms(fn, runs: int) -> float:

@@ -9,7 +9,6 @@ DAGs: the peak never grows, the module verifies, outputs are bitwise identical.
 
 from __future__ import annotations
 
-import random
 import sys
 from pathlib import Path
 
@@ -217,74 +216,7 @@ def test_conv_flops():
 # Random DAGs
 # --------------------------------------------------------------------------
 
-SMALL, BIG = 8, 64
-
-
-def random_dag(seed: int, n_ops: int = 20) -> str:
-    """1-D f32 tensors of two sizes: unary and binary elementwise ops, tiles (small to big) and
-    reshape + reduce_sum + reshape (big to small), operands drawn from every earlier value (long lives)."""
-    rng = random.Random(seed)
-    values = [("%x", SMALL), ("%y", BIG)]
-    lines = []
-
-    def t(n: int) -> str:
-        return f"tensor<{n}xf32>"
-
-    for k in range(n_ops):
-        name, size = rng.choice(values)
-        kind = rng.random()
-        out = f"%v{k}"
-        if kind < 0.3:
-            op = rng.choice(["ge.neg", "ge.relu", "ge.abs", "ge.tanh"])
-            lines.append(f"{out} = {op} {name} : {t(size)}")
-        elif kind < 0.65:
-            other = rng.choice([v for v, s in values if s == size])
-            op = rng.choice(["ge.add", "ge.mul", "ge.sub", "ge.max"])
-            lines.append(f"{out} = {op} {name}, {other} : ({t(size)}, {t(size)}) -> {t(size)}")
-        elif size == SMALL:
-            lines.append(f"{out} = ge.tile {name} {{repeats = array<i64: {BIG // SMALL}>}} : ({t(SMALL)}) -> {t(BIG)}")
-            size = BIG
-        else:
-            lines.append(f"{out}a = ge.reshape {name} : {t(BIG)} to tensor<{SMALL}x{BIG // SMALL}xf32>")
-            lines.append(f"{out}b = ge.reduce_sum {out}a {{axes = array<i64: 1>}} : "
-                         f"(tensor<{SMALL}x{BIG // SMALL}xf32>) -> tensor<{SMALL}x1xf32>")
-            lines.append(f"{out} = ge.reshape {out}b : tensor<{SMALL}x1xf32> to {t(SMALL)}")
-            size = SMALL
-        values.append((out, size))
-    rets = [values[-1]] + rng.sample(values[2:-1], 2)
-    body = "\n  ".join(lines)
-    return (f"func.func @main(%x: {t(SMALL)}, %y: {t(BIG)}) -> ({', '.join(t(s) for _, s in rets)}) {{\n  {body}\n"
-            f"  return {', '.join(v for v, _ in rets)} : {', '.join(t(s) for _, s in rets)}\n}}\n")
-
-
-def peak_bytes(fn: ir.Operation) -> int:
-    """Independent of the pass: the most bytes of op results live at once in block order
-    (definition to last use inclusive; arguments and returned tensors cost nothing; a reshape is
-    a view keeping its source live)."""
-    ops = [op.operation for op in fn.regions[0].blocks[0].operations]
-    pos = {op: i for i, op in enumerate(ops)}
-    root, end, size = {}, {}, {}
-    for i, op in enumerate(ops[:-1]):
-        for r in op.results:
-            src = op.operands[0] if op.name == "ge.reshape" else None
-            if src is not None:
-                root[r] = None if isinstance(src.owner, ir.Block) else root[src]
-            else:
-                root[r] = r
-                size[r], end[r] = 4 * int(np.prod(ir.RankedTensorType(r.type).shape)), i
-    for op in ops:
-        for v in op.operands:
-            if not isinstance(v.owner, ir.Block) and root.get(v) is not None:
-                if op == ops[-1]:
-                    size[root[v]] = 0
-                else:
-                    end[root[v]] = max(end[root[v]], pos[op])
-    live = [0] * len(ops)
-    for r, s in size.items():
-        start = pos[r.owner.operation if isinstance(r.owner, ir.OpView) else r.owner]
-        for i in range(start, end[r] + 1):
-            live[i] += s
-    return max(live)
+from random_dags import BIG, SMALL, peak_bytes, random_dag  # noqa: E402 - pytest puts this directory on sys.path
 
 
 def _main(module: ir.Module) -> ir.Operation:
@@ -295,7 +227,7 @@ def test_random_dags_never_a_higher_peak_and_often_lower():
     lowered = 0
     for seed in range(30):
         with ir.Context():
-            module = ge_mlir.parse_module(random_dag(seed))
+            module = ge_mlir.parse_module(random_dag(seed, 20))
             fn = _main(module)
             before = peak_bytes(fn)
             result = rematerialize_function(fn, int(0.6 * before))
@@ -309,7 +241,7 @@ def test_random_dags_never_a_higher_peak_and_often_lower():
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_random_dags_outputs_bitwise_identical(seed):
-    text = random_dag(seed)
+    text = random_dag(seed, 20)
     with ir.Context():
         module = ge_mlir.parse_module(text)
         result = rematerialize_function(_main(module), int(0.6 * peak_bytes(_main(module))))
