@@ -44,13 +44,6 @@ _TRANS_SCOPES: dict[str, tuple[str, ...]] = {
     "BatchNorm": ("batch_norm",),
     "MatMul": (),  # row-major (ND) in every ge-mlir target: nothing to move
 }
-#: ONNX/GE op types whose ge op name is not their snake_case form.
-_OP_ALIASES = {
-    "Conv": "conv2d", "Conv2D": "conv2d", "ConvTranspose": "conv_transpose2d", "MaxPool": "max_pool2d",
-    "AveragePool": "avg_pool2d", "AvgPool": "avg_pool2d", "GlobalAveragePool": "global_avg_pool",
-    "GlobalMaxPool": "global_max_pool", "BatchNormalization": "batch_norm", "BatchNorm": "batch_norm",
-    "TransData": "trans_data", "MatMul": "matmul", "Gemm": "gemm",
-}
 #: GE ``ge.exec.atc.precision_mode`` spellings -> ge-mlir ``precisionMode``.
 _ATC_PRECISION = {"allow_mixed_precision": "allow_mix_precision", "allow_mix_precision": "allow_mix_precision",
                   "force_fp16": "force_fp16", "must_keep_origin_dtype": "must_keep_origin_dtype",
@@ -130,7 +123,12 @@ def _ge_op(ck: _Checker, key: str, name: Any) -> str:
         raise ck.fail(key, f"expected an op name such as \"Conv\" or \"ge.conv2d\", got {_shown(name)}")
     if name in ops:
         return name
-    snake = _OP_ALIASES.get(name) or re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+    from .ir.ge_ops import ONNX_OP_TO_GE
+
+    known = ONNX_OP_TO_GE.get(name)
+    if known:
+        return known[0]
+    snake = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
     if f"ge.{snake}" in ops:
         return f"ge.{snake}"
     raise ck.fail(key, f"unknown op '{name}'{did_you_mean(name, ops)}; expected a ge op name (ge.conv2d) or an "

@@ -6,7 +6,7 @@ from mlir import ir
 
 from .attrs import attr_enum
 
-__all__ = ["activation_of", "conv_parts", "recreate", "recreate_conv"]
+__all__ = ["ONNX_OP_TO_GE", "activation_of", "conv_parts", "recreate", "recreate_conv"]
 
 
 def activation_of(op: ir.Operation) -> str:
@@ -39,3 +39,47 @@ def recreate_conv(op: ir.Operation, x: ir.Value, w: ir.Value, bias: ir.Value | N
     attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get([1, 1, int(bias is not None), int(residual is not None)])
     operands = [x, w] + [v for v in (bias, residual) if v is not None]
     return recreate(op, operands, attrs)
+
+
+#: ONNX op types (and the GE spellings option files use) -> the ge ops the importer and the
+#: fusions make of them, most direct first. Read by rematerialization's checkpoint ops and the GE
+#: option keys that name op kinds; other types are their snake_case ge op when one exists.
+ONNX_OP_TO_GE: dict[str, tuple[str, ...]] = {
+    "Conv": ("ge.conv2d",),
+    "ConvTranspose": ("ge.conv_transpose2d",),
+    # MatMul + Add and Gemm both end as biased ge.matmul or ge.gemm (ge-fuse-bias-add).
+    "MatMul": ("ge.matmul", "ge.gemm"),
+    "Gemm": ("ge.gemm", "ge.matmul"),
+    "LayerNormalization": ("ge.layer_norm",),
+    "LayerNorm": ("ge.layer_norm",),
+    "RMSNormalization": ("ge.rms_norm",),
+    "SimplifiedLayerNormalization": ("ge.rms_norm",),
+    "BatchNormalization": ("ge.batch_norm",),
+    "InstanceNormalization": ("ge.instance_norm",),
+    "Softmax": ("ge.softmax",),
+    "LogSoftmax": ("ge.log_softmax",),
+    "MaxPool": ("ge.max_pool2d",),
+    "AveragePool": ("ge.avg_pool2d",),
+    "GlobalAveragePool": ("ge.global_avg_pool",),
+    "GlobalMaxPool": ("ge.global_max_pool",),
+    "Resize": ("ge.resize",),
+    "Upsample": ("ge.resize",),
+    "Concat": ("ge.concat",),
+    "Slice": ("ge.slice",),
+    "Pad": ("ge.pad",),
+    "Gather": ("ge.gather",),
+    "GatherElements": ("ge.gather_elements",),
+    "CumSum": ("ge.cumsum",),
+    "ReduceSum": ("ge.reduce_sum",),
+    "ReduceMean": ("ge.reduce_mean",),
+    "ReduceMax": ("ge.reduce_max",),
+    "ReduceMin": ("ge.reduce_min",),
+    "ReduceProd": ("ge.reduce_prod",),
+    "ReduceL2": ("ge.reduce_l2",),
+    "Gelu": ("ge.gelu",),
+    # GE op-type spellings.
+    "Conv2D": ("ge.conv2d",),
+    "AvgPool": ("ge.avg_pool2d",),
+    "BatchNorm": ("ge.batch_norm",),
+    "TransData": ("ge.trans_data",),
+}

@@ -71,6 +71,7 @@ from mlir import ir
 
 from ..errors import PassFailure, format_location, node_name
 from ..ir.attrs import attr_bool, attr_int, attr_ints
+from ..ir.ge_ops import ONNX_OP_TO_GE
 from ..ir.types import tensor_bytes
 from ..passes.registry import Option, Pass, register_pass
 from .liveness import VIEW_OPS, BlockTensors, Key, producer
@@ -96,42 +97,9 @@ CHEAP_OPS = frozenset(
     | VIEW_OPS
 )
 
-#: ONNX op types -> the ge ops the importer and the fusions make of them (``checkpoint-ops``).
+#: ONNX op types -> the ge ops made of them (one table, ``ge_mlir.ir.ge_ops``; ``checkpoint-ops``).
 #: Types not listed still match the ops whose location records them (``fused<"Type">[...]``).
-ONNX_TO_GE: dict[str, tuple[str, ...]] = {
-    "Conv": ("ge.conv2d",),
-    "ConvTranspose": ("ge.conv_transpose2d",),
-    # MatMul + Add and Gemm both end as biased ge.matmul or ge.gemm (ge-fuse-bias-add).
-    "MatMul": ("ge.matmul", "ge.gemm"),
-    "Gemm": ("ge.gemm", "ge.matmul"),
-    "LayerNormalization": ("ge.layer_norm",),
-    "LayerNorm": ("ge.layer_norm",),
-    "RMSNormalization": ("ge.rms_norm",),
-    "SimplifiedLayerNormalization": ("ge.rms_norm",),
-    "BatchNormalization": ("ge.batch_norm",),
-    "InstanceNormalization": ("ge.instance_norm",),
-    "Softmax": ("ge.softmax",),
-    "LogSoftmax": ("ge.log_softmax",),
-    "MaxPool": ("ge.max_pool2d",),
-    "AveragePool": ("ge.avg_pool2d",),
-    "GlobalAveragePool": ("ge.global_avg_pool",),
-    "GlobalMaxPool": ("ge.global_max_pool",),
-    "Resize": ("ge.resize",),
-    "Upsample": ("ge.resize",),
-    "Concat": ("ge.concat",),
-    "Slice": ("ge.slice",),
-    "Pad": ("ge.pad",),
-    "Gather": ("ge.gather",),
-    "GatherElements": ("ge.gather_elements",),
-    "CumSum": ("ge.cumsum",),
-    "ReduceSum": ("ge.reduce_sum",),
-    "ReduceMean": ("ge.reduce_mean",),
-    "ReduceMax": ("ge.reduce_max",),
-    "ReduceMin": ("ge.reduce_min",),
-    "ReduceProd": ("ge.reduce_prod",),
-    "ReduceL2": ("ge.reduce_l2",),
-    "Gelu": ("ge.gelu",),
-}
+ONNX_TO_GE = ONNX_OP_TO_GE
 
 _ONNX_TYPE_RE = re.compile(r'fused<"([A-Za-z0-9_]+)">')
 _ONNX_NAME_RE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
