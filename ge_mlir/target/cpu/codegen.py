@@ -7,11 +7,13 @@
    kernel below.
 2. Every statically shaped ``linalg.matmul`` / ``linalg.batch_matmul`` is
    register-tiled and vectorized with the transform dialect: tiles of
-   ``[TM, TN, 1]`` (TM up to 8 rows, TN = 32 columns = 4 AVX2 vectors) become
-   ``vector.contract`` lowered to outer products (FMAs); the accumulator tile
-   is hoisted out of the K loop so it stays in registers. A column count that
-   32 does not divide is split into a 32-multiple part and a narrower rest,
-   each with static tile sizes (masked vectors were measured 9x slower).
+   ``[TM, TN, 1]`` become ``vector.contract`` lowered to outer products
+   (FMAs); the accumulator tile is hoisted out of the K loop so it stays in
+   registers. TM x TN is sized to the vector registers of the CPU the JIT
+   generates code for (:mod:`.cpu_info`: 8x32 f32 with AVX-512, 6x16 with
+   AVX2). A column count that TN does not divide is split into a TN-multiple
+   part and narrower rests, each with static tile sizes (masked vectors were
+   measured 9x slower).
 
 Everything else (elementwise, reductions, data movement) is left to
 ``convert-linalg-to-loops`` and LLVM's loop vectorizer.
@@ -26,10 +28,6 @@ from __future__ import annotations
 import numpy as np
 from mlir import ir
 from mlir.dialects import linalg, tensor
-
-#: Register tile of the matmul kernel (rows, columns), measured on AVX2:
-#: 256^3 f32 0.32 ms with [8, 32] against 0.56 ms with [4, 16].
-TILE_M, TILE_N = 8, 32
 
 _TAG = "ge.cpu_tile"
 
@@ -285,8 +283,10 @@ def window_to_taps(op: ir.Operation) -> bool:
 Plan = list[tuple[int | None, list[tuple[int | None, list[int]]]]]
 
 
-def _plan(op: ir.Operation, tile_m: int = TILE_M, tile_n: int = TILE_N) -> Plan | None:
-    """[(row split, [(column split, tile sizes)])] for one contraction, or None."""
+def _plan(op: ir.Operation, tile_m: int, tile_n: int) -> Plan | None:
+    """[(row split, [(column split, tile sizes)])] for one contraction, or None.
+
+    ``tile_n`` counts f32 columns; f64 tiles take the same registers, so half the columns."""
     ts = [_static(v.type) for v in op.operands]
     if any(t is None for t in ts):
         return None
@@ -299,6 +299,8 @@ def _plan(op: ir.Operation, tile_m: int = TILE_M, tile_n: int = TILE_N) -> Plan 
     # trips an assertion in linalg's slice computation (process abort).
     if any(0 in t.shape for t in ts):
         return None
+    if str(ts[2].element_type) == "f64":
+        tile_n = max(1, tile_n // 2)
     out = ts[2]
     if op.name == "linalg.matmul":
         m, n = out.shape
@@ -306,8 +308,8 @@ def _plan(op: ir.Operation, tile_m: int = TILE_M, tile_n: int = TILE_N) -> Plan 
     else:
         _, m, n = out.shape
         lead = [1]
-    # Rows and columns in chunks of power-of-two sizes (8 then 4, 2, 1 rows;
-    # 32 then 16, 8, ... columns): odd vector widths (a 17-wide remainder)
+    # Rows and columns in chunks of the tile then powers of two (6 then 4, 2,
+    # 1 rows; 32 then 16, 8, ... columns): odd vector widths (a 17-wide remainder)
     # are scalarized and were measured 15x slower than 16 + 1 columns, and a
     # prime row count (197 tokens) would otherwise get 1-row tiles.
     return [(ms, [(ns, [*lead, tm, tn, 1]) for ns, tn in _chunks(n, tile_n)]) for ms, tm in _chunks(m, tile_m)]
@@ -315,7 +317,8 @@ def _plan(op: ir.Operation, tile_m: int = TILE_M, tile_n: int = TILE_N) -> Plan 
 
 def _chunks(size: int, tile: int) -> list[tuple[int | None, int]]:
     """[(split point or None for the last part, tile)]: parts of ``size`` divisible by
-    decreasing power-of-two tiles, e.g. 49 with 32 -> [(32, 32), (16, 16), (None, 1)]."""
+    ``tile`` then decreasing powers of two, e.g. 49 with 32 -> [(32, 32), (16, 16), (None, 1)],
+    14 with 6 -> [(12, 6), (None, 2)]."""
     if size <= 0:
         raise ValueError(f"_chunks needs a positive size, got {size}")
     out: list[tuple[int | None, int]] = []
@@ -324,7 +327,7 @@ def _chunks(size: int, tile: int) -> list[tuple[int | None, int]]:
             part = size - size % tile
             out.append((part, tile))
             size -= part
-        tile //= 2
+        tile = tile // 2 if tile & (tile - 1) == 0 else 1 << (tile.bit_length() - 1)
     out[-1] = (None, out[-1][1])
     return out
 
@@ -446,10 +449,11 @@ def hoist_vector_transfers(module: ir.Module | ir.Operation) -> None:
         interpreter.apply_named_sequence(module.operation, script.body.operations[0], script)
 
 
-def apply_strategy(module: ir.Module | ir.Operation, *, tile_m: int = TILE_M, tile_n: int = TILE_N) -> dict[str, int]:
+def apply_strategy(module: ir.Module | ir.Operation, *, tile_m: int, tile_n: int) -> dict[str, int]:
     """Applies the strategy in place; returns counts (convolutions, contractions tiled).
 
-    ``tile_m`` x ``tile_n`` is the largest matmul register tile (remainders get halved tiles)."""
+    ``tile_m`` x ``tile_n`` is the largest f32 matmul register tile (remainders get halved tiles;
+    :func:`.cpu_info.kernel_params` gives the JIT CPU's)."""
     from mlir.dialects.transform import interpreter
 
     stats = {"img2col": 0, "shifted": 0, "tiled": 0, "windows": 0}

@@ -3,9 +3,12 @@
 Convolutions become im2col + matmul (or one matmul per filter tap on large
 stride-1 images), depthwise convolutions and pools a sum over strided input
 slices, and every static f32/f64 matmul / batch_matmul is split into
-power-of-two parts, register-tiled (``tile-m`` x ``tile-n`` accumulators) and
-vectorized to outer products (FMAs) with the transform dialect. Runs before
-bufferization; ``ge-hoist-vector-transfers`` finishes the matmul kernel after it.
+power-of-two parts, register-tiled (``tile-m`` x ``tile-n`` f32 accumulators; f64 tiles have half
+the columns) and vectorized to outer products (FMAs) with the transform
+dialect. The tile fits the vector registers of ``cpu`` (the JIT CPU: ``host``
+or an x86-64 level, see :mod:`.cpu_info`) unless ``tile-m``/``tile-n`` are
+given. Runs before bufferization; ``ge-hoist-vector-transfers`` finishes the
+matmul kernel after it.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ from mlir import ir
 
 from ...errors import PassFailure
 from ...passes.registry import Option, Pass, register_pass
-from .codegen import TILE_M, TILE_N, apply_strategy
+from .codegen import apply_strategy
+from .cpu_info import kernel_params
 
 
 @register_pass
@@ -26,12 +30,19 @@ class GeApplyCodegenStrategyPass(Pass):
     targets = ("cpu",)
     priority = 50
     options = (
-        Option("tile-m", int, TILE_M, "rows of the matmul register tile"),
-        Option("tile-n", int, TILE_N, "columns of the matmul register tile (a multiple of the vector width)"),
+        Option("cpu", str, "host", "the CPU the code is generated for: host, x86-64, x86-64-v2, -v3 or -v4"),
+        Option("tile-m", int, 0, "rows of the matmul register tile (0: from cpu)"),
+        Option("tile-n", int, 0, "f32 columns of the matmul register tile, a multiple of the vector width "
+                                 "(0: from cpu)"),
     )
 
     def run(self, module: ir.Operation) -> None:
-        tile_m, tile_n = self.opt("tile-m"), self.opt("tile-n")
+        try:
+            params = kernel_params(self.opt("cpu"))
+        except ValueError as e:
+            raise PassFailure(str(e)) from None
+        tile_m = self.opt("tile-m") or params.tile_m
+        tile_n = self.opt("tile-n") or params.tile_n
         if tile_m < 1 or tile_n < 1:
             raise PassFailure(f"the matmul register tile must be positive, got {tile_m}x{tile_n}")
         try:

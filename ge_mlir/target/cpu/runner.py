@@ -55,9 +55,10 @@ _STAGE_ACTIONS = {"linalg": "lower the module to linalg", "bufferized": "bufferi
 
 
 def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, check_bounds: bool = False,
-                   memory_strategy: str = "aggressive", profile: bool = False) -> str:
+                   memory_strategy: str = "aggressive", profile: bool = False, cpu: str = "host") -> str:
     """The pass pipeline of one CPU stage (see :func:`lower_stage`), as ``ge-opt --pass-pipeline`` takes it.
-    ``profile`` ends the ``bufferized`` stage with ``ge-instrument-ops`` (the profiler's stamps)."""
+    ``profile`` ends the ``bufferized`` stage with ``ge-instrument-ops`` (the profiler's stamps); ``cpu``
+    (the JIT CPU, :data:`JIT_CPUS`) sizes the codegen strategy's kernels."""
     if stage == "linalg":
         checks = "true" if check_bounds else "false"
         passes = ["ge-emit-c-interface", f"ge-lower-to-linalg{{fail-on-unlowered=true check-bounds={checks}}}",
@@ -66,7 +67,8 @@ def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, 
         passes = ["ge-mark-readonly-arguments"]
         if codegen:
             # The strategy's im2col matrices are checked before bufferization, which aborts on overflowing sizes.
-            passes += ["ge-apply-codegen-strategy", 'ge-check-tensor-sizes{after="the CPU codegen strategy"}']
+            passes += [f"ge-apply-codegen-strategy{{cpu={cpu}}}",
+                       'ge-check-tensor-sizes{after="the CPU codegen strategy"}']
         passes += ["ge-copy-duplicate-results", ONE_SHOT_PIPELINE]
         if workspace:
             # Before the deallocation pipeline: planned buffers become views it does not free.
@@ -85,7 +87,8 @@ def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, 
 
 
 def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspace: bool = True,
-                check_bounds: bool = False, memory_strategy: str = "aggressive", profile: bool = False) -> None:
+                check_bounds: bool = False, memory_strategy: str = "aggressive", profile: bool = False,
+                cpu: str = "host") -> None:
     """Runs one CPU stage on ``module`` in place (see :data:`CPU_STAGES`); its
     passes are :func:`stage_pipeline` (``ge-opt --list-passes``, docs/passes.md).
 
@@ -105,7 +108,7 @@ def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspac
     Raises :class:`ExecutionError` (``cannot <action>``) with the failing pass's diagnostics.
     """
     pipeline = stage_pipeline(stage, codegen=codegen, workspace=workspace, check_bounds=check_bounds,
-                              memory_strategy=memory_strategy, profile=profile)
+                              memory_strategy=memory_strategy, profile=profile, cpu=cpu)
     try:
         run_pipeline(module, pipeline)
     except (PassFailedError, VerificationError) as e:
@@ -236,6 +239,16 @@ JIT_CPUS = ("host", "x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4")
 JIT_CPU_ENV = "GE_MLIR_JIT_CPU"
 
 
+def _jit_cpu_name(jit_cpu: str | None) -> str:
+    """``jit_cpu``, else ``GE_MLIR_JIT_CPU``, else ``host``; ExecutionError when unknown."""
+    import os
+
+    cpu = jit_cpu if jit_cpu is not None else (os.environ.get(JIT_CPU_ENV) or "host")
+    if cpu not in JIT_CPUS:
+        raise ExecutionError(f"unknown JIT CPU {cpu!r} (choose from {', '.join(JIT_CPUS)}; env {JIT_CPU_ENV})")
+    return cpu
+
+
 def _target_cpu(module: ir.Module, jit_cpu: str | None) -> str:
     """Stamps ``target_cpu``/``target_features`` on every LLVM function when a
     level other than ``host`` is asked for; returns the CPU used.
@@ -248,9 +261,7 @@ def _target_cpu(module: ir.Module, jit_cpu: str | None) -> str:
     import os
     import platform
 
-    cpu = jit_cpu if jit_cpu is not None else (os.environ.get(JIT_CPU_ENV) or "host")
-    if cpu not in JIT_CPUS:
-        raise ExecutionError(f"unknown JIT CPU {cpu!r} (choose from {', '.join(JIT_CPUS)}; env {JIT_CPU_ENV})")
+    cpu = _jit_cpu_name(jit_cpu)
     if cpu == "host":
         return cpu
     if platform.machine().lower() not in ("x86_64", "amd64"):
@@ -390,9 +401,11 @@ class CpuExecutable:
             #: The profile buffer and regions of a profiling build (``profile=True``), else None.
             self.profiler: Any = None
             self._profile_arg: tuple[Any, ...] | None = None
+            # The JIT CPU is known before lowering: the codegen strategy sizes its kernels for it.
+            cpu = _jit_cpu_name(jit_cpu)
             for stage in CPU_STAGES:
                 lower_stage(self._module, stage, check_bounds=check_bounds, memory_strategy=memory_strategy,
-                            profile=profile)
+                            profile=profile, cpu=cpu)
                 if stage == "linalg":
                     self._bounds_checks = _bounds_checks(self._module, self.func_name)
                 if stage == "bufferized":

@@ -1,6 +1,9 @@
 // RUN: ge-opt %s --pass-pipeline='builtin.module(ge-apply-codegen-strategy)' | FileCheck %s
 // RUN: ge-opt %s --pass-pipeline='builtin.module(ge-apply-codegen-strategy{tile-m=1 tile-n=4})' | FileCheck %s --check-prefix=ROWS
-// RUN: not ge-opt %s --pass-pipeline='builtin.module(ge-apply-codegen-strategy{tile-m=0})' 2>&1 | FileCheck %s --check-prefix=ERR
+// RUN: not ge-opt %s --pass-pipeline='builtin.module(ge-apply-codegen-strategy{tile-m=-2})' 2>&1 | FileCheck %s --check-prefix=ERR
+// RUN: ge-opt %s --pass-pipeline='builtin.module(ge-apply-codegen-strategy{cpu=x86-64-v3})' | FileCheck %s --check-prefix=AVX2
+// RUN: ge-opt %s --pass-pipeline='builtin.module(ge-apply-codegen-strategy{cpu=x86-64-v4})' | FileCheck %s --check-prefix=AVX512
+// RUN: not ge-opt %s --pass-pipeline='builtin.module(ge-apply-codegen-strategy{cpu=pentium})' 2>&1 | FileCheck %s --check-prefix=CPU
 
 // A static f32 matmul: one [2, 4] accumulator tile (the whole output) in
 // registers across the K loop, one outer product per K step.
@@ -73,4 +76,29 @@ func.func @pool(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32> {
   return %r : tensor<1x2x2x2xf32>
 }
 
-// ERR: error: ge-apply-codegen-strategy: the matmul register tile must be positive, got 0x32
+// The register tile fits the vector registers of the CPU the code is for:
+// AVX2 (16 registers of 8 f32) 6 rows x 2 vectors = 12 accumulators, the
+// 12 rows need no remainder; AVX-512 (32 registers of 16 f32) 8 x 32,
+// then a 4-row remainder. f64 tiles keep the registers: half the columns.
+// AVX2-LABEL: func.func @wide(
+// AVX2: vector.outerproduct {{.*}} : vector<6xf32>, vector<16xf32>
+// AVX2-NOT: vector.outerproduct {{.*}}xf32>
+// AVX2-LABEL: func.func @wide_f64(
+// AVX2: vector.outerproduct {{.*}} : vector<2xf64>, vector<8xf64>
+// AVX512-LABEL: func.func @wide(
+// AVX512: vector.outerproduct {{.*}} : vector<8xf32>, vector<32xf32>
+// AVX512: vector.outerproduct {{.*}} : vector<4xf32>, vector<32xf32>
+// AVX512-NOT: vector.outerproduct {{.*}}xf32>
+// AVX512-LABEL: func.func @wide_f64(
+// AVX512: vector.outerproduct {{.*}} : vector<2xf64>, vector<16xf64>
+func.func @wide(%a: tensor<12x8xf32>, %b: tensor<8x32xf32>, %c: tensor<12x32xf32>) -> tensor<12x32xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<12x8xf32>, tensor<8x32xf32>) outs(%c : tensor<12x32xf32>) -> tensor<12x32xf32>
+  return %r : tensor<12x32xf32>
+}
+func.func @wide_f64(%a: tensor<2x8xf64>, %b: tensor<8x16xf64>, %c: tensor<2x16xf64>) -> tensor<2x16xf64> {
+  %r = linalg.matmul ins(%a, %b : tensor<2x8xf64>, tensor<8x16xf64>) outs(%c : tensor<2x16xf64>) -> tensor<2x16xf64>
+  return %r : tensor<2x16xf64>
+}
+
+// ERR: error: ge-apply-codegen-strategy: the matmul register tile must be positive, got -2x
+// CPU: error: ge-apply-codegen-strategy: unknown JIT CPU 'pentium'

@@ -247,7 +247,7 @@ def test_codegen_paths_for_convolutions():
         with ir.Context():
             m = ge_mlir.parse_module(text)
             runner.lower_stage(m, "linalg")
-            return codegen.apply_strategy(m)
+            return codegen.apply_strategy(m, tile_m=8, tile_n=32)
 
     assert stats((1, 4, 42, 42), (8, 4, 3, 3))["shifted"] == 1  # large stride-1 image: one matmul per tap
     assert stats((1, 4, 10, 10), (8, 4, 3, 3))["img2col"] == 1  # small image: im2col
