@@ -75,6 +75,12 @@ def _json_default(value: Any) -> Any:
 def save(model: CompiledModel, path: str | Path, *, include_ir: bool | Sequence[str] = False) -> Path:
     """Writes ``model`` to ``path`` (see the module doc); :meth:`CompiledModel.save` calls it."""
     path = Path(path)
+    if model.from_cache and not include_ir:
+        # A compile cache entry is this very artefact.
+        import shutil
+
+        shutil.copyfile(model.loaded_from, path)
+        return path
     if model.loaded_from is not None:
         raise ArtefactError(f"this model was loaded from {model.loaded_from}: copy that file instead of saving it again")
     if model.project_dir is not None:

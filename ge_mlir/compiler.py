@@ -149,6 +149,8 @@ class CompiledModel:
     #: (:attr:`stage_times` is then empty: nothing was compiled). None and 0.0 otherwise.
     loaded_from: Path | None = None
     load_time: float = 0.0
+    #: The model came from the compile cache (:mod:`ge_mlir.cache`; :attr:`loaded_from` is the entry).
+    from_cache: bool = False
     #: What runs the compiled code (the target's ``TargetResult.executable``), for :meth:`save`.
     _executable: Any = field(default=None, repr=False)
 
@@ -187,6 +189,9 @@ class CompiledModel:
         if stage not in self._ir:
             if stage in self.stage_times and self.loaded_from is None:
                 raise CompileError(f"the IR of stage {stage!r} was not kept (compile with keep_ir=True)")
+            if self.from_cache:
+                raise CompileError(f"the IR of stage {stage!r} is not kept in the compile cache "
+                                   f"(this model was loaded from {self.loaded_from}): compile with cache=False")
             if self.loaded_from is not None:
                 raise CompileError(f"the IR of stage {stage!r} is not in the artefact {self.loaded_from} "
                                    f"(saved stages: {', '.join(self._ir) or 'none'}; save with include_ir=True)")
@@ -609,6 +614,7 @@ def compile(  # the natural name, as in torch.compile
     output_dir: str | Path | None = None,
     run_on: str = "cpu-shim",
     dump_graph: Any = None,
+    cache: bool | None = None,
 ) -> CompiledModel:
     """Compiles ``model`` for ``target``.
 
@@ -635,6 +641,9 @@ def compile(  # the natural name, as in torch.compile
         dump_graph: write the graph of stages ``ge`` and ``optimized`` (DOT and JSON) into
             this directory, or a :class:`ge_mlir.graph.GraphDumper` choosing stages and
             formats; default: what ``GE_MLIR_DUMP_GRAPH`` asks for (docs/graphs.md).
+        cache: look the compile up in the compile cache and store it there (:mod:`ge_mlir.cache`:
+            ``cpu`` compiles of ONNX or ge IR to the last stage; a hit loads the saved native code
+            and has :attr:`CompiledModel.loaded_from` set). Default: on unless ``GE_MLIR_CACHE=0``.
 
     Raises:
         CompileError: unknown target/stage/options, an unsupported model form.
@@ -653,6 +662,13 @@ def compile(  # the natural name, as in torch.compile
     # module rewritten in place (no copies between stages) under one progress bar.
     engine = GraphEngine(options, target=target, on_stage=on_stage, dump_graph=dump_graph)
     engine._check_target(target, output_dir, run_on)
+    cache_key = _cache_key(engine, model, target, compile_to, dump_graph, cache)
+    if cache_key is not None:
+        from . import cache as compile_cache
+
+        hit = compile_cache.lookup(cache_key)
+        if hit is not None:
+            return hit
     engine._bar = _Progress(stages.index(compile_to) + 1, progress)
     try:
         graph = engine.load(model, example_inputs)
@@ -660,11 +676,27 @@ def compile(  # the natural name, as in torch.compile
             return engine.compile(graph, target, compile_to="ge", output_dir=output_dir, run_on=run_on,
                                   _in_place=True)
         graph = engine.optimize(graph, target=target, _in_place=True)
-        return engine.compile(graph, target, compile_to=compile_to, output_dir=output_dir, run_on=run_on,
-                              _in_place=True)
+        compiled = engine.compile(graph, target, compile_to=compile_to, output_dir=output_dir, run_on=run_on,
+                                  _in_place=True)
     finally:
         engine._bar.close()
         engine._bar = None
+    if cache_key is not None:
+        compile_cache.store(cache_key, compiled)
+    return compiled
+
+
+def _cache_key(engine: GraphEngine, model: Any, target: str, compile_to: str, dump_graph: Any,
+               cache: bool | None) -> str | None:
+    """The compile cache key of this compile, or None when it is not looked up (see :mod:`ge_mlir.cache`)."""
+    from . import cache as compile_cache
+    from .config import pass_module_specs
+
+    if not compile_cache.enabled(cache) or target != "cpu" or compile_to != TARGET_STAGES[target][-1]:
+        return None
+    if engine.options.profile or engine._dumper is not None or pass_module_specs(engine.config):
+        return None
+    return compile_cache.key(model, target, engine.options, engine.config)
 
 
 def _graph_dumper(dump_graph: Any) -> Any:

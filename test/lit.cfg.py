@@ -38,3 +38,6 @@ config.substitutions.append(("%python", sys.executable))
 for var in ("HOME", "TMPDIR"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+# Every RUN line compiles for real and writes nothing under ~/.cache (the compile cache's own
+# test turns it on in a temporary directory).
+config.environment["GE_MLIR_CACHE"] = "0"

@@ -245,6 +245,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="--profile: write a Chrome / Perfetto trace (open it in https://ui.perfetto.dev)")
     p.add_argument("--profile-json", metavar="FILE.json", default=None, help="--profile: write the report as JSON")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--no-cache", action="store_true",
+                   help="compile even when the compile cache has this model (ge_mlir.cache; GE_MLIR_CACHE=0 "
+                        "turns the cache off everywhere)")
     p.add_argument("--dump-graph", metavar="DIR", default=None,
                    help="write the graph of the dumped stages into DIR/<function>-<n>/ (docs/graphs.md)")
     p.add_argument("--dump-stages", metavar="all|STAGE,...", default="ge,optimized",
@@ -285,8 +288,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if loading:
             model = load(args.model)
         else:
+            saving = bool(args.output) and args.output.endswith(ARTEFACT_SUFFIX)
+            # A cache hit has no stage IR and no pass report: printing either needs a real compile.
+            prints_ir = bool(args.output) and not saving and args.target == "cpu"
+            cache = False if (args.no_cache or prints_ir or args.report) else None
             model = compile(args.model, target=args.target, options=options, compile_to=args.compile_to,
-                            progress=False if args.no_progress else None, dump_graph=dumper, **extra)
+                            progress=False if args.no_progress else None, dump_graph=dumper, cache=cache, **extra)
         saving = bool(args.output) and args.output.endswith(ARTEFACT_SUFFIX)
         if saving:
             model.save(args.output)
@@ -302,6 +309,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if loading:
             print(f"loaded {args.model} ({model.target}, compiled earlier; nothing recompiled) "
                   f"in {model.load_time:.3f} s", file=info)
+        elif model.from_cache:
+            print(f"loaded {args.model} for {args.target} from the compile cache ({model.loaded_from}; "
+                  f"--no-cache compiles it again) in {model.load_time:.3f} s", file=info)
         else:
             print(f"compiled {args.model} for {args.target} to '{model.compile_to}' in {model.compile_time:.2f} s "
                   f"({', '.join(f'{k} {v:.2f}' for k, v in model.stage_times.items())})", file=info)

@@ -27,7 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("passes", "api", "config_base", "config_ge", "config"),
     ("frontend", "plan", "target", "graph"),
     ("optimize",),
-    ("compiler", "artefact", "onnx_backend", "profiler"),
+    ("compiler", "artefact", "cache", "onnx_backend", "profiler"),
     ("fuzz", "tools", "__init__"),
 )
 LAYER_OF = {name: i for i, names in enumerate(LAYERS) for name in names}
