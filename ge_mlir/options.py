@@ -61,6 +61,10 @@ class CompileOptions:
         profile: ``cpu``: a profiling build: ``ge-instrument-ops`` times each ONNX
             node's ops in the compiled code (stamps off until :func:`ge_mlir.profile`
             switches them on; ``CompiledModel.profiler``). docs/profiling.md.
+        num_threads: ``cpu``: threads the compiled code runs on. Above 1, the column panels of
+            large matmuls and convolutions run in parallel on the MLIR async runtime's worker pool
+            (one thread per hardware thread: more than the host has gains nothing); results are
+            bitwise those of one thread. docs/performance.md.
     """
 
     optimize: bool = True
@@ -79,6 +83,7 @@ class CompileOptions:
     memory_estimation: bool | None = None
     keep_ir: bool = True
     profile: bool = False
+    num_threads: int = 1
 
 
 def coerce_options(options: CompileOptions | Mapping[str, Any] | None) -> CompileOptions:
@@ -120,6 +125,9 @@ def coerce_options(options: CompileOptions | Mapping[str, Any] | None) -> Compil
         raise CompileError(f"memory_estimation must be True, False or None, got {options.memory_estimation!r}")
     if not isinstance(options.profile, bool):
         raise CompileError(f"profile must be True or False, got {options.profile!r}")
+    threads = options.num_threads
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise CompileError(f"num_threads must be a positive integer, got {threads!r}")
     if not isinstance(options.opt_level, int) or not 0 <= options.opt_level <= 3:
         raise CompileError(f"opt_level must be an integer from 0 to 3, got {options.opt_level!r}")
     return options

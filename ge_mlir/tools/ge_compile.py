@@ -144,6 +144,7 @@ def _check_artefact_args(p: argparse.ArgumentParser, args: argparse.Namespace) -
         "--memory-strategy": args.memory_strategy is not None, "--estimate-memory": args.estimate_memory is not None,
         "--recompute": bool(args.recompute), "--recompute-checkpoint-ops": args.recompute_checkpoint_ops is not None,
         "--recompute-ratio": args.recompute_ratio is not None, "--opt-level": args.opt_level != 3,
+        "--threads (fixed when the model was compiled)": args.threads != 1,
         "--run-on": args.run_on is not None, "--dump-graph": args.dump_graph is not None,
         "--compare-onnxruntime": args.compare_onnxruntime,
         "--profile (a saved model is not a profiling build)": args.profile is not None,
@@ -226,6 +227,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--recompute-ratio", type=float, metavar="R", default=None,
                    help="the most FLOPs --recompute may add, as a share of the graph's (0 to 1)")
     p.add_argument("--opt-level", type=int, default=3, choices=range(4), help="LLVM optimization level")
+    p.add_argument("--threads", type=int, default=1, metavar="N",
+                   help="cpu: threads the compiled code runs on (CompileOptions.num_threads; default 1)")
     p.add_argument("--run", metavar="INPUTS.npz", help="run the model on these inputs")
     p.add_argument("--random-inputs", action="store_true", help="run on seeded random inputs")
     p.add_argument("--seed", type=int, default=0)
@@ -273,7 +276,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                    "input_shapes": dict(args.input_shape) or None, "config": args.config,
                    "memory_budget_mb": args.memory_budget, "memory_reuse_strategy": args.memory_strategy,
                    "recompute": args.recompute, "recompute_checkpoint_ops": args.recompute_checkpoint_ops,
-                   "recompute_ratio": args.recompute_ratio, "profile": args.profile is not None}
+                   "recompute_ratio": args.recompute_ratio, "profile": args.profile is not None,
+                   "num_threads": args.threads}
         if args.estimate_memory is not None:
             return _estimate(args, options)
         extra = {}

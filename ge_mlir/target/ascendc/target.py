@@ -35,6 +35,10 @@ class AscendCTarget(Target):
 
         if options.soc is not None and options.soc not in SOCS:
             raise CompileError(f"unknown soc {options.soc!r} (known: {', '.join(SOCS)})")
+        if options.num_threads != 1:
+            # Host threads mean nothing to kernels split over AI cores (blockDim).
+            raise CompileError(f"num_threads is a cpu option; target ascendc splits kernels over the SoC's "
+                               f"AI cores instead (got num_threads={options.num_threads})")
 
     def compile(self, module: ir.Module, options: CompileOptions, *, func_name: str, compile_to: str,
                 done: StageCallback, **target_options: Any) -> TargetResult:

@@ -40,7 +40,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ...errors import ArtefactError
+from ...errors import ArtefactError, ExecutionError
 from ...ir.types import TensorSpec
 
 __all__ = ["LEVEL_FEATURES", "host_cpu", "load_native", "missing_features", "save_native"]
@@ -170,6 +170,13 @@ def save_native(exe: Any, directory: Path) -> dict[str, Any]:
                                 "which is not on PATH (binutils)")
         _run([objcopy, *[f"--redefine-sym={h}=ge_rt{h[1:]}" for h in helpers], str(obj)], "objcopy")
         link = [str(library_path()), "-Wl,--allow-shlib-undefined"]
+    threads = getattr(exe, "num_threads", 1)
+    if threads > 1:
+        # Multi-threaded code calls the MLIR async runtime: needed by soname, loaded (from the
+        # MLIR package of the loading process) before the library (load_native).
+        from .runner import async_runtime_library
+
+        link += [async_runtime_library(), "-Wl,--allow-shlib-undefined"]
     lib = directory / LIBRARY
     _run([cc, "-shared", "-o", str(lib), str(obj), *link, "-lm", "-Wl,--no-undefined", "-Wl,-z,noexecstack"],
          "linking the shared library")
@@ -188,8 +195,10 @@ def save_native(exe: Any, directory: Path) -> dict[str, Any]:
         "workspace": [{"shape": list(a.shape), "element_bytes": a.dtype.itemsize} for a in exe._workspace],
         "bounds_checks": list(exe._bounds_checks),
         "runtime_helpers": helpers,
+        "num_threads": threads,
         "linker": {"cc": os.path.basename(cc), "version": version[0] if version else "",
-                   "libraries": ["libm", "libc"] + (["libGeMLIRPython.so"] if helpers else [])},
+                   "libraries": ["libm", "libc"] + (["libGeMLIRPython.so"] if helpers else [])
+                   + (["libmlir_async_runtime.so"] if threads > 1 else [])},
     }
 
 
@@ -250,11 +259,21 @@ def load_native(section: dict[str, Any], read: Callable[[str], bytes], inputs: l
         raise ArtefactError(f"{what} is corrupt: {section['library']} does not match its checksum")
     workspace_specs = [(tuple(int(d) for d in w["shape"]), int(w["element_bytes"])) for w in section["workspace"]]
     bounds = [dict(b) for b in section["bounds_checks"]]
+    threads = int(section.get("num_threads", 1))
+    if threads > 1:
+        from .runner import async_runtime_library
+
+        try:
+            ctypes.CDLL(async_runtime_library(), mode=os.RTLD_GLOBAL)
+        except (OSError, ExecutionError) as e:
+            raise ArtefactError(f"{what} runs on {threads} threads and needs the MLIR async runtime: {e}") from None
     lib = _dlopen(data, Path(what).name)
     try:
         lib[section["entry"]]
     except AttributeError:
         raise ArtefactError(f"{what} is corrupt: its library has no entry point {section['entry']}") from None
     workspace = allocate_workspace(section["function"], workspace_specs)
-    return CpuExecutable.from_native(lib, section["entry"], section["function"], inputs, outputs, workspace, bounds,
-                                     jit_cpu=section["jit_cpu"], memory_plan=memory_plan)
+    exe = CpuExecutable.from_native(lib, section["entry"], section["function"], inputs, outputs, workspace, bounds,
+                                    jit_cpu=section["jit_cpu"], memory_plan=memory_plan)
+    exe.num_threads = threads
+    return exe

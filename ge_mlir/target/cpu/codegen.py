@@ -356,8 +356,23 @@ def _split_lines(lines: list[str], handle: str, splits: list[int | None], dim: i
     return parts
 
 
+def _extents(splits: list[int | None], size: int) -> list[int]:
+    """Sizes of the parts that ``_split_lines`` cuts ``size`` into at ``splits``."""
+    out = []
+    for split in splits:
+        out.append(size if split is None else split)
+        size -= 0 if split is None else split
+    return out
+
+
+#: Fewest multiply-adds in one matmul part before its column tiles are spread over threads:
+#: below that, waking a worker costs more than the part (a 64x64x64 product is ~10 us).
+PARALLEL_MIN_MACS = 64 * 64 * 64
+
+
 def _script(plans: list[tuple[int, Plan]], nd_of: dict[int, int],
-            kblocks: dict[int, int], kdims: dict[int, int]) -> str:
+            kblocks: dict[int, int], kdims: dict[int, int], dims: dict[int, tuple[int, int, int, int]] | None = None,
+            threads: int = 1) -> str:
     lines = []
     hoists = []
     any_op = "!transform.any_op"
@@ -370,12 +385,28 @@ def _script(plans: list[tuple[int, Plan]], nd_of: dict[int, int],
         # (each split is relative to the part that is left).
         parts: list[str] = []
         tiling: list[list[int]] = []
+        sizes: list[tuple[int, int]] = []
+        batch, m, n, k = dims[tag] if dims else (1, 0, 0, 0)
         row_parts = _split_lines(lines, h, [ms for ms, _ in plan], nd - 3, f"{tag}r", any_op)
-        for r, (row_part, (_, cols)) in enumerate(zip(row_parts, plan)):
+        for r, (row_part, (_, cols), pm) in enumerate(zip(row_parts, plan, _extents([ms for ms, _ in plan], m))):
             parts += _split_lines(lines, row_part, [ns for ns, _ in cols], nd - 2, f"{tag}c{r}", any_op)
             tiling += [t for _, t in cols]
-        for i, (part, tiles) in enumerate(zip(parts, tiling)):
+            sizes += [(pm, pn) for pn in _extents([ns for ns, _ in cols], n)]
+        for i, (part, tiles, (pm, pn)) in enumerate(zip(parts, tiling, sizes)):
             kblock = kblocks[tag]
+            tn = tiles[nd - 2]
+            tasks = batch * (pn // tn)
+            if threads > 1 and tasks > 1 and batch * pm * pn * k >= PARALLEL_MIN_MACS:
+                # Threads: one task per column panel (and batch), the register tiling below runs
+                # inside each. Columns, not rows: every task owns whole output columns and the
+                # reduction order is the single-thread one (bitwise identical results).
+                par = [0] * nd
+                par[nd - 2] = tn
+                if nd == 4:
+                    par[0] = 1
+                lines.append(f"%pt{tag}_{i}, %pf{tag}_{i} = transform.structured.tile_using_forall {part} "
+                             f"tile_sizes [{', '.join(map(str, par))}] : ({any_op}) -> ({any_op}, {any_op})")
+                part = f"%pt{tag}_{i}"
             inner = part
             if kblock:
                 # Cache level: [KB, TN] panels of B (32 KiB at KB=256) stay in
@@ -449,11 +480,12 @@ def hoist_vector_transfers(module: ir.Module | ir.Operation) -> None:
         interpreter.apply_named_sequence(module.operation, script.body.operations[0], script)
 
 
-def apply_strategy(module: ir.Module | ir.Operation, *, tile_m: int, tile_n: int) -> dict[str, int]:
+def apply_strategy(module: ir.Module | ir.Operation, *, tile_m: int, tile_n: int, threads: int = 1) -> dict[str, int]:
     """Applies the strategy in place; returns counts (convolutions, contractions tiled).
 
     ``tile_m`` x ``tile_n`` is the largest f32 matmul register tile (remainders get halved tiles;
-    :func:`.cpu_info.kernel_params` gives the JIT CPU's)."""
+    :func:`.cpu_info.kernel_params` gives the JIT CPU's). ``threads`` > 1 puts the column panels
+    of each large matmul part in an ``scf.forall`` (run in parallel after ``async-parallel-for``)."""
     from mlir.dialects.transform import interpreter
 
     stats = {"img2col": 0, "shifted": 0, "tiled": 0, "windows": 0}
@@ -469,6 +501,7 @@ def apply_strategy(module: ir.Module | ir.Operation, *, tile_m: int, tile_n: int
         nd_of: dict[int, int] = {}
         kblocks: dict[int, int] = {}
         kdims: dict[int, int] = {}
+        dims: dict[int, tuple[int, int, int, int]] = {}
         i64 = ir.IntegerType.get_signless(64)
         for tag, op in enumerate(_ops(module, ("linalg.matmul", "linalg.batch_matmul"))):
             plan = _plan(op, tile_m, tile_n)
@@ -479,9 +512,11 @@ def apply_strategy(module: ir.Module | ir.Operation, *, tile_m: int, tile_n: int
             nd_of[tag] = 3 if op.name == "linalg.matmul" else 4
             kdims[tag] = _static(op.operands[0].type).shape[-1]
             kblocks[tag] = _k_block(kdims[tag])
+            out_shape = _static(op.operands[2].type).shape
+            dims[tag] = (1 if len(out_shape) == 2 else out_shape[0], out_shape[-2], out_shape[-1], kdims[tag])
         if not plans:
             return stats
-        script = ir.Module.parse(_script(plans, nd_of, kblocks, kdims))
+        script = ir.Module.parse(_script(plans, nd_of, kblocks, kdims, dims, threads))
         interpreter.apply_named_sequence(module.operation, script.body.operations[0], script)
         stats["tiled"] = len(plans)
         for op in _ops(module, ("linalg.matmul", "linalg.batch_matmul")):  # untiled leftovers

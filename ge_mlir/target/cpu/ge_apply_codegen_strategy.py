@@ -34,6 +34,8 @@ class GeApplyCodegenStrategyPass(Pass):
         Option("tile-m", int, 0, "rows of the matmul register tile (0: from cpu)"),
         Option("tile-n", int, 0, "f32 columns of the matmul register tile, a multiple of the vector width "
                                  "(0: from cpu)"),
+        Option("threads", int, 1, "threads the code runs on: above 1, the column panels of large matmuls "
+                                  "become scf.forall iterations"),
     )
 
     def run(self, module: ir.Operation) -> None:
@@ -45,8 +47,10 @@ class GeApplyCodegenStrategyPass(Pass):
         tile_n = self.opt("tile-n") or params.tile_n
         if tile_m < 1 or tile_n < 1:
             raise PassFailure(f"the matmul register tile must be positive, got {tile_m}x{tile_n}")
+        if self.opt("threads") < 1:
+            raise PassFailure(f"threads must be at least 1, got {self.opt('threads')}")
         try:
-            stats = apply_strategy(module, tile_m=tile_m, tile_n=tile_n)
+            stats = apply_strategy(module, tile_m=tile_m, tile_n=tile_n, threads=self.opt("threads"))
         except (ValueError, ir.MLIRError) as e:  # the transform interpreter reports failures as exceptions
             raise PassFailure(f"the CPU codegen strategy failed: {e}") from None
         for key, n in stats.items():

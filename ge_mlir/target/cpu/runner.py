@@ -54,11 +54,22 @@ _STAGE_ACTIONS = {"linalg": "lower the module to linalg", "bufferized": "bufferi
                   "llvm": "lower the module to LLVM"}
 
 
+#: Parallel loops to tasks of the MLIR async runtime (``libmlir_async_runtime.so``, shipped with
+#: the MLIR wheel): ``scf.forall`` -> ``scf.parallel`` -> ``async.execute`` groups, reference
+#: counted; ``{threads}`` is the number of workers the iterations are split over.
+ASYNC_PIPELINE = (
+    "scf-forall-to-parallel, async-parallel-for{{async-dispatch=true num-workers={threads} min-task-size=1}}, "
+    "async-to-async-runtime, async-runtime-ref-counting, async-runtime-ref-counting-opt, canonicalize"
+)
+
+
 def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, check_bounds: bool = False,
-                   memory_strategy: str = "aggressive", profile: bool = False, cpu: str = "host") -> str:
+                   memory_strategy: str = "aggressive", profile: bool = False, cpu: str = "host",
+                   threads: int = 1) -> str:
     """The pass pipeline of one CPU stage (see :func:`lower_stage`), as ``ge-opt --pass-pipeline`` takes it.
     ``profile`` ends the ``bufferized`` stage with ``ge-instrument-ops`` (the profiler's stamps); ``cpu``
-    (the JIT CPU, :data:`JIT_CPUS`) sizes the codegen strategy's kernels."""
+    (the JIT CPU, :data:`JIT_CPUS`) sizes the codegen strategy's kernels; ``threads`` > 1 runs large
+    matmuls' column panels as async runtime tasks (:data:`ASYNC_PIPELINE`)."""
     if stage == "linalg":
         checks = "true" if check_bounds else "false"
         passes = ["ge-emit-c-interface", f"ge-lower-to-linalg{{fail-on-unlowered=true check-bounds={checks}}}",
@@ -67,7 +78,7 @@ def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, 
         passes = ["ge-mark-readonly-arguments"]
         if codegen:
             # The strategy's im2col matrices are checked before bufferization, which aborts on overflowing sizes.
-            passes += [f"ge-apply-codegen-strategy{{cpu={cpu}}}",
+            passes += [f"ge-apply-codegen-strategy{{cpu={cpu} threads={threads}}}",
                        'ge-check-tensor-sizes{after="the CPU codegen strategy"}']
         passes += ["ge-copy-duplicate-results", ONE_SHOT_PIPELINE]
         if workspace:
@@ -79,8 +90,13 @@ def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, 
             passes += ["ge-mark-noalias-arguments", "ge-hoist-vector-transfers"]
         if profile:
             passes.append("ge-instrument-ops")
+        if threads > 1:
+            passes.append(ASYNC_PIPELINE.format(threads=threads))
     elif stage == "llvm":
-        passes = ["ge-lower-memref-copies", "ge-expand-bf16-truncations", LLVM_PIPELINE]
+        passes = ["ge-lower-memref-copies", "ge-expand-bf16-truncations"]
+        if threads > 1:
+            passes.append("convert-async-to-llvm")
+        passes.append(LLVM_PIPELINE)
     else:
         raise ValueError(f"unknown CPU stage {stage!r} (stages: {', '.join(CPU_STAGES)})")
     return f"builtin.module({', '.join(passes)})"
@@ -88,7 +104,7 @@ def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, 
 
 def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspace: bool = True,
                 check_bounds: bool = False, memory_strategy: str = "aggressive", profile: bool = False,
-                cpu: str = "host") -> None:
+                cpu: str = "host", threads: int = 1) -> None:
     """Runs one CPU stage on ``module`` in place (see :data:`CPU_STAGES`); its
     passes are :func:`stage_pipeline` (``ge-opt --list-passes``, docs/passes.md).
 
@@ -108,7 +124,7 @@ def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspac
     Raises :class:`ExecutionError` (``cannot <action>``) with the failing pass's diagnostics.
     """
     pipeline = stage_pipeline(stage, codegen=codegen, workspace=workspace, check_bounds=check_bounds,
-                              memory_strategy=memory_strategy, profile=profile, cpu=cpu)
+                              memory_strategy=memory_strategy, profile=profile, cpu=cpu, threads=threads)
     try:
         run_pipeline(module, pipeline)
     except (PassFailedError, VerificationError) as e:
@@ -279,6 +295,20 @@ def _target_cpu(module: ir.Module, jit_cpu: str | None) -> str:
     return cpu
 
 
+def async_runtime_library() -> str:
+    """Path of the MLIR async runtime (``mlirAsyncRuntime*``) shipped with the MLIR Python package."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.find_spec("mlir")
+    for root in (spec.submodule_search_locations or []) if spec else []:
+        path = Path(root) / "lib" / "libmlir_async_runtime.so"
+        if path.exists():
+            return str(path)
+    raise ExecutionError("multi-threaded code needs the MLIR async runtime (mlir/lib/libmlir_async_runtime.so), "
+                         "which this MLIR package does not ship; compile with num_threads=1")
+
+
 #: compiler-rt names LLVM calls for float conversions a CPU has no instruction
 #: for -> our implementations in the native library (lib/Runtime/CpuRuntime.cpp).
 _RUNTIME_SYMBOLS = (
@@ -354,6 +384,10 @@ class CpuExecutable:
             ops in the compiled code; :attr:`profiler` (a
             :class:`~ge_mlir.target.cpu.profiling.CpuProfiler`, stamps off until
             switched on) owns the profile buffer passed on every call.
+        num_threads: threads the compiled code runs on. Above 1, the column panels of
+            large matmuls and convolutions run as tasks of the MLIR async runtime
+            (``libmlir_async_runtime.so``, its worker pool has one thread per hardware
+            thread); results are bitwise those of one thread (same reduction order).
     """
 
     def __init__(
@@ -368,6 +402,7 @@ class CpuExecutable:
         check_bounds: bool = True,
         memory_strategy: str = "aggressive",
         profile: bool = False,
+        num_threads: int = 1,
     ) -> None:
         from mlir.execution_engine import ExecutionEngine
 
@@ -403,9 +438,12 @@ class CpuExecutable:
             self._profile_arg: tuple[Any, ...] | None = None
             # The JIT CPU is known before lowering: the codegen strategy sizes its kernels for it.
             cpu = _jit_cpu_name(jit_cpu)
+            if isinstance(num_threads, bool) or not isinstance(num_threads, int) or num_threads < 1:
+                raise ExecutionError(f"num_threads must be a positive integer, got {num_threads!r}")
+            self.num_threads = num_threads
             for stage in CPU_STAGES:
                 lower_stage(self._module, stage, check_bounds=check_bounds, memory_strategy=memory_strategy,
-                            profile=profile, cpu=cpu)
+                            profile=profile, cpu=cpu, threads=num_threads)
                 if stage == "linalg":
                     self._bounds_checks = _bounds_checks(self._module, self.func_name)
                 if stage == "bufferized":
@@ -426,7 +464,8 @@ class CpuExecutable:
             try:
                 # Position-independent code (same speed here): the object the engine keeps can be
                 # linked into a shared library as it is (CompiledModel.save, target/cpu/artefact.py).
-                self._engine = ExecutionEngine(self._module, opt_level=opt_level, enable_pic=True)
+                libs = [async_runtime_library()] if num_threads > 1 else []
+                self._engine = ExecutionEngine(self._module, opt_level=opt_level, enable_pic=True, shared_libs=libs)
                 _register_runtime(self._engine)
                 # The packed entry point (void **args), looked up once: the
                 # engine's invoke() looks it up and builds ctypes per call.
@@ -457,6 +496,7 @@ class CpuExecutable:
         self._workspace, self._bounds_checks = list(workspace), list(bounds_checks)
         self.memory_plan, self.jit_cpu = memory_plan, jit_cpu
         self.profiler = self._profile_arg = None
+        self.num_threads = 1
         return self
 
     def _check(self, args: Sequence[Any]) -> list[np.ndarray]:

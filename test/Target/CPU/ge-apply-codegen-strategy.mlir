@@ -4,6 +4,7 @@
 // RUN: ge-opt %s --pass-pipeline='builtin.module(ge-apply-codegen-strategy{cpu=x86-64-v3})' | FileCheck %s --check-prefix=AVX2
 // RUN: ge-opt %s --pass-pipeline='builtin.module(ge-apply-codegen-strategy{cpu=x86-64-v4})' | FileCheck %s --check-prefix=AVX512
 // RUN: not ge-opt %s --pass-pipeline='builtin.module(ge-apply-codegen-strategy{cpu=pentium})' 2>&1 | FileCheck %s --check-prefix=CPU
+// RUN: ge-opt %s --pass-pipeline='builtin.module(ge-apply-codegen-strategy{cpu=x86-64-v3 threads=2})' | FileCheck %s --check-prefix=THREADS
 
 // A static f32 matmul: one [2, 4] accumulator tile (the whole output) in
 // registers across the K loop, one outer product per K step.
@@ -98,6 +99,24 @@ func.func @wide(%a: tensor<12x8xf32>, %b: tensor<8x32xf32>, %c: tensor<12x32xf32
 func.func @wide_f64(%a: tensor<2x8xf64>, %b: tensor<8x16xf64>, %c: tensor<2x16xf64>) -> tensor<2x16xf64> {
   %r = linalg.matmul ins(%a, %b : tensor<2x8xf64>, tensor<8x16xf64>) outs(%c : tensor<2x16xf64>) -> tensor<2x16xf64>
   return %r : tensor<2x16xf64>
+}
+
+// With threads, a large matmul's column panels are scf.forall iterations: the
+// 60 rows of 6-row tiles in 128 / 16 = 8 tasks, the register tiling inside each.
+// Small parts stay sequential: the 4-row rest (32K multiply-adds), @matmul.
+// THREADS-LABEL: func.func @matmul(
+// THREADS-NOT: scf.forall
+// THREADS-LABEL: func.func @big(
+// THREADS: scf.forall (%[[J:.*]]) in (8) shared_outs(%[[O:.*]] = %{{.*}}) -> (tensor<60x128xf32>)
+// THREADS: tensor.extract_slice %{{.*}}[0, %{{.*}}] [64, 16] [1, 1]
+// THREADS: vector.outerproduct {{.*}} : vector<6xf32>, vector<16xf32>
+// THREADS: scf.forall.in_parallel
+// THREADS-NEXT: tensor.parallel_insert_slice %{{.*}} into %[[O]][0, %{{.*}}] [60, 16] [1, 1]
+// THREADS-NOT: scf.forall
+// THREADS: vector.outerproduct {{.*}} : vector<4xf32>, vector<16xf32>
+func.func @big(%a: tensor<64x64xf32>, %b: tensor<64x128xf32>, %c: tensor<64x128xf32>) -> tensor<64x128xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x128xf32>) outs(%c : tensor<64x128xf32>) -> tensor<64x128xf32>
+  return %r : tensor<64x128xf32>
 }
 
 // ERR: error: ge-apply-codegen-strategy: the matmul register tile must be positive, got -2x
