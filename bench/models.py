@@ -5,6 +5,9 @@ torchvision cannot be installed beside this machine's torch), a ViT-style
 classifier (patch 16, 4 layers, hidden 192), a BERT-style encoder (4 layers, hidden
 256, seq 128), a GPT-2-style decoder (2 layers, hidden 256, seq 128) and a small UNet
 (3 levels, 8 to 64 channels, 128x128 input; the rematerialization example of docs/memory.md).
+:func:`speed_models` adds a batch-1 MLP (512-1024-512) and a LLaMA-style decoder (RMSNorm,
+rotary embeddings, SiLU-gated MLP, grouped-query attention; 2 layers, hidden 256, seq 128) for
+the latency benchmark (bench/run.py) and the node counts.
 """
 
 from __future__ import annotations
@@ -226,6 +229,93 @@ def unet():
     rematerialization tests do)."""
     torch.manual_seed(0)
     return ("unet", UNet().eval(), (torch.randn(1, 3, 128, 128),), ["image"])
+
+
+class Mlp(nn.Module):
+    """Two linear layers with a ReLU between them (torch ``nn.Linear``: exported as Gemm)."""
+
+    def __init__(self, d_in: int = 512, hidden: int = 1024, d_out: int = 512) -> None:
+        super().__init__()
+        self.body = nn.Sequential(nn.Linear(d_in, hidden), nn.ReLU(), nn.Linear(hidden, d_out))
+
+    def forward(self, x):
+        return self.body(x)
+
+
+class RmsNorm(nn.Module):
+    def __init__(self, d: int, eps: float = 1e-6) -> None:
+        super().__init__()
+        self.eps, self.weight = eps, nn.Parameter(torch.ones(d))
+
+    def forward(self, x):
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.weight
+
+
+def _rotate_half(x):
+    a, b = x.chunk(2, dim=-1)
+    return torch.cat([-b, a], dim=-1)
+
+
+class LlamaLayer(nn.Module):
+    """RMSNorm, causal grouped-query attention with rotary embeddings, RMSNorm, SiLU-gated MLP."""
+
+    def __init__(self, d: int, heads: int, kv_heads: int, ff: int) -> None:
+        super().__init__()
+        self.h, self.kvh, self.dk = heads, kv_heads, d // heads
+        self.norm1, self.norm2 = RmsNorm(d), RmsNorm(d)
+        self.q = nn.Linear(d, d, bias=False)
+        self.k = nn.Linear(d, kv_heads * self.dk, bias=False)
+        self.v = nn.Linear(d, kv_heads * self.dk, bias=False)
+        self.o = nn.Linear(d, d, bias=False)
+        self.gate, self.up = nn.Linear(d, ff, bias=False), nn.Linear(d, ff, bias=False)
+        self.down = nn.Linear(ff, d, bias=False)
+
+    def forward(self, x, cos, sin, mask):
+        b, s, d = x.shape
+        h = self.norm1(x)
+        q = self.q(h).reshape(b, s, self.h, self.dk).transpose(1, 2)
+        k = self.k(h).reshape(b, s, self.kvh, self.dk).transpose(1, 2)
+        v = self.v(h).reshape(b, s, self.kvh, self.dk).transpose(1, 2)
+        q, k = q * cos + _rotate_half(q) * sin, k * cos + _rotate_half(k) * sin
+        rep = self.h // self.kvh
+        k, v = k.repeat_interleave(rep, dim=1), v.repeat_interleave(rep, dim=1)
+        att = torch.softmax((q @ k.transpose(-1, -2)) / (self.dk ** 0.5) + mask, dim=-1)
+        x = x + self.o((att @ v).transpose(1, 2).reshape(b, s, d))
+        h = self.norm2(x)
+        return x + self.down(nn.functional.silu(self.gate(h)) * self.up(h))
+
+
+class LlamaDecoder(nn.Module):
+    def __init__(self, vocab=4096, d=256, heads=8, kv_heads=2, ff=688, layers=2, seq=128) -> None:
+        super().__init__()
+        self.embed = nn.Embedding(vocab, d)
+        self.layers = nn.ModuleList(LlamaLayer(d, heads, kv_heads, ff) for _ in range(layers))
+        self.norm = RmsNorm(d)
+        self.head = nn.Linear(d, vocab, bias=False)
+        dk = d // heads
+        inv = 1.0 / (10000 ** (torch.arange(0, dk, 2).float() / dk))
+        angles = torch.outer(torch.arange(seq).float(), inv)
+        angles = torch.cat([angles, angles], dim=-1)
+        self.register_buffer("cos", angles.cos()[None, None], persistent=False)
+        self.register_buffer("sin", angles.sin()[None, None], persistent=False)
+        self.register_buffer("mask", torch.full((seq, seq), float("-inf")).triu(1), persistent=False)
+
+    def forward(self, ids):
+        s = ids.shape[1]
+        x = self.embed(ids)
+        cos, sin, mask = self.cos[:, :, :s], self.sin[:, :, :s], self.mask[:s, :s]
+        for layer in self.layers:
+            x = layer(x, cos, sin, mask)
+        return self.head(self.norm(x))
+
+
+def speed_models():
+    """:func:`benchmark_models` plus the batch-1 MLP and the LLaMA-style decoder (bench/run.py)."""
+    models = benchmark_models()
+    torch.manual_seed(1)
+    mlp = ("mlp_b1", Mlp().eval(), (torch.randn(1, 512),), ["x"])
+    llama = ("llama_decoder", LlamaDecoder().eval(), (torch.randint(0, 4096, (1, 128)),), ["input_ids"])
+    return [mlp, *models[:4], llama, *models[4:]]
 
 
 def benchmark_models():

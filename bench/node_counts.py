@@ -2,7 +2,8 @@
 
     python bench/node_counts.py
 
-Per benchmark model: ONNX nodes as exported, ge ops after import, ge ops after
+Per benchmark model (bench/models.py speed_models: with the batch-1 MLP and the LLaMA-style
+decoder): ONNX nodes as exported, ge ops after import, ge ops after
 the default pipeline (``compile_to="optimized"``; constants not counted), and
 the node count of onnxruntime's optimized graph (ORT_ENABLE_ALL, CPU, saved
 with ``optimized_model_filepath``).
@@ -21,7 +22,7 @@ import onnx  # noqa: E402
 
 import ge_mlir  # noqa: E402
 from ge_mlir.frontend.torch import export_onnx  # noqa: E402
-from models import benchmark_models  # noqa: E402
+from models import speed_models  # noqa: E402
 
 
 def ge_ops(text: str) -> int:
@@ -42,7 +43,7 @@ def ort_nodes(proto: onnx.ModelProto) -> int:
 def main() -> int:
     print(f"{'model':<14} {'onnx nodes':>10} {'ge imported':>11} {'ge optimized':>12} {'ort optimized':>13}"
           f"  {'ascendc optimized':>17}  trans_data on ascendc (inserted / avoided / ops in NHWC)")
-    for name, module, example, names in benchmark_models():
+    for name, module, example, names in speed_models():
         proto = export_onnx(module, example, input_names=names)
         m = ge_mlir.compile(proto, compile_to="optimized", progress=False)
         a = ge_mlir.compile(proto, target="ascendc", compile_to="optimized", progress=False)

@@ -72,3 +72,21 @@ def test_thread_count_is_checked():
 def test_threads_are_a_cpu_option():
     with pytest.raises(CompileError, match="num_threads is a cpu option"):
         ge_mlir.compile(_model(), target="ascendc", options={"num_threads": 2}, run_on="none")
+
+
+def test_a_freed_threaded_model_leaves_the_others_running():
+    """The async runtime is one per process: freeing a threaded model must not tear it down
+    under another (it did when the JIT owned the runtime library: the next call crashed)."""
+    import gc
+
+    proto = _model()
+    x = np.random.default_rng(2).standard_normal((1, 8, 16, 16)).astype(np.float32)
+    first = ge_mlir.compile(proto, options={"num_threads": 2})
+    want = first(x)[0]
+    second = ge_mlir.compile(proto, options={"num_threads": 2})
+    del first
+    gc.collect()
+    for _ in range(10):
+        np.testing.assert_array_equal(second(x)[0], want)
+    third = ge_mlir.compile(proto, options={"num_threads": 2})
+    np.testing.assert_array_equal(third(x)[0], want)

@@ -261,10 +261,10 @@ def load_native(section: dict[str, Any], read: Callable[[str], bytes], inputs: l
     bounds = [dict(b) for b in section["bounds_checks"]]
     threads = int(section.get("num_threads", 1))
     if threads > 1:
-        from .runner import async_runtime_library
+        from .runner import _load_async_runtime
 
         try:
-            ctypes.CDLL(async_runtime_library(), mode=os.RTLD_GLOBAL)
+            _load_async_runtime()
         except (OSError, ExecutionError) as e:
             raise ArtefactError(f"{what} runs on {threads} threads and needs the MLIR async runtime: {e}") from None
     lib = _dlopen(data, Path(what).name)

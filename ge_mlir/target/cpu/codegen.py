@@ -283,10 +283,14 @@ def window_to_taps(op: ir.Operation) -> bool:
 Plan = list[tuple[int | None, list[tuple[int | None, list[int]]]]]
 
 
-def _plan(op: ir.Operation, tile_m: int, tile_n: int) -> Plan | None:
+def _plan(op: ir.Operation, tile_m: int, tile_n: int, gemv_n: int = 0) -> Plan | None:
     """[(row split, [(column split, tile sizes)])] for one contraction, or None.
 
-    ``tile_n`` counts f32 columns; f64 tiles take the same registers, so half the columns."""
+    ``tile_n`` counts f32 columns; f64 tiles take the same registers, so half the columns.
+    One-row tiles (a batch-1 linear layer, a decode step: matrix-vector products) are
+    ``gemv_n`` columns wide (default ``4 * tile_n``): with one row, two vectors of columns are
+    only two FMA chains per K step, bound by the FMA latency; more chains keep the FMA units
+    busy and stream B at memory speed."""
     ts = [_static(v.type) for v in op.operands]
     if any(t is None for t in ts):
         return None
@@ -299,8 +303,9 @@ def _plan(op: ir.Operation, tile_m: int, tile_n: int) -> Plan | None:
     # trips an assertion in linalg's slice computation (process abort).
     if any(0 in t.shape for t in ts):
         return None
+    gemv_n = gemv_n or 4 * tile_n
     if str(ts[2].element_type) == "f64":
-        tile_n = max(1, tile_n // 2)
+        tile_n, gemv_n = max(1, tile_n // 2), max(1, gemv_n // 2)
     out = ts[2]
     if op.name == "linalg.matmul":
         m, n = out.shape
@@ -312,7 +317,8 @@ def _plan(op: ir.Operation, tile_m: int, tile_n: int) -> Plan | None:
     # 1 rows; 32 then 16, 8, ... columns): odd vector widths (a 17-wide remainder)
     # are scalarized and were measured 15x slower than 16 + 1 columns, and a
     # prime row count (197 tokens) would otherwise get 1-row tiles.
-    return [(ms, [(ns, [*lead, tm, tn, 1]) for ns, tn in _chunks(n, tile_n)]) for ms, tm in _chunks(m, tile_m)]
+    return [(ms, [(ns, [*lead, tm, tn, 1]) for ns, tn in _chunks(n, tile_n if tm > 1 else gemv_n)])
+            for ms, tm in _chunks(m, tile_m)]
 
 
 def _chunks(size: int, tile: int) -> list[tuple[int | None, int]]:
@@ -370,6 +376,21 @@ def _extents(splits: list[int | None], size: int) -> list[int]:
 PARALLEL_MIN_MACS = 64 * 64 * 64
 
 
+#: Parallel tasks per thread a matmul part is cut into at least (when it has that many row tiles):
+#: tasks of unequal cost (remainders, cache misses) then still balance.
+TASKS_PER_THREAD = 4
+
+
+def _parallel_rows(row_tiles: int, column_tasks: int, threads: int) -> int:
+    """Row tiles per parallel task: all of them when the column panels alone make enough tasks,
+    else the largest divisor of ``row_tiles`` that makes enough (static task shapes)."""
+    want = TASKS_PER_THREAD * threads
+    if threads <= 1 or column_tasks >= want:
+        return row_tiles
+    need = -(-want // max(column_tasks, 1))  # row blocks needed
+    return max((g for g in range(1, row_tiles + 1) if row_tiles % g == 0 and row_tiles // g >= need), default=1)
+
+
 def _script(plans: list[tuple[int, Plan]], nd_of: dict[int, int],
             kblocks: dict[int, int], kdims: dict[int, int], dims: dict[int, tuple[int, int, int, int]] | None = None,
             threads: int = 1) -> str:
@@ -394,14 +415,18 @@ def _script(plans: list[tuple[int, Plan]], nd_of: dict[int, int],
             sizes += [(pm, pn) for pn in _extents([ns for ns, _ in cols], n)]
         for i, (part, tiles, (pm, pn)) in enumerate(zip(parts, tiling, sizes)):
             kblock = kblocks[tag]
-            tn = tiles[nd - 2]
-            tasks = batch * (pn // tn)
+            tm, tn = tiles[nd - 3], tiles[nd - 2]
+            rows = _parallel_rows(pm // tm, batch * (pn // tn), threads) * tm
+            tasks = batch * (pn // tn) * (pm // rows)
             if threads > 1 and tasks > 1 and batch * pm * pn * k >= PARALLEL_MIN_MACS:
-                # Threads: one task per column panel (and batch), the register tiling below runs
-                # inside each. Columns, not rows: every task owns whole output columns and the
-                # reduction order is the single-thread one (bitwise identical results).
+                # Threads: one task per column panel (and batch), and per block of row tiles when
+                # there are too few panels (late CNN stages: 512 rows, 49 columns); the register
+                # tiling below runs inside each. Never K: every task owns whole output elements,
+                # summed in the single-thread order (bitwise identical results).
                 par = [0] * nd
                 par[nd - 2] = tn
+                if rows < pm:
+                    par[nd - 3] = rows
                 if nd == 4:
                     par[0] = 1
                 lines.append(f"%pt{tag}_{i}, %pf{tag}_{i} = transform.structured.tile_using_forall {part} "
@@ -480,11 +505,13 @@ def hoist_vector_transfers(module: ir.Module | ir.Operation) -> None:
         interpreter.apply_named_sequence(module.operation, script.body.operations[0], script)
 
 
-def apply_strategy(module: ir.Module | ir.Operation, *, tile_m: int, tile_n: int, threads: int = 1) -> dict[str, int]:
+def apply_strategy(module: ir.Module | ir.Operation, *, tile_m: int, tile_n: int, threads: int = 1,
+                   gemv_n: int = 0) -> dict[str, int]:
     """Applies the strategy in place; returns counts (convolutions, contractions tiled).
 
     ``tile_m`` x ``tile_n`` is the largest f32 matmul register tile (remainders get halved tiles;
-    :func:`.cpu_info.kernel_params` gives the JIT CPU's). ``threads`` > 1 puts the column panels
+    :func:`.cpu_info.kernel_params` gives the JIT CPU's); one-row tiles are ``gemv_n`` columns wide
+    (default ``4 * tile_n``). ``threads`` > 1 puts the column panels
     of each large matmul part in an ``scf.forall`` (run in parallel after ``async-parallel-for``)."""
     from mlir.dialects.transform import interpreter
 
@@ -504,7 +531,7 @@ def apply_strategy(module: ir.Module | ir.Operation, *, tile_m: int, tile_n: int
         dims: dict[int, tuple[int, int, int, int]] = {}
         i64 = ir.IntegerType.get_signless(64)
         for tag, op in enumerate(_ops(module, ("linalg.matmul", "linalg.batch_matmul"))):
-            plan = _plan(op, tile_m, tile_n)
+            plan = _plan(op, tile_m, tile_n, gemv_n)
             if plan is None:
                 continue
             op.attributes[_TAG] = ir.IntegerAttr.get(i64, tag)

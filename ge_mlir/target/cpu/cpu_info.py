@@ -37,6 +37,8 @@ class KernelParams:
         vector_registers: architectural vector registers of that width.
         tile_m: rows of the f32 matmul register tile.
         tile_n: columns of the f32 matmul register tile (two vectors).
+        gemv_n: columns of a one-row f32 tile (matrix-vector products): half the registers as
+            accumulators, so that many independent FMA chains hide the FMA latency.
         l1d_bytes: level-1 data cache per core (sysfs, or 32 KiB when unknown).
         l2_bytes: level-2 cache per core (sysfs, or 512 KiB when unknown).
     """
@@ -46,13 +48,9 @@ class KernelParams:
     vector_registers: int
     tile_m: int
     tile_n: int
+    gemv_n: int
     l1d_bytes: int
     l2_bytes: int
-
-    def tile_for(self, element_bits: int) -> tuple[int, int]:
-        """The register tile for an element type: same registers, ``vector_bits // element_bits`` lanes."""
-        lanes = max(1, self.vector_bits // element_bits)
-        return self.tile_m, 2 * lanes
 
 
 def _vector_file(features: set[str], machine: str) -> tuple[int, int]:
@@ -102,5 +100,5 @@ def kernel_params(cpu: str = "host") -> KernelParams:
     vectors = 2  # columns of the tile, in vectors
     rows = min(MAX_TILE_ROWS, (registers - vectors - 1) // vectors)
     return KernelParams(cpu=name, vector_bits=bits, vector_registers=registers, tile_m=rows,
-                        tile_n=vectors * (bits // 32), l1d_bytes=_cache_bytes(1, ("Data", "Unified"), 32 << 10),
+                        tile_n=vectors * (bits // 32), gemv_n=(registers // 2) * (bits // 32), l1d_bytes=_cache_bytes(1, ("Data", "Unified"), 32 << 10),
                         l2_bytes=_cache_bytes(2, ("Unified", "Data"), 512 << 10))

@@ -45,12 +45,13 @@ class GeApplyCodegenStrategyPass(Pass):
             raise PassFailure(str(e)) from None
         tile_m = self.opt("tile-m") or params.tile_m
         tile_n = self.opt("tile-n") or params.tile_n
+        gemv_n = 0 if self.opt("tile-n") else params.gemv_n  # an explicit tile-n sets both
         if tile_m < 1 or tile_n < 1:
             raise PassFailure(f"the matmul register tile must be positive, got {tile_m}x{tile_n}")
         if self.opt("threads") < 1:
             raise PassFailure(f"threads must be at least 1, got {self.opt('threads')}")
         try:
-            stats = apply_strategy(module, tile_m=tile_m, tile_n=tile_n, threads=self.opt("threads"))
+            stats = apply_strategy(module, tile_m=tile_m, tile_n=tile_n, threads=self.opt("threads"), gemv_n=gemv_n)
         except (ValueError, ir.MLIRError) as e:  # the transform interpreter reports failures as exceptions
             raise PassFailure(f"the CPU codegen strategy failed: {e}") from None
         for key, n in stats.items():

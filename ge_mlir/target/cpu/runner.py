@@ -309,6 +309,21 @@ def async_runtime_library() -> str:
                          "which this MLIR package does not ship; compile with num_threads=1")
 
 
+_ASYNC_RUNTIME: list[Any] = []
+
+
+def _load_async_runtime() -> None:
+    """Loads the async runtime into the process once, for good (the JIT finds its symbols there).
+
+    Not an engine's ``shared_libs``: the engine then calls the library's destroy hook when it is
+    freed, which resets the one process-wide runtime under every other engine still running
+    tasks on it (a garbage-collected threaded model crashed the next one)."""
+    import os
+
+    if not _ASYNC_RUNTIME:
+        _ASYNC_RUNTIME.append(ctypes.CDLL(async_runtime_library(), mode=os.RTLD_GLOBAL))
+
+
 #: compiler-rt names LLVM calls for float conversions a CPU has no instruction
 #: for -> our implementations in the native library (lib/Runtime/CpuRuntime.cpp).
 _RUNTIME_SYMBOLS = (
@@ -464,8 +479,9 @@ class CpuExecutable:
             try:
                 # Position-independent code (same speed here): the object the engine keeps can be
                 # linked into a shared library as it is (CompiledModel.save, target/cpu/artefact.py).
-                libs = [async_runtime_library()] if num_threads > 1 else []
-                self._engine = ExecutionEngine(self._module, opt_level=opt_level, enable_pic=True, shared_libs=libs)
+                if num_threads > 1:
+                    _load_async_runtime()
+                self._engine = ExecutionEngine(self._module, opt_level=opt_level, enable_pic=True)
                 _register_runtime(self._engine)
                 # The packed entry point (void **args), looked up once: the
                 # engine's invoke() looks it up and builds ctypes per call.

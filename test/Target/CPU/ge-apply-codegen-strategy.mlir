@@ -101,6 +101,17 @@ func.func @wide_f64(%a: tensor<2x8xf64>, %b: tensor<8x16xf64>, %c: tensor<2x16xf
   return %r : tensor<2x16xf64>
 }
 
+// One row (a matrix-vector product): half the registers accumulate, 8 ymm
+// (64 f32) with AVX2, 16 zmm (256 f32) with AVX-512.
+// AVX2-LABEL: func.func @gemv(
+// AVX2: vector.outerproduct {{.*}} : vector<1xf32>, vector<64xf32>
+// AVX512-LABEL: func.func @gemv(
+// AVX512: vector.outerproduct {{.*}} : vector<1xf32>, vector<256xf32>
+func.func @gemv(%a: tensor<1x8xf32>, %b: tensor<8x256xf32>, %c: tensor<1x256xf32>) -> tensor<1x256xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<1x8xf32>, tensor<8x256xf32>) outs(%c : tensor<1x256xf32>) -> tensor<1x256xf32>
+  return %r : tensor<1x256xf32>
+}
+
 // With threads, a large matmul's column panels are scf.forall iterations: the
 // 60 rows of 6-row tiles in 128 / 16 = 8 tasks, the register tiling inside each.
 // Small parts stay sequential: the 4-row rest (32K multiply-adds), @matmul.
