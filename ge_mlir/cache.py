@@ -11,7 +11,9 @@
 A hit loads the saved artefact (:mod:`ge_mlir.artefact`, a ``.gem`` file): no pass, lowering
 or JIT. A miss compiles, then saves the artefact into the cache. Any change in the key's
 parts is a different entry, so a stale entry is never used; an unreadable entry is removed
-and the model compiled again.
+and the model compiled again. Storing links the code with the system's C compiler (``cc``,
+as ``CompiledModel.save`` does); without one, compiles simply are not cached
+(``GE_MLIR_LOG=debug`` says why).
 
 Not cached (compiled every time): other targets, partial compiles (``compile_to``),
 profiling builds, graph dumps, user pass modules (their code is not in the key), torch

@@ -15,22 +15,23 @@ from ge_mlir.target.cpu.runner import CpuExecutable
 
 
 def _model() -> onnx.ModelProto:
-    """A conv (im2col matmul), a linear layer and an attention-like batched matmul."""
+    """A conv (shifted matmuls), a linear layer and an attention-like batched matmul, each above
+    the size the strategy parallelizes (2^20 multiply-adds)."""
     rng = np.random.default_rng(0)
-    w = numpy_helper.from_array(rng.standard_normal((32, 8, 3, 3)).astype(np.float32), "w")
-    fc = numpy_helper.from_array(rng.standard_normal((256, 96)).astype(np.float32), "fc")
+    w = numpy_helper.from_array(rng.standard_normal((64, 16, 3, 3)).astype(np.float32), "w")
+    fc = numpy_helper.from_array(rng.standard_normal((1024, 96)).astype(np.float32), "fc")
     nodes = [
         helper.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1], name="conv"),
         helper.make_node("Relu", ["c"], ["r"], name="relu"),
-        helper.make_node("Reshape", ["r", "shape"], ["flat"], name="flat"),  # [32, 256]
-        helper.make_node("MatMul", ["flat", "fc"], ["y"], name="fc"),  # [32, 96]
-        helper.make_node("Reshape", ["y", "heads"], ["h"], name="split_heads"),  # [4, 8, 96]
-        helper.make_node("Transpose", ["h"], ["ht"], perm=[0, 2, 1], name="t"),  # [4, 96, 8]
+        helper.make_node("Reshape", ["r", "shape"], ["flat"], name="flat"),  # [64, 1024]
+        helper.make_node("MatMul", ["flat", "fc"], ["y"], name="fc"),  # [64, 96]
+        helper.make_node("Reshape", ["y", "heads"], ["h"], name="split_heads"),  # [4, 16, 96]
+        helper.make_node("Transpose", ["h"], ["ht"], perm=[0, 2, 1], name="t"),  # [4, 96, 16]
         helper.make_node("MatMul", ["ht", "h"], ["z"], name="bmm"),  # [4, 96, 96]
     ]
-    shape = numpy_helper.from_array(np.array([32, 256], np.int64), "shape")
-    heads = numpy_helper.from_array(np.array([4, 8, 96], np.int64), "heads")
-    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8, 16, 16])],
+    shape = numpy_helper.from_array(np.array([64, 1024], np.int64), "shape")
+    heads = numpy_helper.from_array(np.array([4, 16, 96], np.int64), "heads")
+    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16, 32, 32])],
                               [helper.make_tensor_value_info("z", TensorProto.FLOAT, [4, 96, 96])],
                               initializer=[w, fc, shape, heads])
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
@@ -40,7 +41,7 @@ def test_two_threads_give_the_bits_of_one_and_match_onnxruntime(tmp_path):
     import onnxruntime as ort
 
     proto = _model()
-    x = np.random.default_rng(1).standard_normal((1, 8, 16, 16)).astype(np.float32)
+    x = np.random.default_rng(1).standard_normal((1, 16, 32, 32)).astype(np.float32)
     one = ge_mlir.compile(proto, options={"num_threads": 1})
     two = ge_mlir.compile(proto, options={"num_threads": 2})
     (a,), (b,) = one(x), two(x)
@@ -80,7 +81,7 @@ def test_a_freed_threaded_model_leaves_the_others_running():
     import gc
 
     proto = _model()
-    x = np.random.default_rng(2).standard_normal((1, 8, 16, 16)).astype(np.float32)
+    x = np.random.default_rng(2).standard_normal((1, 16, 32, 32)).astype(np.float32)
     first = ge_mlir.compile(proto, options={"num_threads": 2})
     want = first(x)[0]
     second = ge_mlir.compile(proto, options={"num_threads": 2})

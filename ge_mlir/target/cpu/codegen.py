@@ -371,9 +371,10 @@ def _extents(splits: list[int | None], size: int) -> list[int]:
     return out
 
 
-#: Fewest multiply-adds in one matmul part before its column tiles are spread over threads:
-#: below that, waking a worker costs more than the part (a 64x64x64 product is ~10 us).
-PARALLEL_MIN_MACS = 64 * 64 * 64
+#: Fewest multiply-adds in one matmul part before it is spread over threads: a dispatch on the
+#: async runtime costs tens of microseconds (a batch-1 MLP's 512x1024 products, 0.5M each, ran
+#: 2.4x slower on 2 threads), about what 1M multiply-adds take on one core.
+PARALLEL_MIN_MACS = 1 << 20
 
 
 #: Parallel tasks per thread a matmul part is cut into at least (when it has that many row tiles):
