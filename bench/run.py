@@ -6,8 +6,9 @@
 Per model of ``speed_models()`` (bench/models.py: torch-exported, random weights): compile
 with ``ge_mlir.compile`` (target cpu, compile cache off), then per thread count run ge-mlir
 and onnxruntime (ORT_ENABLE_ALL, that many intra-op threads) on the same inputs, one call of
-each in turn after warm-up calls, and print the compile time, the median latencies, their
-ratio and the max error against onnxruntime. Thread counts other than 1 need a ge-mlir with
+each in turn after warm-up calls (onnxruntime's threads not spinning between calls, as the
+async runtime's do not), and print the compile time, the median latencies, their ratio and the
+max error against onnxruntime. Thread counts other than 1 need a ge-mlir with
 multi-threaded code (``CompileOptions.num_threads``); without it only 1 runs. This is a
 benchmark, not a test: figures depend on the machine and its load (say which when quoting).
 """
@@ -81,6 +82,10 @@ def main() -> int:
             so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
             so.intra_op_num_threads = n
             so.inter_op_num_threads = 1
+            # Interleaved runs: onnxruntime's pool threads spin after each call by default and
+            # would take the cores from the ge-mlir call that follows (the async runtime's
+            # workers sleep when idle); they wait on a condition variable here too.
+            so.add_session_config_entry("session.intra_op.allow_spinning", "0")
             sess = ort.InferenceSession(proto.SerializeToString(), so, providers=["CPUExecutionProvider"])
             f = {k: v for k, v in feeds.items() if k in model.input_names}
             got, want = model(**f), sess.run(None, f)

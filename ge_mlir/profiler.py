@@ -442,7 +442,7 @@ def profile(
 
 def model_name(compiled: CompiledModel) -> str:
     """The file name the ge module records as its source (``ge.source``), else "model"."""
-    if "ge" in compiled.stages:
+    if "ge" in compiled._ir:  # not kept (keep_ir=False) or not saved: no name to read
         m = re.search(r'ge\.source = "((?:[^"\\]|\\.)*)"', compiled.ir("ge").split("\n", 1)[0])
         if m:
             return Path(m.group(1)).name

@@ -371,25 +371,30 @@ def _extents(splits: list[int | None], size: int) -> list[int]:
     return out
 
 
-#: Fewest multiply-adds in one matmul part before it is spread over threads: a dispatch on the
-#: async runtime costs tens of microseconds (a batch-1 MLP's 512x1024 products, 0.5M each, ran
-#: 2.4x slower on 2 threads), about what 1M multiply-adds take on one core.
-PARALLEL_MIN_MACS = 1 << 20
+#: Fewest multiply-adds in one matmul part before it is spread over threads: a parallel region
+#: on the async runtime costs a dispatch and worker wake-ups, tens to a hundred microseconds on the
+#: 2-core VM measured (a batch-1 MLP's 0.5M-MAC products ran 2.4x slower on 2 threads); 4M
+#: multiply-adds take about 0.1 ms on one core.
+PARALLEL_MIN_MACS = 1 << 22
 
 
-#: Parallel tasks per thread a matmul part is cut into at least (when it has that many row tiles):
-#: tasks of unequal cost (remainders, cache misses) then still balance.
-TASKS_PER_THREAD = 4
+def _group(count: int, pieces: int) -> int:
+    """The largest divisor of ``count`` that still cuts it into at least ``pieces`` (1 when none
+    does): equal static task shapes, as few as give every thread one."""
+    return max((g for g in range(1, count + 1) if count % g == 0 and count // g >= pieces), default=1)
 
 
-def _parallel_rows(row_tiles: int, column_tasks: int, threads: int) -> int:
-    """Row tiles per parallel task: all of them when the column panels alone make enough tasks,
-    else the largest divisor of ``row_tiles`` that makes enough (static task shapes)."""
-    want = TASKS_PER_THREAD * threads
-    if threads <= 1 or column_tasks >= want:
-        return row_tiles
-    need = -(-want // max(column_tasks, 1))  # row blocks needed
-    return max((g for g in range(1, row_tiles + 1) if row_tiles % g == 0 and row_tiles // g >= need), default=1)
+def _task_shape(batch: int, row_tiles: int, panels: int, threads: int) -> tuple[int, int, int]:
+    """(batches, row tiles, column panels) per parallel task: one task per thread, cut from the
+    batch first, then the column panels, then the row tiles (late CNN stages: 512 rows, 49
+    columns). Few large tasks: each costs one async runtime dispatch and a worker wake-up."""
+    need = threads
+    gb = _group(batch, need)
+    need = -(-need // (batch // gb))
+    gp = _group(panels, need)
+    need = -(-need // (panels // gp))
+    gr = _group(row_tiles, need)
+    return gb, gr, gp
 
 
 def _script(plans: list[tuple[int, Plan]], nd_of: dict[int, int],
@@ -417,19 +422,18 @@ def _script(plans: list[tuple[int, Plan]], nd_of: dict[int, int],
         for i, (part, tiles, (pm, pn)) in enumerate(zip(parts, tiling, sizes)):
             kblock = kblocks[tag]
             tm, tn = tiles[nd - 3], tiles[nd - 2]
-            rows = _parallel_rows(pm // tm, batch * (pn // tn), threads) * tm
-            tasks = batch * (pn // tn) * (pm // rows)
+            gb, gr, gp = _task_shape(batch, pm // tm, pn // tn, threads)
+            tasks = (batch // gb) * (pm // tm // gr) * (pn // tn // gp)
             if threads > 1 and tasks > 1 and batch * pm * pn * k >= PARALLEL_MIN_MACS:
-                # Threads: one task per column panel (and batch), and per block of row tiles when
-                # there are too few panels (late CNN stages: 512 rows, 49 columns); the register
-                # tiling below runs inside each. Never K: every task owns whole output elements,
-                # summed in the single-thread order (bitwise identical results).
+                # Threads: the part's batches, column panels and row tiles in one block per thread
+                # (scf.forall iterations); the register tiling below runs inside each. Never K:
+                # every task owns whole output elements, summed in the single-thread order
+                # (bitwise identical results).
                 par = [0] * nd
-                par[nd - 2] = tn
-                if rows < pm:
-                    par[nd - 3] = rows
+                par[nd - 2] = gp * tn if gp * tn < pn else 0
+                par[nd - 3] = gr * tm if gr * tm < pm else 0
                 if nd == 4:
-                    par[0] = 1
+                    par[0] = gb
                 lines.append(f"%pt{tag}_{i}, %pf{tag}_{i} = transform.structured.tile_using_forall {part} "
                              f"tile_sizes [{', '.join(map(str, par))}] : ({any_op}) -> ({any_op}, {any_op})")
                 part = f"%pt{tag}_{i}"
