@@ -1,4 +1,4 @@
-"""ge-fuse-layer-norm: recognize decomposed layer norm (and erf GELU) subgraphs.
+"""ge-fuse-layer-norm: recognize decomposed layer norm (and RMS norm, erf GELU) subgraphs.
 
 Layer norm, over trailing axes ``A = [axis, rank)``::
 
@@ -13,6 +13,15 @@ partial forms fuse too): the normalization alone becomes
 the normalized axes only becomes its scale; a following ``add`` becomes its
 bias. ``eps`` must be a splat constant; every intermediate value must have no
 other user; the axes must be the trailing ones.
+
+RMS norm (option ``rms-norm``)::
+
+    r = x / sqrt(mean(x^2 | x*x, A, keepdims) + eps)  |  x * rsqrt(...)  |  x * reciprocal(sqrt(...))
+    y = r [* w]
+
+becomes ``ge.rms_norm(x, w) {axis, epsilon}`` in two steps (the normalization, then its scale),
+under the same conditions (LLaMA-style decoders as torch exports them: Pow, ReduceMean, Add,
+Sqrt, Reciprocal, Mul, Mul).
 
 GELU (option ``gelu``): ``x * 0.5 * (1 + erf(x / sqrt(2)))`` in any
 association of the three factors (``x / sqrt 2`` or ``x * (1/sqrt 2)``)
@@ -228,6 +237,126 @@ class FuseLayerNormBias(FuseLayerNormScale):
 
 
 # --------------------------------------------------------------------------
+# RMS norm
+# --------------------------------------------------------------------------
+
+
+def _inverse_sqrt_arg(op: ir.Operation, x: ir.Value) -> ir.Value | None:
+    """a when ``op`` is ``x * reciprocal(sqrt(a))``, ``x * rsqrt(a)`` or ``x / sqrt(a)`` (single-use chain)."""
+    if op.name == "ge.div":
+        if op.operands[0] != x:
+            return None
+        s = _op(op.operands[1], "ge.sqrt")
+        return s.operands[0] if s is not None and single_use(s.results[0]) else None
+    den = _other(op, x)
+    if den is None or not single_use(den):
+        return None
+    r = _op(den, "ge.rsqrt")
+    if r is not None:
+        return r.operands[0]
+    rec = _op(den, "ge.reciprocal")
+    s = _op(rec.operands[0], "ge.sqrt") if rec is not None else None
+    return s.operands[0] if s is not None and single_use(s.results[0]) else None
+
+
+def _match_rms(op: ir.Operation):
+    """(x, axis, eps) when ``op`` is ``x / sqrt(mean(x^2) + eps)`` in one of its spellings."""
+    if op.name not in ("ge.mul", "ge.div"):
+        return None
+    for x in (op.operands if op.name == "ge.mul" else op.operands[:1]):
+        x_t = tensor_type(x)
+        if x_t is None or str(x_t.element_type) not in ("f16", "bf16", "f32", "f64") or op.results[0].type != x.type:
+            continue
+        a = _inverse_sqrt_arg(op, x)
+        add = _op(a, "ge.add") if a is not None else None
+        if add is None or not single_use(add.results[0]):
+            continue
+        for var_v in add.operands:
+            var = _op(var_v, "ge.reduce_mean")
+            if var is None or not single_use(var_v):
+                continue
+            axis = _trailing_axes(var, x_t.rank)
+            eps = _splat(_other(add, var_v))
+            sq = defining_op(var.operands[0])
+            if axis is None or eps is None or not eps > 0 or sq is None or not single_use(sq.results[0]):
+                continue
+            if (sq.name == "ge.mul" and sq.operands[0] == x and sq.operands[1] == x) or (
+                    sq.name == "ge.pow" and sq.operands[0] == x and _splat(sq.operands[1]) == 2.0):
+                return x, axis, eps
+    return None
+
+
+def _build_rms_norm(x, scale, axis, eps):
+    from ..dialects import ge
+
+    axis -= ir.RankedTensorType(x.type).rank
+    return ge.RmsNormOp(x, scale, axis=ir.IntegerAttr.get(ir.IntegerType.get_signless(64), axis),
+                        epsilon=ir.FloatAttr.get(ir.F32Type.get(), eps))
+
+
+class _RmsNormPattern(FusionPattern):
+    def enabled(self) -> bool:
+        return self.pass_.opt("rms-norm")
+
+
+class FuseRmsNorm(_RmsNormPattern):
+    """``x / sqrt(mean(x^2) + eps)`` (or ``x * rsqrt(...)``, ``x * reciprocal(sqrt(...))``) ->
+    ``rms_norm(x, ones)``."""
+
+    root = ("ge.div", "ge.mul")
+    benefit = 2
+    counter = "rms-norm-fused"
+
+    def match(self, op: ir.OpView):
+        return _match_rms(op.operation)
+
+    def apply(self, op: ir.OpView, rewriter: PatternRewriter, data) -> None:
+        x, axis, eps = data
+        root = op.operation
+        x_t = ir.RankedTensorType(x.type)
+        with rewriter.ip, root.location:
+            ones = make_constant(np.ones(x_t.shape[axis:]), x_t.element_type, "rms_scale", root.location)
+            new = _build_rms_norm(x, ones, axis, eps)
+        rewriter.replace_op(root, new.operation)
+
+
+class FuseRmsNormScale(_RmsNormPattern):
+    """``rms_norm(x, ones) * w`` -> ``rms_norm(x, w)``."""
+
+    root = "ge.mul"
+    counter = "rms-norm-scale-fused"
+
+    def match(self, op: ir.OpView):
+        root = op.operation
+        for i in (0, 1):
+            rms = _op(root.operands[i], "ge.rms_norm")
+            if rms is None or not self.has_one_use(rms.results[0]) or root.results[0].type != rms.results[0].type:
+                continue
+            x, scale = rms.operands
+            if _splat(scale) != 1.0:
+                continue
+            rank = ir.RankedTensorType(x.type).rank
+            axis = (ir.IntegerAttr(rms.attributes["axis"]).value if "axis" in rms.attributes else -1) % rank
+            param = root.operands[1 - i]
+            want = _param_shape(param, ir.RankedTensorType(x.type), axis)
+            if want is not None:
+                return x, param, want, axis, ir.FloatAttr(rms.attributes["epsilon"]).value
+        return None
+
+    def apply(self, op: ir.OpView, rewriter: PatternRewriter, data) -> None:
+        x, param, want, axis, eps = data
+        root = op.operation
+        with rewriter.ip, root.location:
+            if want:
+                from ..dialects import ge
+
+                elem = ir.RankedTensorType(param.type).element_type
+                param = ge.ReshapeOp(ir.RankedTensorType.get(want, elem), param).result
+            new = _build_rms_norm(x, param, axis, eps)
+        rewriter.replace_op(root, new.operation)
+
+
+# --------------------------------------------------------------------------
 # GELU
 # --------------------------------------------------------------------------
 
@@ -301,12 +430,13 @@ class FuseGelu(FusionPattern):
 @register_pass
 class GeFuseLayerNormPass(FusionPass):
     name = "ge-fuse-layer-norm"
-    summary = "Recognize decomposed layer norm (and erf GELU) subgraphs as ge.layer_norm / ge.gelu"
+    summary = "Recognize decomposed layer norm, RMS norm and erf GELU subgraphs as ge.layer_norm / ge.rms_norm / ge.gelu"
     description = __doc__
     priority = 5
     # The order the patterns are tried in among equal benefits on ge.mul (scale before GELU).
-    patterns = (FuseNorm, FuseLayerNormScale, FuseLayerNormBias, FuseGelu)
+    patterns = (FuseNorm, FuseLayerNormScale, FuseLayerNormBias, FuseRmsNorm, FuseRmsNormScale, FuseGelu)
     options = (
         Option("layer-norm", bool, True, "fuse decomposed layer norms"),
+        Option("rms-norm", bool, True, "fuse decomposed RMS norms (x / sqrt(mean(x^2) + eps) [* w])"),
         Option("gelu", bool, True, "fuse x * 0.5 * (1 + erf(x / sqrt 2)) into ge.gelu"),
     )

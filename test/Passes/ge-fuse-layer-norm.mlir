@@ -1,5 +1,6 @@
 // RUN: ge-opt %s --split-input-file --pass-pipeline='builtin.module(ge-fuse-layer-norm)' | FileCheck %s
 // RUN: ge-opt %s --split-input-file --pass-pipeline='builtin.module(ge-fuse-layer-norm{gelu=false})' | FileCheck %s --check-prefix=NOGELU
+// RUN: ge-opt %s --split-input-file --pass-pipeline='builtin.module(ge-fuse-layer-norm{rms-norm=false})' | FileCheck %s --check-prefix=NORMS
 
 // The full decomposition (mul self, div by sqrt, scale, bias).
 // CHECK-LABEL: func.func @layer_norm_div(
@@ -182,4 +183,80 @@ func.func @not_gelu(%x: tensor<8xf32>, %y: tensor<8xf32>) -> (tensor<8xf32>, ten
   %xp2 = ge.mul %x, %p2 : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
   %g2 = ge.mul %xp2, %half : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
   return %g0, %g1, %g2 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// RMS norm as torch exports LLaMA's: pow 2, mean, add eps, sqrt, reciprocal,
+// mul by x, mul by the weight.
+// CHECK-LABEL: func.func @rms_norm_reciprocal(
+// CHECK-SAME: %[[X:.*]]: tensor<1x5x8xf32>, %[[W:.*]]: tensor<8xf32>)
+// CHECK-NEXT: %[[R:.*]] = ge.rms_norm %[[X]], %[[W]] : (tensor<1x5x8xf32>, tensor<8xf32>) -> tensor<1x5x8xf32>
+// CHECK-NEXT: return %[[R]]
+// NORMS-LABEL: func.func @rms_norm_reciprocal(
+// NORMS-NOT: ge.rms_norm
+// NORMS: ge.reciprocal
+func.func @rms_norm_reciprocal(%x: tensor<1x5x8xf32>, %w: tensor<8xf32>) -> tensor<1x5x8xf32> {
+  %two = ge.constant dense<2.0> : tensor<f32>
+  %eps = ge.constant dense<1.0e-6> : tensor<f32>
+  %sq = ge.pow %x, %two : (tensor<1x5x8xf32>, tensor<f32>) -> tensor<1x5x8xf32>
+  %v = ge.reduce_mean %sq {axes = array<i64: 2>} : (tensor<1x5x8xf32>) -> tensor<1x5x1xf32>
+  %ve = ge.add %v, %eps : (tensor<1x5x1xf32>, tensor<f32>) -> tensor<1x5x1xf32>
+  %s = ge.sqrt %ve : tensor<1x5x1xf32>
+  %r = ge.reciprocal %s : tensor<1x5x1xf32>
+  %n = ge.mul %x, %r : (tensor<1x5x8xf32>, tensor<1x5x1xf32>) -> tensor<1x5x8xf32>
+  %y = ge.mul %n, %w : (tensor<1x5x8xf32>, tensor<8xf32>) -> tensor<1x5x8xf32>
+  return %y : tensor<1x5x8xf32>
+}
+
+// -----
+
+// x * x, rsqrt, no weight: the scale is ones; x / sqrt(...) likewise.
+// CHECK-LABEL: func.func @rms_norm_rsqrt_and_div(
+// CHECK-SAME: %[[X:.*]]: tensor<4x8xf32>)
+// CHECK: %[[ONES:.*]] = ge.constant dense<1.000000e+00> : tensor<8xf32>
+// CHECK: ge.rms_norm %[[X]], %[[ONES]] {epsilon = 9.99999974E-6 : f32} : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+// CHECK: ge.rms_norm %[[X]], %{{.*}} {epsilon = 9.99999974E-6 : f32} : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+// CHECK-NOT: ge.sqrt
+// CHECK-NOT: ge.rsqrt
+func.func @rms_norm_rsqrt_and_div(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %eps = ge.constant dense<1.0e-5> : tensor<f32>
+  %sq = ge.mul %x, %x : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %v = ge.reduce_mean %sq {axes = array<i64: -1>} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+  %ve = ge.add %eps, %v : (tensor<f32>, tensor<4x1xf32>) -> tensor<4x1xf32>
+  %r = ge.rsqrt %ve : tensor<4x1xf32>
+  %n = ge.mul %r, %x : (tensor<4x1xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %sq2 = ge.mul %x, %x : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %v2 = ge.reduce_mean %sq2 {axes = array<i64: -1>} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+  %ve2 = ge.add %v2, %eps : (tensor<4x1xf32>, tensor<f32>) -> tensor<4x1xf32>
+  %s2 = ge.sqrt %ve2 : tensor<4x1xf32>
+  %n2 = ge.div %x, %s2 : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+  return %n, %n2 : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// Not an RMS norm: the mean is over a leading axis; the squared value is not
+// the normalized one; the statistics are used elsewhere too.
+// CHECK-LABEL: func.func @not_rms_norm(
+// CHECK-NOT: ge.rms_norm
+// CHECK: return
+func.func @not_rms_norm(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x1xf32>) {
+  %eps = ge.constant dense<1.0e-5> : tensor<f32>
+  %sq = ge.mul %x, %x : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %v = ge.reduce_mean %sq {axes = array<i64: 0>} : (tensor<4x8xf32>) -> tensor<1x8xf32>
+  %ve = ge.add %v, %eps : (tensor<1x8xf32>, tensor<f32>) -> tensor<1x8xf32>
+  %r = ge.rsqrt %ve : tensor<1x8xf32>
+  %n = ge.mul %x, %r : (tensor<4x8xf32>, tensor<1x8xf32>) -> tensor<4x8xf32>
+  %sqy = ge.mul %y, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %vy = ge.reduce_mean %sqy {axes = array<i64: -1>} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+  %vye = ge.add %vy, %eps : (tensor<4x1xf32>, tensor<f32>) -> tensor<4x1xf32>
+  %ry = ge.rsqrt %vye : tensor<4x1xf32>
+  %n2 = ge.mul %x, %ry : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+  %sq3 = ge.mul %x, %x : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %v3 = ge.reduce_mean %sq3 {axes = array<i64: -1>} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+  %v3e = ge.add %v3, %eps : (tensor<4x1xf32>, tensor<f32>) -> tensor<4x1xf32>
+  %r3 = ge.rsqrt %v3e : tensor<4x1xf32>
+  %n3 = ge.mul %x, %r3 : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+  return %n, %n2, %n3, %v3 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x1xf32>
 }

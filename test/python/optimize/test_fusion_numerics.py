@@ -255,6 +255,33 @@ def test_layer_norm_and_gelu_onnx(variance):
     _compare(ref, fused, [rng.standard_normal((2, 3, d)).astype(np.float32) * 3 + 1])
 
 
+@pytest.mark.parametrize("form", ["reciprocal", "div"])
+def test_rms_norm_onnx(form):
+    """A decomposed RMS norm as torch exports LLaMA's (Pow, ReduceMean, Add, Sqrt, Reciprocal, Mul,
+    Mul by the weight), and the x / sqrt(...) spelling."""
+    rng = np.random.default_rng(4)
+    d = 16
+    inits = {"eps": np.array(1e-6), "two": np.array(2.0), "w": rng.uniform(0.5, 1.5, d)}
+    tail = ([helper.make_node("Reciprocal", ["sd"], ["r"]), helper.make_node("Mul", ["x", "r"], ["n"])]
+            if form == "reciprocal" else [helper.make_node("Div", ["x", "sd"], ["n"])])
+    nodes = [
+        helper.make_node("Pow", ["x", "two"], ["sq"]),
+        helper.make_node("ReduceMean", ["sq"], ["v"], axes=[-1]),
+        helper.make_node("Add", ["v", "eps"], ["ve"]),
+        helper.make_node("Sqrt", ["ve"], ["sd"]),
+        *tail,
+        helper.make_node("Mul", ["n", "w"], ["y"]),
+    ]
+    model = _model(nodes, [("x", [2, 3, d])], [("y", [2, 3, d])], inits)
+    ref, fused, stats = _fuse(model, "builtin.module(ge-fuse-layer-norm)")
+    assert _count(fused, "rms_norm") == 1
+    for op in ("reduce_mean", "mul", "div", "add", "sqrt", "pow", "reciprocal"):
+        assert _count(fused, op) == 0, op
+    st = stats["ge-fuse-layer-norm"]
+    assert (st["rms-norm-fused"], st["rms-norm-scale-fused"]) == (1, 1)
+    _compare(ref, fused, [rng.standard_normal((2, 3, d)).astype(np.float32) * 3 + 1])
+
+
 def test_disabled_passes_change_nothing():
     model = _model([helper.make_node("MatMul", ["x", "W"], ["m"]), helper.make_node("Relu", ["m"], ["y"])],
                    [("x", [2, 3])], [("y", [2, 4])], {"W": np.ones((3, 4))})
