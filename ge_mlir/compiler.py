@@ -214,8 +214,11 @@ class CompiledModel:
     def __call__(self, *args: Any, **named: Any) -> list[np.ndarray]:
         if self._run is None:
             raise ExecutionError(self._not_runnable)
-        arrays = check_arrays(self._bind(args, named), self.inputs, [f"input '{s.name}'" for s in self.inputs])
-        return self._run(arrays)
+        labels = self.__dict__.get("_labels")
+        if labels is None:
+            labels = self.__dict__["_labels"] = [f"input '{s.name}'" for s in self.inputs]
+        bound = list(args) if not named and len(args) == len(self.inputs) else self._bind(args, named)
+        return self._run(check_arrays(bound, self.inputs, labels))
 
     def _bind(self, args: tuple[Any, ...], named: dict[str, Any]) -> list[Any]:
         names = self.input_names

@@ -540,6 +540,29 @@ class CpuExecutable:
             raise ExecutionError(
                 f"cannot allocate the outputs of @{self.func_name}: {total} bytes ({total / 2**30:.1f} GiB)"
             ) from None
+        call = getattr(self, "_call", None)
+        if call is None:
+            call = self._call = self._call_frame(arrays, outs)
+        descs, packed, flags = call
+        # Shapes are static: only the data pointers of this call's arrays change (the workspace's,
+        # the flags' and the profile buffer's are set once). Calls take 15 -> 7 us here.
+        for d, a in zip(descs, (*arrays, *outs)):
+            d.allocated = d.aligned = a.ctypes.data
+        for flag in flags:
+            flag[()] = 0
+        self._packed_fn(packed)
+        for flag, check in zip(flags, self._bounds_checks):
+            if int(flag):
+                raise ExecutionError(
+                    f"{check['op']} at {check['loc']}: {int(flag)} run-time index value(s) out of range "
+                    f"[-{check['axis_size']}, {check['axis_size']}) (disable with CompileOptions.check_bounds=False)",
+                    op=check["op"], node=check.get("node"),
+                )
+        return outs
+
+    def _call_frame(self, arrays: list[np.ndarray], outs: list[np.ndarray]) -> tuple[list[Any], Any, list[np.ndarray]]:
+        """(descriptors of the inputs and outputs, the packed argument array, the bounds-check flags),
+        built on the first call and reused (the descriptors and flags are kept alive with it)."""
         flags = [np.zeros((), np.int64) for _ in self._bounds_checks]
         all_arrays = [*arrays, *outs, *flags, *self._workspace]
         descs = [_descriptor(a) for a in all_arrays]
@@ -550,16 +573,8 @@ class CpuExecutable:
             packed[i] = ctypes.cast(ctypes.pointer(h), ctypes.c_void_p)
         if profile_arg is not None:  # the profile buffer's descriptor, built once
             packed[len(descs)] = profile_arg[-1]
-        self._packed_fn(packed)
-        del all_arrays, holders
-        for flag, check in zip(flags, self._bounds_checks):
-            if int(flag):
-                raise ExecutionError(
-                    f"{check['op']} at {check['loc']}: {int(flag)} run-time index value(s) out of range "
-                    f"[-{check['axis_size']}, {check['axis_size']}) (disable with CompileOptions.check_bounds=False)",
-                    op=check["op"], node=check.get("node"),
-                )
-        return outs
+        packed._keep = (descs, holders)  # the packed pointers point into these
+        return descs[: len(arrays) + len(outs)], packed, flags
 
     def __repr__(self) -> str:
         ins = ", ".join(map(str, self.inputs))
