@@ -91,3 +91,18 @@ def test_a_freed_threaded_model_leaves_the_others_running():
         np.testing.assert_array_equal(second(x)[0], want)
     third = ge_mlir.compile(proto, options={"num_threads": 2})
     np.testing.assert_array_equal(third(x)[0], want)
+
+
+def test_python_threads_may_share_a_compiled_model():
+    """Calls from several Python threads are serialized on the model's workspace (the native call
+    releases the GIL): every thread gets the outputs of its own inputs."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    model = ge_mlir.compile(_model(), options={"num_threads": 2})
+    rng = np.random.default_rng(3)
+    xs = [rng.standard_normal((1, 16, 32, 32)).astype(np.float32) for _ in range(8)]
+    want = [model(x)[0] for x in xs]
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda x: model(x)[0], xs * 4))
+    for i, g in enumerate(got):
+        np.testing.assert_array_equal(g, want[i % len(xs)])

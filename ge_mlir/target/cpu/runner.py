@@ -542,19 +542,25 @@ class CpuExecutable:
             ) from None
         call = getattr(self, "_call", None)
         if call is None:
-            call = self._call = self._call_frame(arrays, outs)
-        descs, packed, flags = call
-        # Shapes are static: only the data pointers of this call's arrays change (the workspace's,
-        # the flags' and the profile buffer's are set once). Calls take 15 -> 7 us here.
-        for d, a in zip(descs, (*arrays, *outs)):
-            d.allocated = d.aligned = a.ctypes.data
-        for flag in flags:
-            flag[()] = 0
-        self._packed_fn(packed)
-        for flag, check in zip(flags, self._bounds_checks):
-            if int(flag):
+            import threading
+
+            call = self._call = (*self._call_frame(arrays, outs), threading.Lock())
+        descs, packed, flags, lock = call
+        # One call at a time: the workspace and the reused descriptors are the executable's (the
+        # native call releases the GIL, so two Python threads would otherwise share them).
+        with lock:
+            # Shapes are static: only the data pointers of this call's arrays change (the
+            # workspace's, the flags' and the profile buffer's are set once): 15 -> 6 us a call.
+            for d, a in zip(descs, (*arrays, *outs)):
+                d.allocated = d.aligned = a.ctypes.data
+            for flag in flags:
+                flag[()] = 0
+            self._packed_fn(packed)
+            counts = [int(flag) for flag in flags]
+        for count, check in zip(counts, self._bounds_checks):
+            if count:
                 raise ExecutionError(
-                    f"{check['op']} at {check['loc']}: {int(flag)} run-time index value(s) out of range "
+                    f"{check['op']} at {check['loc']}: {count} run-time index value(s) out of range "
                     f"[-{check['axis_size']}, {check['axis_size']}) (disable with CompileOptions.check_bounds=False)",
                     op=check["op"], node=check.get("node"),
                 )
