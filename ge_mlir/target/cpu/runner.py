@@ -93,7 +93,7 @@ def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, 
         if threads > 1:
             passes.append(ASYNC_PIPELINE.format(threads=threads))
     elif stage == "llvm":
-        passes = ["ge-lower-memref-copies", "ge-expand-bf16-truncations"]
+        passes = ["ge-flatten-constant-globals", "ge-lower-memref-copies", "ge-expand-bf16-truncations"]
         if threads > 1:
             passes.append("convert-async-to-llvm")
         passes.append(LLVM_PIPELINE)
