@@ -12,6 +12,9 @@ __all__ = ["CompileOptions", "MEMORY_REUSE_STRATEGIES", "coerce_options"]
 
 #: ``memory_reuse_strategy`` values: ``aggressive`` (best of all), then each planner strategy
 #: (the names of ``ge_mlir.plan.planner.STRATEGIES``, checked equal by the plan tests).
+#: Most threads ``num_threads`` accepts.
+MAX_THREADS = 4096
+
 MEMORY_REUSE_STRATEGIES: tuple[str, ...] = ("aggressive", "greedy-by-size", "greedy-by-breadth", "best-fit", "exact")
 
 
@@ -128,6 +131,8 @@ def coerce_options(options: CompileOptions | Mapping[str, Any] | None) -> Compil
     threads = options.num_threads
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise CompileError(f"num_threads must be a positive integer, got {threads!r}")
+    if threads > MAX_THREADS:  # the async runtime's worker count is a 32-bit pass option
+        raise CompileError(f"num_threads must be at most {MAX_THREADS}, got {threads}")
     if not isinstance(options.opt_level, int) or not 0 <= options.opt_level <= 3:
         raise CompileError(f"opt_level must be an integer from 0 to 3, got {options.opt_level!r}")
     return options

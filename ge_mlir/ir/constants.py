@@ -94,9 +94,10 @@ def read_resource_bytes(attr: ir.Attribute) -> bytes | None:
     return ctypes.string_at(blob.data, blob.size)
 
 
-def constant_op(value: ir.Value) -> ir.Operation | None:
+def constant_op(value: ir.Value, ops: tuple[str, ...] = ("ge.constant",)) -> ir.Operation | None:
+    """The defining op of ``value`` when it is one of ``ops`` (constants with a ``value`` attribute)."""
     op = defining_op(value)
-    return op if op is not None and op.name == "ge.constant" else None
+    return op if op is not None and op.name in ops else None
 
 
 #: Constants larger than this are not read into numpy (``constant_array``
@@ -104,9 +105,10 @@ def constant_op(value: ir.Value) -> ir.Operation | None:
 MAX_READ_BYTES = 1 << 34
 
 
-def constant_array(value: ir.Value) -> np.ndarray | None:
-    """The value of a ``ge.constant`` result as numpy, or None (not constant / not readable)."""
-    op = constant_op(value)
+def constant_array(value: ir.Value, ops: tuple[str, ...] = ("ge.constant",)) -> np.ndarray | None:
+    """The value of a ``ge.constant`` result (or of any of ``ops``, e.g. ``arith.constant`` during
+    lowering) as numpy, or None (not constant / not readable)."""
+    op = constant_op(value, ops)
     if op is None:
         return None
     attr = op.attributes["value"]

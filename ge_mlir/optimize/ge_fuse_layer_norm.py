@@ -154,6 +154,16 @@ def _param_shape(v: ir.Value, x_t: ir.RankedTensorType, axis: int) -> list[int] 
     return want
 
 
+def _as_normalized_shape(param: ir.Value, want: list[int]) -> ir.Value:
+    """``param`` reshaped to ``want`` (from :func:`_param_shape`; [] keeps it as is)."""
+    if not want:
+        return param
+    from ..dialects import ge
+
+    elem = ir.RankedTensorType(param.type).element_type
+    return ge.ReshapeOp(ir.RankedTensorType.get(want, elem), param).result
+
+
 def _build_layer_norm(x, scale, bias, axis, eps):
     from ..dialects import ge
 
@@ -162,6 +172,17 @@ def _build_layer_norm(x, scale, bias, axis, eps):
     attrs = {"axis": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), axis),
              "epsilon": ir.FloatAttr.get(ir.F32Type.get(), eps)}
     return ge.LayerNormOp(x, scale, bias=bias, axis=attrs["axis"], epsilon=attrs["epsilon"])
+
+
+def _replace_with_unit_norm(root: ir.Operation, rewriter: PatternRewriter, x: ir.Value, axis: int, name: str,
+                            build) -> None:
+    """Replaces ``root`` by ``build(ones)``: a norm of ``x`` over ``[axis, rank)`` with a unit scale
+    (a following per-feature mul then becomes its scale)."""
+    x_t = ir.RankedTensorType(x.type)
+    with rewriter.ip, root.location:
+        ones = make_constant(np.ones(x_t.shape[axis:]), x_t.element_type, name, root.location)
+        new = build(ones)
+    rewriter.replace_op(root, new.operation)
 
 
 class _LayerNormPattern(FusionPattern):
@@ -182,12 +203,8 @@ class FuseNorm(_LayerNormPattern):
 
     def apply(self, op: ir.OpView, rewriter: PatternRewriter, data) -> None:
         x, axis, eps = data
-        root = op.operation
-        x_t = ir.RankedTensorType(x.type)
-        with rewriter.ip, root.location:
-            ones = make_constant(np.ones(x_t.shape[axis:]), x_t.element_type, "ln_scale", root.location)
-            ln = _build_layer_norm(x, ones, None, axis, eps)
-        rewriter.replace_op(root, ln.operation)
+        _replace_with_unit_norm(op.operation, rewriter, x, axis, "ln_scale",
+                                lambda ones: _build_layer_norm(x, ones, None, axis, eps))
 
 
 class FuseLayerNormScale(_LayerNormPattern):
@@ -216,11 +233,7 @@ class FuseLayerNormScale(_LayerNormPattern):
         x, scale, param, want, axis, eps = data
         root = op.operation
         with rewriter.ip, root.location:
-            if want:
-                from ..dialects import ge
-
-                elem = ir.RankedTensorType(param.type).element_type
-                param = ge.ReshapeOp(ir.RankedTensorType.get(want, elem), param).result
+            param = _as_normalized_shape(param, want)
             if self.into_bias:
                 new = _build_layer_norm(x, scale, param, axis, eps)
             else:
@@ -312,12 +325,8 @@ class FuseRmsNorm(_RmsNormPattern):
 
     def apply(self, op: ir.OpView, rewriter: PatternRewriter, data) -> None:
         x, axis, eps = data
-        root = op.operation
-        x_t = ir.RankedTensorType(x.type)
-        with rewriter.ip, root.location:
-            ones = make_constant(np.ones(x_t.shape[axis:]), x_t.element_type, "rms_scale", root.location)
-            new = _build_rms_norm(x, ones, axis, eps)
-        rewriter.replace_op(root, new.operation)
+        _replace_with_unit_norm(op.operation, rewriter, x, axis, "rms_scale",
+                                lambda ones: _build_rms_norm(x, ones, axis, eps))
 
 
 class FuseRmsNormScale(_RmsNormPattern):
@@ -347,12 +356,7 @@ class FuseRmsNormScale(_RmsNormPattern):
         x, param, want, axis, eps = data
         root = op.operation
         with rewriter.ip, root.location:
-            if want:
-                from ..dialects import ge
-
-                elem = ir.RankedTensorType(param.type).element_type
-                param = ge.ReshapeOp(ir.RankedTensorType.get(want, elem), param).result
-            new = _build_rms_norm(x, param, axis, eps)
+            new = _build_rms_norm(x, _as_normalized_shape(param, want), axis, eps)
         rewriter.replace_op(root, new.operation)
 
 

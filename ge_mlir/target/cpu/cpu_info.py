@@ -10,8 +10,7 @@ JIT CPU (``runner.JIT_CPUS``: the host, or an x86-64 level), never fixed.
 The rule (the BLIS/MLAS micro-kernel shape): two vectors of columns, and as
 many rows as the remaining registers allow, capped at 8 rows (on AVX-512 the
 8x32 tile was measured as fast as larger ones; more rows only lengthen the
-row remainders of small matrices). Cache sizes come from Linux sysfs when
-present and size the K blocking.
+row remainders of small matrices).
 """
 
 from __future__ import annotations
@@ -19,7 +18,6 @@ from __future__ import annotations
 import functools
 import platform
 from dataclasses import dataclass
-from pathlib import Path
 
 __all__ = ["KernelParams", "kernel_params"]
 
@@ -39,8 +37,6 @@ class KernelParams:
         tile_n: columns of the f32 matmul register tile (two vectors).
         gemv_n: columns of a one-row f32 tile (matrix-vector products): half the registers as
             accumulators, so that many independent FMA chains hide the FMA latency.
-        l1d_bytes: level-1 data cache per core (sysfs, or 32 KiB when unknown).
-        l2_bytes: level-2 cache per core (sysfs, or 512 KiB when unknown).
     """
 
     cpu: str
@@ -49,8 +45,6 @@ class KernelParams:
     tile_m: int
     tile_n: int
     gemv_n: int
-    l1d_bytes: int
-    l2_bytes: int
 
 
 def _vector_file(features: set[str], machine: str) -> tuple[int, int]:
@@ -64,19 +58,6 @@ def _vector_file(features: set[str], machine: str) -> tuple[int, int]:
     if machine in ("aarch64", "arm64"):
         return 128, 32  # NEON (SVE's length is a run-time property; not used by the JIT here)
     return 128, 16
-
-
-def _cache_bytes(level: int, kinds: tuple[str, ...], default: int) -> int:
-    root = Path("/sys/devices/system/cpu/cpu0/cache")
-    try:
-        for index in sorted(root.glob("index*")):
-            if int((index / "level").read_text()) == level and (index / "type").read_text().strip() in kinds:
-                text = (index / "size").read_text().strip().upper()
-                scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1:], 1)
-                return int(text.rstrip("KMG")) * scale
-    except (OSError, ValueError):
-        pass
-    return default
 
 
 @functools.lru_cache(maxsize=None)
@@ -100,5 +81,4 @@ def kernel_params(cpu: str = "host") -> KernelParams:
     vectors = 2  # columns of the tile, in vectors
     rows = min(MAX_TILE_ROWS, (registers - vectors - 1) // vectors)
     return KernelParams(cpu=name, vector_bits=bits, vector_registers=registers, tile_m=rows,
-                        tile_n=vectors * (bits // 32), gemv_n=(registers // 2) * (bits // 32), l1d_bytes=_cache_bytes(1, ("Data", "Unified"), 32 << 10),
-                        l2_bytes=_cache_bytes(2, ("Unified", "Data"), 512 << 10))
+                        tile_n=vectors * (bits // 32), gemv_n=(registers // 2) * (bits // 32))

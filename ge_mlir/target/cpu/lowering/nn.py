@@ -31,7 +31,7 @@ from mlir.dialects import math as mmath
 
 from .common import Unsupported, broadcast_map, const, elementwise, kind, lowering, reshape, static_tensor, transpose
 from ....ir.attrs import attr_bool, attr_enum, attr_float, attr_int, attr_ints
-from ....ir.constants import RESOURCE_THRESHOLD, read_resource
+from ....ir.constants import RESOURCE_THRESHOLD, constant_array
 from .elementwise import _hard_sigmoid_of, _sigmoid
 
 # --------------------------------------------------------------------------
@@ -226,24 +226,6 @@ def lower_matmul(op: ir.OpView) -> ir.Value:
     return _epilogue(c, rt, op, bias)
 
 
-def _weights(v: ir.Value) -> np.ndarray | None:
-    """The value of a constant operand (``ge.constant``, or ``arith.constant`` once lowered), or None."""
-    owner = v.owner
-    owner = owner.operation if isinstance(owner, ir.OpView) else owner
-    if not isinstance(owner, ir.Operation) or owner.name not in ("ge.constant", "arith.constant"):
-        return None
-    attr, ttype = owner.attributes["value"], ir.RankedTensorType(v.type)
-    try:
-        return np.array(ir.DenseElementsAttr(attr)).reshape(ttype.shape)
-    except (ValueError, TypeError):
-        pass
-    try:
-        ir.DenseResourceElementsAttr(attr)
-    except (ValueError, TypeError):
-        return None
-    return read_resource(attr, ttype)
-
-
 @lowering("gemm")
 def lower_gemm(op: ir.OpView) -> ir.Value:
     a, b = op.operands[0], op.operands[1]
@@ -263,7 +245,7 @@ def lower_gemm(op: ir.OpView) -> ir.Value:
         a = transpose(a, [1, 0])
     m, n = rt.shape
     d = ir.AffineDimExpr.get
-    weights = _weights(b) if attr_bool(op, "trans_b", False) else None
+    weights = constant_array(b, ("ge.constant", "arith.constant")) if attr_bool(op, "trans_b", False) else None
     if weights is not None and weights.dtype in (np.float32, np.float64):
         # Constant B (a torch nn.Linear's weight): stored transposed at compile time, so the
         # matmul reads rows of B, which the codegen strategy vectorizes (a [N, K] read by a map
