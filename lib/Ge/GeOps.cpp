@@ -42,6 +42,8 @@ void GeDialect::initialize() {
 #define GET_ATTRDEF_LIST
 #include "ge-mlir/Dialect/Ge/GeAttrs.cpp.inc"
       >();
+  // The partitioner shards ge graphs with upstream's shard passes.
+  attachShardingInterfaces(getContext());
 }
 
 Operation *GeDialect::materializeConstant(OpBuilder &builder, Attribute value,

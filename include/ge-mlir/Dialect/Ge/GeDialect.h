@@ -89,4 +89,10 @@ typename OpTy::Adaptor withDefaults(MLIRContext *ctx,
 }
 } // namespace mlir::ge::detail
 
+namespace mlir::ge {
+/// Attaches upstream's shard::ShardingInterface to the ge ops the partitioner
+/// splits (lib/Ge/GeSharding.cpp); GeDialect::initialize calls it.
+void attachShardingInterfaces(MLIRContext *ctx);
+} // namespace mlir::ge
+
 #endif // GE_MLIR_DIALECT_GE_GEDIALECT_H
