@@ -3,7 +3,7 @@
 The default pipeline of a target is data, not code: every registered pass
 whose ``targets`` include the target (or ``"*"``) and whose stage is an
 optimization stage (every stage of :data:`ge_mlir.passes.STAGES` except
-``lowering``), in stage order then priority then name, minus the passes the
+``partition`` and ``lowering``), in stage order then priority then name, minus the passes the
 config switches off. Not included:
 
 * the ``lowering`` stage (``ge-lower-to-linalg``: targets run it themselves);
@@ -46,7 +46,8 @@ from ..passes.registry import STAGES, Option, Pass, list_passes
 from ..target import TARGETS
 
 #: Stages the default optimization pipelines draw passes from.
-OPTIMIZATION_STAGES: tuple[str, ...] = tuple(s for s in STAGES if s != "lowering")
+# Partition passes need a strategy: the partitioner runs them (ge_mlir.partition), never a default pipeline.
+OPTIMIZATION_STAGES: tuple[str, ...] = tuple(s for s in STAGES if s not in ("lowering", "partition"))
 #: Targets default pipelines can be printed for (compile supports ``cpu``).
 PIPELINE_TARGETS: tuple[str, ...] = tuple(TARGETS)
 CONSTANT_FOLDING_PASS = "ge-fold-constants"
