@@ -129,6 +129,11 @@ class GePartitionTensorPass(Pass):
             raise PassFailure(f"degree must be >= 1, got {degree}")
         rules = [(k, re.compile(self.opt(k))) for k in ("col", "row", "replicated") if self.opt(k)]
         with module.context, ir.Location.unknown():
+            for fn in sh.functions(module):
+                for op in sh.body(fn).operations:
+                    if op.operation.name in ("shard.send", "shard.recv"):
+                        raise PassFailure("the graph is already cut into pipeline stages: run "
+                                          "ge-partition-tensor before ge-partition-pipeline", at=op)
             sh.ensure_grid(module, sh.TENSOR_GRID, degree)
             for fn in sh.functions(module):
                 self._function(fn, degree, rules)
@@ -191,7 +196,7 @@ class GePartitionTensorPass(Pass):
 
 
 def _replicate_boundary(fn: ir.Operation) -> None:
-    """Inputs and outputs whole on every device (split outputs are all-gathered)."""
+    """Outputs whole on every device (split outputs are all-gathered)."""
     blk = sh.body(fn)
     ret = list(blk.operations)[-1]
     with ir.InsertionPoint(ret), ret.location:
