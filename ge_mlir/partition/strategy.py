@@ -25,7 +25,7 @@ from typing import Any
 
 from ..errors import GeMlirError
 
-__all__ = ["ParallelStrategy", "ShardRule", "StrategyError", "parse_strategy", "SCHEDULES", "STRATEGIES"]
+__all__ = ["ParallelStrategy", "ParallelWarning", "ShardRule", "StrategyError", "parse_strategy", "SCHEDULES", "STRATEGIES"]
 
 #: Rule strategies: ``col`` splits a weight's output features (its last dim),
 #: ``row`` its input features (first dim), ``replicated`` keeps it whole.
@@ -34,6 +34,10 @@ STRATEGIES: tuple[str, ...] = ("col", "row", "replicated")
 SCHEDULES: tuple[str, ...] = ("sequential", "gpipe", "1f1b", "interleaved")
 _KEYS = ("tensor_parallel", "data_parallel", "pipeline_parallel", "rules", "num_microbatches", "schedule",
          "stage_boundaries", "virtual_stages", "scheduler", "auto_tensor_rules")
+
+
+class ParallelWarning(UserWarning):
+    """A strategy that works but may not do what was meant (a rule matching nothing)."""
 
 
 class StrategyError(GeMlirError):
