@@ -115,8 +115,8 @@ class ExecutionPlan:
         with self.context:
             m = ir.Module.parse(self.module.operation.get_asm(enable_debug_info=True))
             st = stage if self.strategy.num_stages > 1 else -1
-            text = (f"builtin.module(ge-specialize-rank{{stage={st} tensor-index={c.tensor_index} "
-                    f"data-index={c.data_index}}})")
+            # Batch-piece slices stay: a rank runs several pieces (microbatches), the runtime slices.
+            text = f"builtin.module(ge-specialize-rank{{stage={st} tensor-index={c.tensor_index} data-index=-1}})"
             run_elements(m.operation, parse_pipeline(text), text)
         return m
 
@@ -218,15 +218,21 @@ def _weight_bytes(op: ir.Operation) -> int:
 
 
 def _drop_batch_grid(module: ir.Operation) -> None:
-    """After a batch split with no gather, nothing may refer to @ge_data any more."""
+    """After a batch split with no gather, only slices may refer to @ge_data: a constant with a
+    batch dimension (folded by the importer) is sliced per batch piece by the runtime. Anything
+    else moves data between batch pieces and is refused."""
+    used = False
     for fn in sh.functions(module):
         for o in sh.body(fn).operations:
             o = o.operation
             if o.name.startswith("shard.") and "grid" in o.attributes and \
                     ir.FlatSymbolRefAttr(o.attributes["grid"]).value == sh.DATA_GRID:
-                raise CompileError(f"the batch cannot be split: {o.name} at {o.location} moves data between "
-                                   f"batch pieces (an op mixes the images of the batch)")
-    sh.remove_grid(module, sh.DATA_GRID)
+                if o.name != "shard.all_slice":
+                    raise CompileError(f"the batch cannot be split: {o.name} at {o.location} moves data between "
+                                       f"batch pieces (an op mixes the images of the batch)")
+                used = True
+    if not used:
+        sh.remove_grid(module, sh.DATA_GRID)
 
 
 def _warn_unmatched_rules(graph: Any, s: ParallelStrategy) -> None:

@@ -117,6 +117,8 @@ class StageProgram:
                         later_uses[v] = i
             for v in ret.operands:
                 later_uses[v] = len(runs)
+            #: Constants a communication step reads (sliced per batch piece or tensor index).
+            self.constants: dict[int, np.ndarray] = {}
             self.send_slots: dict[int, int] = {}
             self.recv_slots: dict[int, int] = {}
             for i, r in enumerate(runs):
@@ -149,6 +151,12 @@ class StageProgram:
                     attrs["shape"] = list(t.shape)
                     attrs["dtype"] = _numpy_dtype(t.element_type)
                 ins = [] if kind == "recv" else [vid(r.operands[0])]
+                if kind == "all_slice":
+                    from ..ir.constants import constant_array
+
+                    arr = constant_array(r.operands[0])
+                    if arr is not None:
+                        self.constants[ins[0]] = arr
                 self.steps.append(_Comm(kind, ins, vid(r.results[0]), attrs))
             self.ret_ids = [vid(v) for v in ret.operands]
             self.const_outputs: dict[int, np.ndarray] = {}
@@ -309,7 +317,7 @@ class ParallelCompiledModel:
                 t0 = time.perf_counter()
                 self.comm.Recv(np.empty(0, np.uint8), source=self._world_rank(dep[0]), tag=_token_tag(dep))
                 events.append((self.rank, "wait", stage, mb, t0 - start, time.perf_counter() - start))
-            env: dict[int, np.ndarray] = {}
+            env: dict[int, np.ndarray] = dict(prog.constants)
             piece = self.coords.data_index * s.num_microbatches + mb
             for vid, name in zip(prog.arg_ids, prog.arg_names):
                 if name not in full:
@@ -330,7 +338,7 @@ class ParallelCompiledModel:
                     kind = "compute"
                 else:
                     kind = step.kind
-                    self._collective(step, env, mb, pending, MPI)
+                    self._collective(step, env, mb, piece, pending, MPI)
                 events.append((self.rank, kind, stage, mb, t0 - start, time.perf_counter() - start))
             for item in self._deps_out.get((stage, mb), []):
                 pending.append(self.comm.Isend(np.empty(0, np.uint8), dest=self._world_rank(item[0]),
@@ -361,7 +369,8 @@ class ParallelCompiledModel:
             self.timeline = [e for evs in gathered for e in evs]
         return result
 
-    def _collective(self, step: _Comm, env: dict[int, np.ndarray], mb: int, pending: list[Any], MPI: Any) -> None:
+    def _collective(self, step: _Comm, env: dict[int, np.ndarray], mb: int, piece: int, pending: list[Any],
+                    MPI: Any) -> None:
         k = step.kind
         if k == "all_reduce":
             buf = np.array(env[step.ins[0]], copy=True, order="C")
@@ -377,9 +386,12 @@ class ParallelCompiledModel:
             self.tp_comm.Allgather(x, recv)
             env[step.out] = np.concatenate(list(recv), axis=step.attrs["axis"])
         elif k == "all_slice":
-            n = self.tp_comm.Get_size()
-            env[step.out] = np.ascontiguousarray(
-                np.split(env[step.ins[0]], n, axis=step.attrs["axis"])[self.coords.tensor_index])
+            if step.attrs.get("grid") == sh.DATA_GRID:  # a batch piece: data replica and microbatch
+                s = self.plan.strategy
+                n, i = s.data_parallel * s.num_microbatches, piece
+            else:
+                n, i = self.tp_comm.Get_size(), self.coords.tensor_index
+            env[step.out] = np.ascontiguousarray(np.split(env[step.ins[0]], n, axis=step.attrs["axis"])[i])
         elif k == "send":
             x = np.ascontiguousarray(env[step.ins[0]])
             pending.append(self.comm.Isend(x, dest=self._world_rank(step.attrs["peer_stage"]),

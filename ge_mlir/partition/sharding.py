@@ -35,7 +35,7 @@ SHARDABLE: frozenset[str] = frozenset(f"ge.{n}" for n in (
     "max min mod and or xor equal less less_equal greater greater_equal where layer_norm rms_norm "
     "concat split slice pad transpose reshape squeeze unsqueeze flatten matmul gemm gather "
     "conv2d conv_transpose2d max_pool2d avg_pool2d global_avg_pool global_max_pool resize batch_norm "
-    "instance_norm").split())
+    "instance_norm reduce_sum reduce_mean reduce_max reduce_min reduce_prod reduce_l2 argmax argmin").split())
 
 
 def functions(module: ir.Operation) -> list[ir.Operation]:

@@ -328,6 +328,48 @@ FailureOr<Layout> batchOnlyLayout(Operation *op) {
   return l;
 }
 
+/// Reductions and arg-reductions: the reduced input dims are computed across
+/// and stay whole; the others line up with the result's.
+FailureOr<Layout> reduceLayout(Operation *op) {
+  auto in = rankedStatic(op->getOperand(0).getType());
+  auto res = rankedStatic(op->getResult(0).getType());
+  if (!in || !res)
+    return failure();
+  int64_t rank = in.getRank();
+  SmallVector<int64_t> axes;
+  if (std::optional<Attribute> a = op->getInherentAttr("axes"); a && *a) {
+    for (int64_t x : cast<DenseI64ArrayAttr>(*a).asArrayRef())
+      axes.push_back(normAxis(x, rank));
+  } else if (std::optional<Attribute> a = op->getInherentAttr("axis"); a && *a) {
+    axes.push_back(normAxis(cast<IntegerAttr>(*a).getInt(), rank));
+  }
+  if (axes.empty())
+    for (int64_t d = 0; d < rank; ++d)
+      axes.push_back(d);
+  bool keep = true;
+  if (std::optional<Attribute> a = op->getInherentAttr("keepdims"); a && *a)
+    keep = cast<BoolAttr>(*a).getValue();
+  Layout l;
+  SmallVector<unsigned> loops;
+  for (int64_t d = 0; d < rank; ++d)
+    loops.push_back(l.addLoop());
+  SmallVector<unsigned> out;
+  for (int64_t d = 0; d < rank; ++d) {
+    bool reduced = llvm::is_contained(axes, d);
+    if (reduced)
+      l.forbidden[loops[d]] = axisReason("its reduced axis", d);
+    if (!reduced)
+      out.push_back(loops[d]);
+    else if (keep)
+      out.push_back(l.addPrivate(axisReason("its reduced axis", d)));
+  }
+  if ((int64_t)out.size() != res.getRank())
+    return failure();
+  l.dims.push_back(loops);
+  l.dims.push_back(out);
+  return l;
+}
+
 using LayoutFn = FailureOr<Layout> (*)(Operation *);
 
 /// The grid the shardings name, and the number of devices a loop's grid axes
@@ -530,6 +572,8 @@ void attachShardingInterfaces(MLIRContext *ctx) {
   attach<matmulLayout, MatMulOp>(ctx);
   attach<gemmLayout, GemmOp>(ctx);
   attach<gatherLayout, GatherOp>(ctx);
+  attach<reduceLayout, ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp,
+         ReduceProdOp, ReduceL2Op, ArgMaxOp, ArgMinOp>(ctx);
   attach<batchOnlyLayout, Conv2DOp, ConvTranspose2DOp, MaxPool2DOp,
          AvgPool2DOp, GlobalAvgPoolOp, GlobalMaxPoolOp, ResizeOp, BatchNormOp,
          InstanceNormOp>(ctx);
