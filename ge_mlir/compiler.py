@@ -511,13 +511,27 @@ class GraphEngine:
             self._done("optimized", module, history, t0)
             return Graph(module, ctx, "optimized", func_name=graph.func_name, history=history, pass_report=report)
 
-    def partition(self, graph: Graph) -> list[Graph]:
-        """The graph's parts, one per device or pipeline stage. ge-mlir does not partition yet
-        (the parallel option keys load and warn that they have no effect), so this is one part:
-        the graph itself."""
+    def partition(self, graph: Graph, parallel: Any = None) -> list[Graph]:
+        """The graph's parts, one per rank (``parallel``, else the config's ``ge.exec.parallel``;
+        docs/parallel.md): each the rank's stage with its weight slices and its communication
+        (``shard`` ops), for inspection and export. Without parallelism, one part: the graph.
+        Partitioned parts run on MPI ranks through ``ge_mlir.compile(model, parallel=...)``."""
         if graph.stage != "optimized":
             raise CompileError(f"partition takes an optimized graph, got one at stage {graph.stage!r}")
-        return [graph]
+        from .partition.plan import partition_graph
+        from .partition.strategy import parse_strategy
+
+        strategy = parse_strategy(parallel if parallel is not None else (self.config.parallel or None))
+        if not strategy.is_parallel:
+            return [graph]
+        plan = partition_graph(graph, strategy)
+        parts = []
+        for rank in range(plan.world_size):
+            for stage in plan.coords(rank).stages:
+                m = plan.rank_module(rank, stage)
+                parts.append(Graph(m, plan.context, "partitioned", func_name=plan.stage_function(stage),
+                                   history=graph._history.copy(), part=(rank, plan.world_size)))
+        return parts
 
     def compile(self, graph: Graph, target: str | None = None, *, compile_to: str | None = None,
                 output_dir: str | Path | None = None, run_on: str = "cpu-shim", path: str | Path | None = None,
@@ -528,6 +542,9 @@ class GraphEngine:
         target = target or self.target
         if target not in TARGETS:
             raise CompileError(f"unknown target {target!r} (targets: {', '.join(TARGETS)})")
+        if graph.stage == "partitioned":
+            raise CompileError("a partitioned part holds communication and runs on MPI ranks: compile the model "
+                               "with ge_mlir.compile(model, parallel=...) under ge-run/mpiexec (docs/parallel.md)")
         tgt = get_target(target)
         stages = TARGET_STAGES[target]
         compile_to = compile_to or stages[-1]
@@ -618,6 +635,7 @@ def compile(  # the natural name, as in torch.compile
     run_on: str = "cpu-shim",
     dump_graph: Any = None,
     cache: bool | None = None,
+    parallel: Any = None,
 ) -> CompiledModel:
     """Compiles ``model`` for ``target``.
 
@@ -647,6 +665,11 @@ def compile(  # the natural name, as in torch.compile
         cache: look the compile up in the compile cache and store it there (:mod:`ge_mlir.cache`:
             ``cpu`` compiles of ONNX or ge IR to the last stage; a hit loads the saved native code
             and has :attr:`CompiledModel.loaded_from` set). Default: on unless ``GE_MLIR_CACHE=0``.
+        parallel: a parallel strategy (dict, JSON path or text; docs/parallel.md), else the
+            config's ``ge.exec.parallel``. With more than one rank, every rank of an MPI job
+            (``ge-run --np N``, ``mpiexec -n N``) calls ``compile`` and gets a
+            :class:`ge_mlir.partition.runtime.ParallelCompiledModel` running its part; calling it
+            returns the full outputs on rank 0 and ``None`` on the other ranks.
 
     Raises:
         CompileError: unknown target/stage/options, an unsupported model form.
@@ -664,6 +687,15 @@ def compile(  # the natural name, as in torch.compile
     # The staged workflow in one call: the same stages GraphEngine offers one by one, on one
     # module rewritten in place (no copies between stages) under one progress bar.
     engine = GraphEngine(options, target=target, on_stage=on_stage, dump_graph=dump_graph)
+    from .partition.strategy import parse_strategy
+
+    strategy = parse_strategy(parallel if parallel is not None else (engine.config.parallel or None))
+    if strategy.is_parallel:
+        if compile_to != stages[-1]:
+            raise CompileError("a parallel compile runs to the last stage (compile_to is not supported)")
+        from .partition.driver import compile_parallel
+
+        return compile_parallel(model, strategy, engine.options, target=target, example_inputs=example_inputs)
     engine._check_target(target, output_dir, run_on)
     cache_key = _cache_key(engine, model, target, compile_to, dump_graph, cache)
     if cache_key is not None:

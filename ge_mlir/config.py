@@ -145,6 +145,9 @@ class Config:
     verify_graph: bool = False
     memory: MemoryConfig = field(default_factory=MemoryConfig)
     recompute: RecomputeConfig = field(default_factory=RecomputeConfig)
+    #: The parallel strategy (``ge.exec.parallel`` and the GE hybrid/pipeline keys), as its JSON
+    #: form; ``ge_mlir.partition.parse_strategy`` validates it. Empty: one device.
+    parallel: dict[str, Any] = field(default_factory=dict)
     #: GE keys accepted that change nothing in ge-mlir, each as "key: why" (warned about at load).
     inert_keys: list[str] = field(default_factory=list)
     #: Where the config came from (a path, or None for a dict); relative
@@ -209,6 +212,8 @@ class Config:
         if self.recompute.ratio is not None:
             rec["recompute_ratio"] = self.recompute.ratio
         out[RECOMPUTE_SECTION] = rec
+        if self.parallel:
+            out["ge.exec.parallel"] = dict(self.parallel)
         return out
 
 

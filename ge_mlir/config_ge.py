@@ -58,7 +58,8 @@ _EXEC_PASSES: dict[str, tuple[str, ...]] = {
     "AutoFusion": ("*fusion",),
 }
 
-_NOT_YET_PARALLEL = "accepted, no effect yet: parallelism is not built (the partitioning issue)"
+_USE_DEGREES = "no effect: give tensor_parallel_degree and sharding rules (docs/parallel.md)"
+_USE_BOUNDARIES = "no effect: give ge.exec.parallel.stage_boundaries (node names; docs/parallel.md)"
 
 
 @dataclass(frozen=True)
@@ -405,6 +406,40 @@ def _sharding(ck: _Checker, key: str, v: Any) -> Any:
     return v
 
 
+def _parallel_field(field: str, check: Callable[[_Checker, str, Any], Any]) -> Callable[[Config, Any, _Checker, str], None]:
+    def apply(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+        cfg.parallel[field] = check(ck, key, v)
+        _validate_parallel(cfg, ck, key)
+    return apply
+
+
+def _pipeline_enable(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+    if not ck.boolean(key, v):
+        cfg.parallel["pipeline_parallel"] = 1
+        cfg.parallel.pop("num_microbatches", None)
+
+
+def _parallelism_type(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+    if _parallel_type(ck, key, v) == "none":
+        cfg.parallel.clear()
+        cfg.parallel["tensor_parallel"] = cfg.parallel["data_parallel"] = cfg.parallel["pipeline_parallel"] = 1
+
+
+def _parallel_strategy(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+    _obj(ck, key, v, '{"tensor_parallel": 2}')
+    cfg.parallel.update(v)
+    _validate_parallel(cfg, ck, key)
+
+
+def _validate_parallel(cfg: Config, ck: _Checker, key: str) -> None:
+    from .partition.strategy import StrategyError, parse_strategy
+
+    try:
+        parse_strategy(cfg.parallel)
+    except StrategyError as e:
+        raise ck.fail(key, e.message) from None
+
+
 # --- the table -------------------------------------------------------------------
 
 _TABLE: tuple[GeKey, ...] = (
@@ -494,27 +529,42 @@ _TABLE: tuple[GeKey, ...] = (
           "Accepted and warned about: weights are not budgeted yet.", _weight_factor),
     GeKey("ge.exec.graphPartitioner.reserved_memory_mb", "number >= 0",
           "MiB of the device budget kept aside before the activation share is taken.", _reserved),
-    GeKey("model_parallelism", "object", "Validated as an object; " + _NOT_YET_PARALLEL + ".",
-          _checked_inert(lambda ck, k, v: _obj(ck, k, v, '{"enable": true}'), _NOT_YET_PARALLEL)),
-    GeKey("communication", "object", "Validated as an object; " + _NOT_YET_PARALLEL + ".",
-          _checked_inert(lambda ck, k, v: _obj(ck, k, v, '{"allreduce_mode": "flat"}'), _NOT_YET_PARALLEL)),
-    GeKey("pipeline_parallelism.schedule", '"gpipe" | "1f1b" | "interleaved"', _NOT_YET_PARALLEL + ".",
-          _checked_inert(_schedule, _NOT_YET_PARALLEL)),
-    GeKey("pipeline_parallelism.enable", "bool", _NOT_YET_PARALLEL + ".", _checked_inert(_bool, _NOT_YET_PARALLEL)),
-    GeKey("pipeline_parallelism.num_stages", "integer >= 1", _NOT_YET_PARALLEL + ".",
-          _checked_inert(_int_degree, _NOT_YET_PARALLEL)),
-    GeKey("pipeline_parallelism.num_microbatches", "integer >= 1", _NOT_YET_PARALLEL + ".",
-          _checked_inert(_int_degree, _NOT_YET_PARALLEL)),
-    GeKey("pipeline_parallelism.stage_assignment", "object", _NOT_YET_PARALLEL + ".",
-          _checked_inert(lambda ck, k, v: _obj(ck, k, v, '{"stage_0": ["layer1"]}'), _NOT_YET_PARALLEL)),
-    GeKey("pipeline_parallelism.comm_buffer_mb", "number >= 0", _NOT_YET_PARALLEL + ".",
-          _checked_inert(lambda ck, k, v: _number(ck, k, v, 0), _NOT_YET_PARALLEL)),
-    GeKey("parallelism_type", '"hybrid" | "data" | "none"', _NOT_YET_PARALLEL + ".",
-          _checked_inert(_parallel_type, _NOT_YET_PARALLEL)),
-    *(GeKey(k, "integer >= 1", _NOT_YET_PARALLEL + ".", _checked_inert(_int_degree, _NOT_YET_PARALLEL))
-      for k in ("model_parallel_degree", "pipeline_parallel_degree", "data_parallel_degree", "tensor_parallel_degree")),
-    GeKey("sharding", "list of {op_name_pattern, strategy, axis}", "Rules validated (regex, strategy); "
-          + _NOT_YET_PARALLEL + ".", _checked_inert(_sharding, _NOT_YET_PARALLEL)),
+    GeKey("ge.exec.parallel", "object",
+          "The parallel strategy (docs/parallel.md): degrees, sharding rules, pipeline stages and schedule; "
+          "`ge_mlir.compile` partitions the model over MPI ranks.", _parallel_strategy),
+    GeKey("model_parallelism", "object", "Validated as an object; `enable` and `split_dims` have no effect: "
+          "give `tensor_parallel_degree` and `sharding` rules instead.",
+          _checked_inert(lambda ck, k, v: _obj(ck, k, v, '{"enable": true}'), _USE_DEGREES)),
+    GeKey("communication", "object", "Validated as an object; no effect: collectives run through MPI as the "
+          "library chooses (`allreduce_mode`, `bucket_size_mb` are not used).",
+          _checked_inert(lambda ck, k, v: _obj(ck, k, v, '{"allreduce_mode": "flat"}'),
+                         "no effect: MPI chooses its collective algorithms")),
+    GeKey("pipeline_parallelism.schedule", '"gpipe" | "1f1b" | "interleaved"', "The pipeline schedule.",
+          _parallel_field("schedule", _schedule)),
+    GeKey("pipeline_parallelism.enable", "bool", "`false` runs no pipeline (one stage).", _pipeline_enable),
+    GeKey("pipeline_parallelism.num_stages", "integer >= 1", "Pipeline stages (= pipeline ranks).",
+          _parallel_field("pipeline_parallel", _int_degree)),
+    GeKey("pipeline_parallelism.num_microbatches", "integer >= 1", "Microbatches the batch is split into.",
+          _parallel_field("num_microbatches", _int_degree)),
+    GeKey("pipeline_parallelism.stage_assignment", "object",
+          "Validated as an object; no effect: give `stage_boundaries` in `ge.exec.parallel` (node names).",
+          _checked_inert(lambda ck, k, v: _obj(ck, k, v, '{"stage_0": ["layer1"]}'), _USE_BOUNDARIES)),
+    GeKey("pipeline_parallelism.comm_buffer_mb", "number >= 0",
+          "Validated; no effect: boundary buffers are sized by the tensors (the plan reports them).",
+          _checked_inert(lambda ck, k, v: _number(ck, k, v, 0), "no effect: buffers are sized by the tensors")),
+    GeKey("parallelism_type", '"hybrid" | "data" | "none"', "`none` switches parallelism off; `data`/`hybrid` "
+          "take the degrees given.", _parallelism_type),
+    GeKey("model_parallel_degree", "integer >= 1", "Tensor-parallel degree (as `tensor_parallel_degree`).",
+          _parallel_field("tensor_parallel", _int_degree)),
+    GeKey("tensor_parallel_degree", "integer >= 1", "Tensor-parallel degree.",
+          _parallel_field("tensor_parallel", _int_degree)),
+    GeKey("pipeline_parallel_degree", "integer >= 1", "Pipeline-parallel degree.",
+          _parallel_field("pipeline_parallel", _int_degree)),
+    GeKey("data_parallel_degree", "integer >= 1", "Data-parallel degree.",
+          _parallel_field("data_parallel", _int_degree)),
+    GeKey("sharding", "list of {op_name_pattern, strategy, axis}", "Tensor-parallel rules (`rules` of the "
+          "strategy): regex on node and weight names, `col` | `row` | `replicated`.",
+          _parallel_field("rules", _sharding)),
 )
 
 #: Dotted key -> entry (the one mapping table, in application order).

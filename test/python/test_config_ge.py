@@ -213,20 +213,42 @@ def test_memory_family_fills_compile_options(tmp_path):
         load_config({"ge.exec.graphPartitioner": {"weight_memory_factor": 0.3}})
 
 
-# --- parallel strategies (not built yet: accepted, validated, warned) --------
+# --- parallel strategies: GE keys set the strategy; the ones ge-mlir cannot honour warn ----
 
 @pytest.mark.parametrize("data, named", [
     ({"model_parallelism": {"enable": True, "device_mesh": [0, 1], "strategy": "column_parallel_linear",
                             "split_dims": {"fc1": 2}}}, "model_parallelism"),
     ({"communication": {"allreduce_mode": "hierarchical", "bucket_size_mb": 25}}, "communication"),
-    ({"pipeline_parallelism": {"enable": True, "num_stages": 2, "num_microbatches": 4,
-                               "stage_assignment": {"stage_0": ["l0"], "stage_1": ["l1"]}, "schedule": "1f1b",
-                               "comm_buffer_mb": 16}}, "pipeline_parallelism.schedule"),
-    ({"parallelism_type": "hybrid", "model_parallel_degree": 2, "pipeline_parallel_degree": 1,
-      "data_parallel_degree": 1, "tensor_parallel_degree": 2,
-      "sharding": [{"op_name_pattern": "q_proj|k_proj|v_proj", "strategy": "col", "axis": 1}]}, "sharding"),
+    ({"pipeline_parallelism": {"stage_assignment": {"stage_0": ["l0"], "stage_1": ["l1"]}}},
+     "pipeline_parallelism.stage_assignment"),
 ])
-def test_parallel_families_warn_naming_the_key(data, named):
-    with pytest.warns(ConfigWarning, match=re.escape(named) + ".*parallelism is not built"):
+def test_parallel_keys_without_effect_warn_naming_the_key(data, named):
+    with pytest.warns(ConfigWarning, match=re.escape(named) + ".*no effect"):
         cfg = load_config(data)
     assert any(k.startswith(named) for k in cfg.inert_keys)
+
+
+def test_ge_parallel_keys_set_the_strategy():
+    from ge_mlir.partition import parse_strategy
+
+    cfg = load_config({"parallelism_type": "hybrid", "model_parallel_degree": 2, "pipeline_parallel_degree": 2,
+                       "data_parallel_degree": 1,
+                       "sharding": [{"op_name_pattern": "q_proj|k_proj|v_proj", "strategy": "col", "axis": 1}],
+                       "pipeline_parallelism": {"enable": True, "num_microbatches": 4, "schedule": "1f1b"}})
+    s = parse_strategy(cfg.parallel)
+    assert (s.tensor_parallel, s.pipeline_parallel, s.data_parallel, s.num_microbatches) == (2, 2, 1, 4)
+    assert s.schedule == "1f1b" and s.rules[0].strategy == "col" and s.rules[0].axis == 1
+    assert load_config(cfg.to_dict()).parallel == cfg.parallel
+    assert parse_strategy(load_config({"ge.exec.parallel": {"data_parallel": 2}}).parallel).data_parallel == 2
+
+
+@pytest.mark.parametrize("data, key, why", [
+    ({"ge.exec.parallel": {"tensor_parallel": 0}}, "ge.exec.parallel", "tensor_parallel"),
+    ({"ge.exec.parallel": {"schedule": "zigzag"}}, "ge.exec.parallel", "unknown schedule"),
+    ({"sharding": [{"op_name_pattern": "(", "strategy": "col"}]}, "sharding", "regular expression"),
+    ({"pipeline_parallelism": {"schedule": "zigzag"}}, "pipeline_parallelism.schedule", "zigzag"),
+])
+def test_bad_parallel_keys_are_refused_with_the_key(data, key, why):
+    with pytest.raises(ConfigError, match=why) as e:
+        load_config(data)
+    assert e.value.key.startswith(key)

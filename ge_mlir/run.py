@@ -1,0 +1,104 @@
+"""``python -m ge_mlir.run``: the program every MPI rank runs (``ge-run`` starts it).
+
+    mpiexec -n 4 python -m ge_mlir.run model.onnx --parallel cfg.json --inputs in.npz --output out.npz
+
+Each rank compiles its part of the model (the strategy's ``world_size`` ranks),
+all run the inputs (rank 0 reads them; missing ones are seeded random data with
+``--random-inputs``), and rank 0 writes the full outputs, the plan report, the
+measured bubble and, with ``--timeline``, an SVG Gantt chart. ``--repeat N``
+runs N times and reports the median wall time. A rank that fails prints its
+error and aborts the job (exit status 1 on every rank).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from collections.abc import Sequence
+
+import numpy as np
+
+
+def build_parser(prog: str = "python -m ge_mlir.run") -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
+    p.add_argument("model", help="ONNX model (or ge IR)")
+    p.add_argument("--parallel", required=True, help="strategy: a JSON file or JSON text (docs/parallel.md)")
+    p.add_argument("--config", default=None, help="a config file (ge options)")
+    p.add_argument("--inputs", default=None, help=".npz of inputs by name")
+    p.add_argument("--random-inputs", action="store_true", help="fill missing inputs with seeded random data")
+    p.add_argument("--output", default=None, help="write the outputs (rank 0) to this .npz")
+    p.add_argument("--repeat", type=int, default=1, help="runs; the median wall time is reported")
+    p.add_argument("--timeline", default=None, help="write an SVG Gantt chart of the last run")
+    p.add_argument("--trace", default=None, help="write a Chrome/Perfetto trace (JSON) of the last run")
+    p.add_argument("--plan-json", default=None, help="write the execution plan as JSON")
+    p.add_argument("--quiet", action="store_true")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from mpi4py import MPI
+
+    import ge_mlir
+    from ge_mlir.errors import GeMlirError
+    from ge_mlir.partition.runtime import abort_world
+
+    comm = MPI.COMM_WORLD
+    rank = comm.Get_rank()
+    try:
+        options = {"config": args.config} if args.config else None
+        model = ge_mlir.compile(args.model, options=options, parallel=args.parallel, cache=False)
+        from ge_mlir.partition.runtime import ParallelCompiledModel
+
+        if not isinstance(model, ParallelCompiledModel):
+            raise GeMlirError("the strategy runs on one device: use ge-compile --run")
+        inputs: dict[str, np.ndarray] = {}
+        if rank == 0:
+            if args.inputs:
+                with np.load(args.inputs) as z:
+                    inputs = {k: z[k] for k in z.files}
+            missing = [n for n in model.input_names if n not in inputs]
+            if missing and not args.random_inputs:
+                raise GeMlirError(f"missing input(s) {', '.join(missing)} (give --inputs or --random-inputs)")
+            if missing:
+                ref = ge_mlir.compile(args.model, options=options, compile_to="optimized", cache=False)
+                from ge_mlir.ir.types import random_arrays
+
+                spec = [s for s in ref.inputs if s.name in missing]
+                inputs.update(random_arrays(spec, 0))
+        walls = []
+        outs = None
+        for _ in range(max(1, args.repeat)):
+            outs = model(**inputs) if rank == 0 else model()
+            walls.append(model.last_wall)
+        if rank == 0:
+            stats = model.stats()
+            if not args.quiet:
+                print(model.plan.report())
+                print(f"wall time: median {statistics.median(walls) * 1e3:.3f} ms over {len(walls)} run(s); "
+                      f"measured bubble {stats.get('measured_bubble', 0.0):.3f} "
+                      f"(theoretical {model.plan.theoretical_bubble():.3f})")
+                for name, o in zip(model.output_names, outs):
+                    print(f"output {name}: shape {list(o.shape)} {o.dtype}")
+            if args.output:
+                np.savez(args.output, **dict(zip(model.output_names, outs)))
+            if args.timeline:
+                model.write_timeline(args.timeline)
+            if args.trace:
+                from ge_mlir.partition.timeline import write_trace
+
+                write_trace(model.timeline, args.trace)
+            if args.plan_json:
+                with open(args.plan_json, "w", encoding="utf-8") as f:
+                    f.write(model.plan.json())
+        comm.Barrier()
+        return 0
+    except Exception as e:  # every rank must leave, never wait for a dead one
+        abort_world(comm, e)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
