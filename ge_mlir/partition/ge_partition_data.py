@@ -36,6 +36,7 @@ def split_batch(module: ir.Operation, fn: ir.Operation, grid: str, degree: int,
                                   f"split evenly", at=fn)
             s = sh.make_sharding(grid, split, fn.location)
             sh.annotate(arg, s, for_users=True, loc=fn.location)
+    sh.annotate_arguments(fn, grid, [[]])  # rank-0 inputs: whole
     sh.replicate_constants(fn, grid)
     ret = list(blk.operations)[-1]
     with ir.InsertionPoint(ret), ret.location:

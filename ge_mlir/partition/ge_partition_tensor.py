@@ -22,6 +22,7 @@ both splits at once).
 from __future__ import annotations
 
 import re
+import warnings
 
 import numpy as np
 from mlir import ir
@@ -30,6 +31,7 @@ from ..errors import PassFailure
 from ..ir.constants import constant_array, make_constant
 from ..passes.registry import Option, Pass, register_pass
 from . import sharding as sh
+from .strategy import ParallelWarning
 
 _RESOURCE = re.compile(r"dense_resource<([^>]+)>")
 _LOC_NAMES = re.compile(r'\[\s*"((?:[^"\\]|\\.)*)"|loc\(\s*"((?:[^"\\]|\\.)*)"')
@@ -121,6 +123,7 @@ class GePartitionTensorPass(Pass):
         Option("replicated", str, "", "regex: linear layers kept whole on every device"),
         Option("auto", bool, True, "pair column/row-parallel layers by data flow where no rule applies"),
         Option("partition", bool, True, "run sharding-propagation and shard-partition after annotating"),
+        Option("warn-unmatched", bool, True, "warn about a rule that matches no linear layer"),
     )
 
     def run(self, module: ir.Operation) -> None:
@@ -135,13 +138,18 @@ class GePartitionTensorPass(Pass):
                         raise PassFailure("the graph is already cut into pipeline stages: run "
                                           "ge-partition-tensor before ge-partition-pipeline", at=op)
             sh.ensure_grid(module, sh.TENSOR_GRID, degree)
+            matched: set[str] = set()
             for fn in sh.functions(module):
-                self._function(fn, degree, rules)
+                self._function(fn, degree, rules, matched)
+            for kind, rx in rules:
+                if kind not in matched and self.opt("warn-unmatched"):
+                    warnings.warn(f"ge-partition-tensor: rule {kind}={rx.pattern!r} matches no linear layer",
+                                  ParallelWarning, stacklevel=2)
             if self.opt("partition"):
                 sh.partition_module(module)
 
-    def strategies(self, fn: ir.Operation, rules: list[tuple[str, re.Pattern[str]]]
-                   ) -> list[tuple[ir.Operation, str]]:
+    def strategies(self, fn: ir.Operation, rules: list[tuple[str, re.Pattern[str]]],
+                   matched: set[str] | None = None) -> list[tuple[ir.Operation, str]]:
         """Each linear layer of ``fn`` with its strategy, in program order."""
         split: set[ir.Value] = set()
         out = []
@@ -151,6 +159,8 @@ class GePartitionTensorPass(Pass):
             if w is not None:
                 names = op_names(op)
                 strategy = next((k for k, rx in rules if any(rx.search(n) for n in names)), None)
+                if strategy is not None and matched is not None:
+                    matched.add(strategy)
                 if strategy is None and self.opt("auto"):
                     strategy = "row" if op.operands[0] in split else "col"
                 if strategy is not None:
@@ -166,8 +176,9 @@ class GePartitionTensorPass(Pass):
                     split.add(r)
         return out
 
-    def _function(self, fn: ir.Operation, degree: int, rules: list[tuple[str, re.Pattern[str]]]) -> None:
-        for op, strategy in self.strategies(fn, rules):
+    def _function(self, fn: ir.Operation, degree: int, rules: list[tuple[str, re.Pattern[str]]],
+                  matched: set[str]) -> None:
+        for op, strategy in self.strategies(fn, rules, matched):
             if strategy == "col" and split_qkv(op):
                 self.bump("qkv-split")
         if degree == 1:
@@ -196,8 +207,9 @@ class GePartitionTensorPass(Pass):
 
 
 def _replicate_boundary(fn: ir.Operation) -> None:
-    """Outputs whole on every device (split outputs are all-gathered)."""
+    """Inputs and outputs whole on every device (split outputs are all-gathered)."""
     blk = sh.body(fn)
+    sh.annotate_arguments(fn, sh.TENSOR_GRID, [[]])
     ret = list(blk.operations)[-1]
     with ir.InsertionPoint(ret), ret.location:
         for i, v in enumerate(list(ret.operands)):

@@ -167,7 +167,9 @@ def partition_graph(graph: Any, strategy: ParallelStrategy) -> ExecutionPlan:
     if pieces > 1:
         elements.append(f"ge-partition-data{{degree={pieces} gather-outputs=false}}")
     if s.tensor_parallel > 1:
-        opts = [f"degree={s.tensor_parallel}", f"auto={'true' if s.auto_tensor_rules else 'false'}"]
+        # Unmatched rules are reported one by one below (the pass sees them merged per kind).
+        opts = [f"degree={s.tensor_parallel}", f"auto={'true' if s.auto_tensor_rules else 'false'}",
+                "warn-unmatched=false"]
         for kind in ("col", "row", "replicated"):
             pats = [r.pattern for r in s.rules if r.strategy == kind]
             if pats:

@@ -136,6 +136,19 @@ def replicate_constants(fn: ir.Operation, grid: str) -> int:
     return n
 
 
+def annotate_arguments(fn: ir.Operation, grid: str, split: Sequence[Sequence[int]]) -> None:
+    """One ``shard.shard ... annotate_for_users`` per ranked argument not annotated yet, all
+    its uses reading it: shard-partition needs exactly one use per argument (it asserts)."""
+    blk = body(fn)
+    with ir.InsertionPoint.at_block_begin(blk), fn.location:
+        for arg in blk.arguments:
+            t = ir.RankedTensorType(arg.type)
+            uses = list(arg.uses)
+            if t.rank == 0 or (len(uses) == 1 and uses[0].owner.name == "shard.shard"):
+                continue
+            annotate(arg, make_sharding(grid, split, fn.location), for_users=True, loc=fn.location)
+
+
 def _next_op(op: ir.Operation) -> ir.Operation:
     ops = list(op.block.operations)
     for i, o in enumerate(ops):
@@ -148,6 +161,10 @@ def check_unsupported(module: ir.Operation) -> None:
     """Refuses a split value reaching an op the partitioner cannot split (upstream would
     assert): names the op, its node and what it received."""
     for fn in functions(module):
+        for i, arg in enumerate(body(fn).arguments):
+            if ir.RankedTensorType(arg.type).rank > 0 and len(list(arg.uses)) != 1:
+                raise PassFailure(f"input #{i} has {len(list(arg.uses))} uses after sharding propagation; "
+                                  f"shard-partition needs one annotation per input", at=fn)
         for op in body(fn).operations:
             name = op.operation.name
             if name in SHARDABLE or name.startswith("shard.") or name == "func.return":
@@ -167,6 +184,38 @@ def check_unsupported(module: ir.Operation) -> None:
                                           f"({u.owner.operands[1].owner.attributes['split_axes']})", at=op)
 
 
+def check_even_splits(module: ir.Operation) -> None:
+    """Refuses an annotation splitting a dimension the grid does not divide (upstream asserts
+    on uneven splits while it computes the partitioned types)."""
+    grids: dict[str, list[int]] = {}
+    for op in module.regions[0].blocks[0].operations:
+        if op.operation.name == "shard.grid":
+            grids[ir.StringAttr(op.attributes["sym_name"]).value] = list(ir.DenseI64ArrayAttr(op.attributes["shape"]))
+
+    bad: list[PassFailure] = []
+
+    def visit(o: ir.Operation) -> ir.WalkResult:
+        if o.name == "shard.shard" and not bad:
+            s_op = o.operands[1].owner
+            if getattr(s_op, "name", "") == "shard.sharding":
+                grid = grids.get(ir.FlatSymbolRefAttr(s_op.attributes["grid"]).value)
+                t = ir.RankedTensorType(o.operands[0].type)
+                for d, axes in enumerate(split_of(s_op.operation)):
+                    if not axes or grid is None or d >= t.rank:
+                        continue
+                    n = 1
+                    for a in axes:
+                        n *= grid[a] if a < len(grid) else 1
+                    if t.shape[d] % n:
+                        bad.append(PassFailure(f"dimension {d} of size {t.shape[d]} is split over {n} devices, "
+                                               f"which do not divide it evenly", at=o))
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
+    if bad:  # raised here: an exception inside walk() comes out as a RuntimeError
+        raise bad[0]
+
+
 def run_upstream(module: ir.Operation, pipeline: str, what: str) -> None:
     """Runs an upstream pipeline; its diagnostics become a PassFailure."""
     try:
@@ -178,6 +227,8 @@ def run_upstream(module: ir.Operation, pipeline: str, what: str) -> None:
 
 def partition_module(module: ir.Operation) -> None:
     """sharding-propagation, the unsupported-op check, then shard-partition and cleanup."""
+    check_even_splits(module)
     run_upstream(module, "builtin.module(func.func(sharding-propagation))", "sharding-propagation")
     check_unsupported(module)
+    check_even_splits(module)
     run_upstream(module, "builtin.module(func.func(shard-partition),canonicalize)", "shard-partition")

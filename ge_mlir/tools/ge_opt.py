@@ -173,6 +173,18 @@ def _process_chunk(chunk: _Chunk, args: argparse.Namespace, pipeline: list[str],
                 for d in e.diagnostics:
                     line = int(d.location.rsplit(":", 2)[1])
                     produced.append(dv.Produced("error", line, d.message, int(d.location.rsplit(":", 1)[1])))
+            if module is not None and pipeline and "shard-partition" in ",".join(pipeline):
+                # Upstream asserts (ending the process) on a split the grid does not divide.
+                from ge_mlir.errors import PassFailure
+                from ge_mlir.partition.sharding import check_even_splits
+
+                try:
+                    check_even_splits(module.operation)
+                except PassFailure as e:
+                    ok = False
+                    loc = e.at.location if e.at is not None else module.operation.location
+                    record("error", loc, e.message)
+                    module = None
             if module is not None and pipeline:
                 report = PassReport()
                 planned = parse_pipeline(",".join(pipeline))

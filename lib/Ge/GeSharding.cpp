@@ -306,9 +306,7 @@ FailureOr<Layout> batchOnlyLayout(Operation *op) {
     return failure();
   Layout l;
   SmallVector<unsigned> loops = resultLoops(l, res);
-  std::string why = (op->getName().getStringRef() +
-                     " can only be split along its batch dimension")
-                        .str();
+  std::string why = "a dimension other than its batch";
   for (auto [i, v] : llvm::enumerate(op->getOperands())) {
     auto t = rankedStatic(v.getType());
     if (!t)
