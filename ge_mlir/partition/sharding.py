@@ -228,7 +228,10 @@ def run_upstream(module: ir.Operation, pipeline: str, what: str) -> None:
 def partition_module(module: ir.Operation) -> None:
     """sharding-propagation, the unsupported-op check, then shard-partition and cleanup."""
     check_even_splits(module)
-    run_upstream(module, "builtin.module(func.func(sharding-propagation))", "sharding-propagation")
+    # Forward only: shardings flow from the annotated inputs and weights; the outputs' whole-
+    # tensor annotations then gather at the end instead of pulling whole tensors upstream.
+    run_upstream(module, "builtin.module(func.func(sharding-propagation{traversal=forward}))",
+                 "sharding-propagation")
     check_unsupported(module)
     check_even_splits(module)
     run_upstream(module, "builtin.module(func.func(shard-partition),canonicalize)", "shard-partition")
