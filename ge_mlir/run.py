@@ -33,8 +33,26 @@ def build_parser(prog: str = "python -m ge_mlir.run") -> argparse.ArgumentParser
     p.add_argument("--timeline", default=None, help="write an SVG Gantt chart of the last run")
     p.add_argument("--trace", default=None, help="write a Chrome/Perfetto trace (JSON) of the last run")
     p.add_argument("--plan-json", default=None, help="write the execution plan as JSON")
+    p.add_argument("--import", dest="imports", action="append", default=[],
+                   help="a Python file or module to import first (e.g. one registering a scheduler)")
     p.add_argument("--quiet", action="store_true")
     return p
+
+
+def _import(spec: str) -> None:
+    import importlib
+    import importlib.util
+    from pathlib import Path
+
+    if spec.endswith(".py"):
+        path = Path(spec)
+        mod_spec = importlib.util.spec_from_file_location(path.stem, path)
+        if mod_spec is None or mod_spec.loader is None:
+            raise ImportError(f"cannot import {spec}")
+        module = importlib.util.module_from_spec(mod_spec)
+        mod_spec.loader.exec_module(module)
+    else:
+        importlib.import_module(spec)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -48,6 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     comm = MPI.COMM_WORLD
     rank = comm.Get_rank()
     try:
+        for spec in args.imports:
+            _import(spec)
         options = {"config": args.config} if args.config else None
         model = ge_mlir.compile(args.model, options=options, parallel=args.parallel, cache=False)
         from ge_mlir.partition.runtime import ParallelCompiledModel

@@ -82,6 +82,8 @@ class ExecutionPlan:
     #: Bytes of weights of the unpartitioned graph.
     single_device_weight_bytes: int = 0
     memory: dict[int, dict[str, int]] = field(default_factory=dict)
+    #: Constants with a batch dimension, made inputs by the batch split (split like the inputs).
+    batch_constants: dict[str, Any] = field(default_factory=dict)
 
     @property
     def world_size(self) -> int:
@@ -180,29 +182,47 @@ def partition_graph(graph: Any, strategy: ParallelStrategy) -> ExecutionPlan:
         if s.stage_boundaries:
             opts.append("boundaries=" + _quote(",".join(s.stage_boundaries)))
         elements.append("ge-partition-pipeline{" + " ".join(opts) + "}")
+    batch_constants: dict[str, Any] = {}
     with ctx:
         weights = _weight_bytes(module.operation)
-        if elements:
-            text = "builtin.module(" + ",".join(elements) + ")"
+        for i, element in enumerate(elements):
+            text = f"builtin.module({element})"
             try:
                 run_elements(module.operation, parse_pipeline(text), text)
             except GeMlirError as e:
                 raise CompileError(f"cannot partition the graph with {s.describe()}: {e.message}",
                                    diagnostics=e.diagnostics) from None
-        if pieces > 1:
-            _drop_batch_grid(module.operation)
+            if i == 0 and pieces > 1:
+                batch_constants = _drop_batch_grid(module.operation)
         _warn_unmatched_rules(graph, s)
     scheduler = sched.get(s.schedule)
-    assignment = scheduler.assign(s.num_stages, s.pipeline_parallel, {})
+    with ctx:
+        edges = _stage_edges(module.operation)
+    assignment = list(scheduler.assign(s.num_stages, s.pipeline_parallel, edges))
     if sorted(set(assignment)) != list(range(s.pipeline_parallel)) or len(assignment) != s.num_stages:
         raise CompileError(f"scheduler {s.schedule!r} assigned stages {assignment} to {s.pipeline_parallel} "
                            f"pipeline ranks: every rank needs a stage")
     plan = ExecutionPlan(strategy=s, module=module, context=ctx, func_name=graph.func_name,
                          input_names=list(in_names), output_names=list(out_names), assignment=assignment,
-                         scheduler=scheduler, single_device_weight_bytes=weights)
+                         scheduler=scheduler, single_device_weight_bytes=weights, batch_constants=batch_constants)
     with ctx:
         _analyse(plan)
     return plan
+
+
+def _stage_edges(module: ir.Operation) -> dict[tuple[int, int], int]:
+    """Bytes each stage sends each later stage per microbatch."""
+    edges: dict[tuple[int, int], int] = {}
+    for fn in sh.functions(module):
+        if "ge.stage" not in fn.attributes:
+            continue
+        src = ir.IntegerAttr(fn.attributes["ge.stage"]).value
+        for o in sh.body(fn).operations:
+            o = o.operation
+            if o.name == "shard.send":
+                dst = list(ir.DenseI64ArrayAttr(o.attributes["destination"]))[0]
+                edges[(src, dst)] = edges.get((src, dst), 0) + value_bytes(o.operands[0])
+    return edges
 
 
 def _quote(text: str) -> str:
@@ -219,22 +239,43 @@ def _weight_bytes(op: ir.Operation) -> int:
     return total
 
 
-def _drop_batch_grid(module: ir.Operation) -> None:
-    """After a batch split with no gather, only slices may refer to @ge_data: a constant with a
-    batch dimension (folded by the importer) is sliced per batch piece by the runtime. Anything
-    else moves data between batch pieces and is refused."""
-    used = False
+def _drop_batch_grid(module: ir.Operation) -> dict[str, Any]:
+    """After a batch split with no gather nothing may move data between batch pieces. A
+    constant with a batch dimension (the importer folds e.g. token-type embeddings of a
+    constant ``zeros_like(ids)``) comes out sliced per piece: it becomes an input of the
+    function (``ge.batch_constant.<i>``) that the runtime splits like the others, and its value
+    is returned here. Anything else on @ge_data is refused."""
+    from ..ir.constants import constant_array
+
+    hoisted: dict[str, Any] = {}
     for fn in sh.functions(module):
-        for o in sh.body(fn).operations:
+        blk = sh.body(fn)
+        for o in list(blk.operations):
             o = o.operation
-            if o.name.startswith("shard.") and "grid" in o.attributes and \
-                    ir.FlatSymbolRefAttr(o.attributes["grid"]).value == sh.DATA_GRID:
-                if o.name != "shard.all_slice":
-                    raise CompileError(f"the batch cannot be split: {o.name} at {o.location} moves data between "
-                                       f"batch pieces (an op mixes the images of the batch)")
-                used = True
-    if not used:
-        sh.remove_grid(module, sh.DATA_GRID)
+            if not (o.name.startswith("shard.") and "grid" in o.attributes and
+                    ir.FlatSymbolRefAttr(o.attributes["grid"]).value == sh.DATA_GRID):
+                continue
+            arr = constant_array(o.operands[0]) if o.name == "shard.all_slice" else None
+            if arr is None:
+                raise CompileError(f"the batch cannot be split: {o.name} at {o.location} moves data between "
+                                   f"batch pieces (an op mixes the images of the batch)")
+            name = f"ge.batch_constant.{len(hoisted)}"
+            hoisted[name] = arr
+            arg = blk.add_argument(o.result.type, o.location)
+            o.result.replace_all_uses_with(arg)
+            src = o.operands[0].owner
+            o.erase()
+            if not list(src.results[0].uses):
+                src.operation.erase()
+            ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
+            fn.attributes["function_type"] = ir.TypeAttr.get(
+                ir.FunctionType.get([*ftype.inputs, arg.type], list(ftype.results)))
+            attrs = list(ir.ArrayAttr(fn.attributes["arg_attrs"])) if "arg_attrs" in fn.attributes else \
+                [ir.DictAttr.get({}) for _ in ftype.inputs]
+            attrs.append(ir.DictAttr.get({"onnx.name": ir.StringAttr.get(name)}))
+            fn.attributes["arg_attrs"] = ir.ArrayAttr.get(attrs)
+    sh.remove_grid(module, sh.DATA_GRID)
+    return hoisted
 
 
 def _warn_unmatched_rules(graph: Any, s: ParallelStrategy) -> None:

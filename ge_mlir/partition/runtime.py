@@ -304,6 +304,7 @@ class ParallelCompiledModel:
 
         s = self.plan.strategy
         full = self.comm.bcast(self._inputs(args, named), root=0)
+        full.update(self.plan.batch_constants)
         pieces = s.data_parallel * s.num_microbatches
         self.comm.Barrier()
         start = time.perf_counter()
