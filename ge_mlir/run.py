@@ -61,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     import ge_mlir
     from ge_mlir.errors import GeMlirError
-    from ge_mlir.partition.runtime import abort_world
+    from ge_mlir.parallel.runtime import abort_world
 
     comm = MPI.COMM_WORLD
     rank = comm.Get_rank()
@@ -70,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             _import(spec)
         options = {"config": args.config} if args.config else None
         model = ge_mlir.compile(args.model, options=options, parallel=args.parallel, cache=False)
-        from ge_mlir.partition.runtime import ParallelCompiledModel
+        from ge_mlir.parallel.runtime import ParallelCompiledModel
 
         if not isinstance(model, ParallelCompiledModel):
             raise GeMlirError("the strategy runs on one device: use ge-compile --run")

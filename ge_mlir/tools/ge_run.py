@@ -63,7 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not rest:
             p.error("--propose needs a model")
         from ge_mlir.errors import GeMlirError
-        from ge_mlir.partition.propose import propose
+        from ge_mlir.parallel.propose import propose
 
         try:
             proposal = propose(rest[0], args.propose)

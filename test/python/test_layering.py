@@ -26,9 +26,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("dialects",),
     ("passes", "api", "config_base", "config_ge", "config"),
     ("frontend", "plan", "target", "graph"),
-    ("optimize",),
-    ("compiler", "artefact", "cache", "onnx_backend", "profiler"),
-    ("fuzz", "tools", "__init__"),
+    ("optimize", "partition"),
+    ("compiler", "artefact", "cache", "onnx_backend", "profiler", "scheduler"),
+    ("fuzz", "tools", "parallel", "run", "__init__"),
 )
 LAYER_OF = {name: i for i, names in enumerate(LAYERS) for name in names}
 

@@ -59,7 +59,7 @@ def test_parallel_run_matches_one_device(models, tmp_path, case):
 
 
 def test_tensor_parallel_holds_a_share_of_the_weights(models):
-    from ge_mlir.partition.driver import plan_parallel
+    from ge_mlir.parallel.driver import plan_parallel
 
     plan, _ = plan_parallel(str(models["gpt2"].path), {"tensor_parallel": 2, "pipeline_parallel": 2})
     one = plan.single_device_weight_bytes

@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import CompileError
-from .plan import ExecutionPlan, partition_graph
-from .strategy import ParallelStrategy, parse_strategy
+from ..partition.plan import ExecutionPlan, partition_graph
+from ..partition.strategy import ParallelStrategy, parse_strategy
 
 __all__ = ["compile_parallel", "plan_parallel"]
 

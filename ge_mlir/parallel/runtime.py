@@ -27,8 +27,8 @@ from mlir import ir
 from mlir.dialects import func as func_d
 
 from ..errors import CompileError, ExecutionError
-from . import sharding as sh
-from .plan import ExecutionPlan
+from ..partition import sharding as sh
+from ..partition.plan import ExecutionPlan
 
 __all__ = ["ParallelCompiledModel", "StageProgram", "mpi_world"]
 
@@ -87,7 +87,7 @@ class StageProgram:
                 return ids[v]
 
             self.arg_ids = [vid(a) for a in blk.arguments]
-            from .ge_partition_data import _arg_names
+            from ..partition.ge_partition_data import _arg_names
 
             self.arg_names = _arg_names(fn)
             ops = [o.operation for o in blk.operations]
@@ -420,7 +420,7 @@ class ParallelCompiledModel:
 
     def write_timeline(self, path: str) -> str:
         """An SVG Gantt chart of the last call (rank 0): compute, send/recv and idle per rank."""
-        from .timeline import write_svg
+        from ..partition.timeline import write_svg
 
         return write_svg(self.timeline, self.plan, path)
 

@@ -18,9 +18,9 @@ from typing import Any
 from mlir import ir
 
 from ..errors import GeMlirError
-from . import sharding as sh
-from .cost import op_cost, value_bytes
-from .strategy import parse_strategy
+from ..partition import sharding as sh
+from ..partition.cost import op_cost, value_bytes
+from ..partition.strategy import parse_strategy
 
 __all__ = ["Proposal", "propose"]
 
@@ -93,7 +93,7 @@ def propose(model: Any, devices: int, options: Any = None) -> Proposal:
     if devices < 1:
         raise GeMlirError(f"devices must be >= 1, got {devices}")
     from ..compiler import GraphEngine
-    from .plan import partition_graph
+    from ..partition.plan import partition_graph
 
     engine = GraphEngine(options, target="cpu")
     graph = engine.optimize(engine.load(model))
@@ -122,7 +122,7 @@ def propose(model: Any, devices: int, options: Any = None) -> Proposal:
     reasons = []
     s = plan.strategy
     if s.tensor_parallel > 1:
-        from .ge_partition_tensor import GePartitionTensorPass
+        from ..partition.ge_partition_tensor import GePartitionTensorPass
 
         counts: dict[str, int] = {}
         with graph._context:

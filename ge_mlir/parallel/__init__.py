@@ -1,0 +1,7 @@
+"""Parallel execution: partitioned models compiled per rank and run on MPI.
+
+:mod:`ge_mlir.partition` (below) turns a graph into per-rank parts; this layer compiles
+each rank's part with the CPU target and runs it (:mod:`.runtime`), drives
+``ge_mlir.compile(model, parallel=...)`` (:mod:`.driver`) and proposes strategies
+(:mod:`.propose`). docs/parallel.md.
+"""
