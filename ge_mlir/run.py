@@ -93,6 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for _ in range(max(1, args.repeat)):
             outs = model(**inputs) if rank == 0 else model()
             walls.append(model.last_wall)
+        memory = model.memory_by_rank()
         if rank == 0:
             stats = model.stats()
             if not args.quiet:
@@ -100,6 +101,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"wall time: median {statistics.median(walls) * 1e3:.3f} ms over {len(walls)} run(s); "
                       f"measured bubble {stats.get('measured_bubble', 0.0):.3f} "
                       f"(theoretical {model.plan.theoretical_bubble():.3f})")
+                for r, m in sorted(memory.items()):
+                    print(f"rank {r} compiled: weights {m['weights']} B, arena {m['arena']} B (memory plan), "
+                          f"communication buffers {m['comm_buffers']} B")
                 for name, o in zip(model.output_names, outs):
                     print(f"output {name}: shape {list(o.shape)} {o.dtype}")
             if args.output:

@@ -51,6 +51,7 @@ class _Compute:
     ins: list[int]
     outs: list[int]
     ops: int
+    weight_bytes: int = 0
 
 
 @dataclass
@@ -159,6 +160,9 @@ class StageProgram:
                         self.constants[ins[0]] = arr
                 self.steps.append(_Comm(kind, ins, vid(r.results[0]), attrs))
             self.ret_ids = [vid(v) for v in ret.operands]
+            from ..partition.cost import value_bytes
+
+            self.comm_bytes = sum(value_bytes(r.results[0]) for r in runs if not isinstance(r, list))
             self.const_outputs: dict[int, np.ndarray] = {}
             from ..ir.constants import constant_array
 
@@ -186,12 +190,16 @@ class StageProgram:
             f = func_d.FuncOp(name, ir.FunctionType.get([v.type for v in ins], [v.type for v in outs]))
             entry = f.add_entry_block()
         vmap = {v: entry.arguments[i] for i, v in enumerate(ins)}
+        from ..partition.cost import value_bytes
+
+        weight_bytes = 0
         with ir.InsertionPoint(entry):
             for o in ops:
                 for v in o.operands:
                     if v not in vmap:
                         d = v.owner
                         vmap[v] = d.operation.clone().results[0]
+                        weight_bytes += value_bytes(v)
                 c = o.clone()
                 for i, v in enumerate(o.operands):
                     c.operands[i] = vmap[v]
@@ -203,7 +211,7 @@ class StageProgram:
             model = engine.compile(graph, "cpu", _in_place=True)
         except Exception as e:
             raise CompileError(f"rank {rank}, stage {self.stage}: compiling segment {index} failed: {e}") from e
-        return _Compute(model, [vid(v) for v in ins], [vid(v) for v in outs], len(ops))
+        return _Compute(model, [vid(v) for v in ins], [vid(v) for v in outs], len(ops), weight_bytes)
 
 
 def _numpy_dtype(t: ir.Type) -> Any:
@@ -417,6 +425,26 @@ class ParallelCompiledModel:
         return {"wall_s": self.last_wall, "span_s": span, "busy_s": busy,
                 "measured_bubble": 1.0 - busy / (span * ranks) if span > 0 else 0.0,
                 "theoretical_bubble": self.plan.theoretical_bubble()}
+
+    def memory(self) -> dict[str, int]:
+        """This rank's memory as compiled: the weights its segments hold, the largest arena the
+        memory planner gave one of its segments (segments run one after another, so one arena
+        of that size serves them all), and the communication buffers (received and sent
+        tensors, all-reduce and all-gather results), kept apart from the arena."""
+        weights = arena = comm = 0
+        for prog in self.programs.values():
+            for step in prog.steps:
+                if isinstance(step, _Compute):
+                    plan = step.model.memory_plan or {}
+                    arena = max(arena, int(plan.get("arena", 0)))
+                    weights += step.weight_bytes
+            comm += prog.comm_bytes
+        return {"weights": weights, "arena": arena, "comm_buffers": comm}
+
+    def memory_by_rank(self) -> dict[int, dict[str, int]] | None:
+        """:meth:`memory` of every rank, on rank 0 (a collective: every rank calls it)."""
+        got = self.comm.gather(self.memory(), root=0)
+        return dict(enumerate(got)) if self.rank == 0 else None
 
     def write_timeline(self, path: str) -> str:
         """An SVG Gantt chart of the last call (rank 0): compute, send/recv and idle per rank."""
