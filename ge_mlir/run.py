@@ -1,6 +1,7 @@
 """``python -m ge_mlir.run``: the program every MPI rank runs (``ge-run`` starts it).
 
     mpiexec -n 4 python -m ge_mlir.run model.onnx --parallel cfg.json --inputs in.npz --output out.npz
+    mpiexec -n 4 python -m ge_mlir.run model.onnx --tp 2 --pp 2 --microbatches 4 --schedule 1f1b ...
 
 Each rank compiles its part of the model (the strategy's ``world_size`` ranks),
 all run the inputs (rank 0 reads them; missing ones are seeded random data with
@@ -24,7 +25,14 @@ import numpy as np
 def build_parser(prog: str = "python -m ge_mlir.run") -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     p.add_argument("model", help="ONNX model (or ge IR)")
-    p.add_argument("--parallel", required=True, help="strategy: a JSON file or JSON text (docs/parallel.md)")
+    p.add_argument("--parallel", default=None, help="strategy: a JSON file or JSON text (docs/parallel.md)")
+    p.add_argument("--tp", type=int, default=None, help="tensor_parallel (overrides --parallel's)")
+    p.add_argument("--dp", type=int, default=None, help="data_parallel")
+    p.add_argument("--pp", type=int, default=None, help="pipeline_parallel")
+    p.add_argument("--microbatches", type=int, default=None, help="num_microbatches")
+    p.add_argument("--schedule", default=None, help="gpipe, 1f1b, interleaved, sequential or a registered one")
+    p.add_argument("--virtual-stages", type=int, default=None, help="virtual_stages (interleaved)")
+    p.add_argument("--boundaries", default=None, help="stage boundaries: comma-separated node names")
     p.add_argument("--config", default=None, help="a config file (ge options)")
     p.add_argument("--inputs", default=None, help=".npz of inputs by name")
     p.add_argument("--random-inputs", action="store_true", help="fill missing inputs with seeded random data")
@@ -55,6 +63,22 @@ def _import(spec: str) -> None:
         importlib.import_module(spec)
 
 
+def strategy_from_args(args: argparse.Namespace) -> dict:
+    """The strategy of ``--parallel`` with the single-key flags applied on top (validated)."""
+    from ge_mlir.partition import parse_strategy
+
+    base = parse_strategy(args.parallel).to_dict() if args.parallel else {}
+    flags = {"tensor_parallel": args.tp, "data_parallel": args.dp, "pipeline_parallel": args.pp,
+             "num_microbatches": args.microbatches, "schedule": args.schedule,
+             "virtual_stages": args.virtual_stages,
+             "stage_boundaries": args.boundaries.split(",") if args.boundaries else None}
+    base.update({k: v for k, v in flags.items() if v is not None})
+    if "schedule" in base and args.schedule is not None:
+        base.pop("scheduler", None)
+    parse_strategy(base)
+    return base
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from mpi4py import MPI
@@ -69,7 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for spec in args.imports:
             _import(spec)
         options = {"config": args.config} if args.config else None
-        model = ge_mlir.compile(args.model, options=options, parallel=args.parallel, cache=False)
+        model = ge_mlir.compile(args.model, options=options, parallel=strategy_from_args(args), cache=False)
         from ge_mlir.parallel.runtime import ParallelCompiledModel
 
         if not isinstance(model, ParallelCompiledModel):

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 from mlir import ir
@@ -109,6 +110,13 @@ def split_qkv(op: ir.Operation) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class _Rule:
+    kind: str
+    regex: re.Pattern[str]
+    axis: int | None
+
+
 @register_pass
 class GePartitionTensorPass(Pass):
     name = "ge-partition-tensor"
@@ -121,6 +129,8 @@ class GePartitionTensorPass(Pass):
         Option("col", str, "", "regex: linear layers split column-parallel (output features)"),
         Option("row", str, "", "regex: linear layers split row-parallel (input features, then all-reduce)"),
         Option("replicated", str, "", "regex: linear layers kept whole on every device"),
+        Option("rules", str, "", 'JSON list of {"op_name_pattern", "strategy", "axis"} rules (the strategy\'s '
+               '"rules"; checked before col/row/replicated)'),
         Option("auto", bool, True, "pair column/row-parallel layers by data flow where no rule applies"),
         Option("partition", bool, True, "run sharding-propagation and shard-partition after annotating"),
         Option("warn-unmatched", bool, True, "warn about a rule that matches no linear layer"),
@@ -130,7 +140,7 @@ class GePartitionTensorPass(Pass):
         degree = self.opt("degree")
         if degree < 1:
             raise PassFailure(f"degree must be >= 1, got {degree}")
-        rules = [(k, re.compile(self.opt(k))) for k in ("col", "row", "replicated") if self.opt(k)]
+        rules = self._rules()
         with module.context, ir.Location.unknown():
             for fn in sh.functions(module):
                 for op in sh.body(fn).operations:
@@ -138,19 +148,47 @@ class GePartitionTensorPass(Pass):
                         raise PassFailure("the graph is already cut into pipeline stages: run "
                                           "ge-partition-tensor before ge-partition-pipeline", at=op)
             sh.ensure_grid(module, sh.TENSOR_GRID, degree)
-            matched: set[str] = set()
+            matched: set[int] = set()
             for fn in sh.functions(module):
                 self._function(fn, degree, rules, matched)
-            for kind, rx in rules:
-                if kind not in matched and self.opt("warn-unmatched"):
-                    warnings.warn(f"ge-partition-tensor: rule {kind}={rx.pattern!r} matches no linear layer",
+            for i, r in enumerate(rules):
+                if i not in matched and self.opt("warn-unmatched"):
+                    warnings.warn(f"ge-partition-tensor: rule {r.kind}={r.regex.pattern!r} matches no linear layer",
                                   ParallelWarning, stacklevel=2)
             if self.opt("partition"):
                 sh.partition_module(module)
 
-    def strategies(self, fn: ir.Operation, rules: list[tuple[str, re.Pattern[str]]],
-                   matched: set[str] | None = None) -> list[tuple[ir.Operation, str]]:
+    def _rules(self) -> list[_Rule]:
+        out = []
+        if self.opt("rules"):
+            import json
+
+            try:
+                raw = json.loads(self.opt("rules"))
+                for r in raw:
+                    out.append(_Rule(r["strategy"], re.compile(r["op_name_pattern"]), r.get("axis")))
+            except (ValueError, TypeError, KeyError, re.error) as e:
+                raise PassFailure(f"option rules: expected a JSON list of {{op_name_pattern, strategy, axis}}: "
+                                  f"{e}") from None
+            for r in out:
+                if r.kind not in ("col", "row", "replicated"):
+                    raise PassFailure(f"option rules: unknown strategy {r.kind!r} (col, row, replicated)")
+        for kind in ("col", "row", "replicated"):
+            if self.opt(kind):
+                try:
+                    out.append(_Rule(kind, re.compile(self.opt(kind)), None))
+                except re.error as e:
+                    raise PassFailure(f"option {kind}: not a regular expression: {e}") from None
+        return out
+
+    def strategies(self, fn: ir.Operation, rules: list[_Rule],
+                   matched: set[int] | None = None) -> list[tuple[ir.Operation, str]]:
         """Each linear layer of ``fn`` with its strategy, in program order."""
+        return [(op, strategy) for op, strategy, _ in self.plan(fn, rules, matched)]
+
+    def plan(self, fn: ir.Operation, rules: list[_Rule],
+             matched: set[int] | None = None) -> list[tuple[ir.Operation, str, int | None]]:
+        """Each linear layer of ``fn`` with its strategy and the weight axis a rule gave."""
         split: set[ir.Value] = set()
         out = []
         for op in sh.body(fn).operations:
@@ -158,13 +196,14 @@ class GePartitionTensorPass(Pass):
             w = weight_operand(op)
             if w is not None:
                 names = op_names(op)
-                strategy = next((k for k, rx in rules if any(rx.search(n) for n in names)), None)
-                if strategy is not None and matched is not None:
-                    matched.add(strategy)
+                hit = next((i for i, r in enumerate(rules) if any(r.regex.search(n) for n in names)), None)
+                strategy, axis = (rules[hit].kind, rules[hit].axis) if hit is not None else (None, None)
+                if hit is not None and matched is not None:
+                    matched.add(hit)
                 if strategy is None and self.opt("auto"):
                     strategy = "row" if op.operands[0] in split else "col"
                 if strategy is not None:
-                    out.append((op, strategy))
+                    out.append((op, strategy, axis))
                     self.bump(strategy)
                 if strategy == "col" or (strategy in (None, "replicated") and op.operands[0] in split):
                     split.add(op.result)
@@ -176,23 +215,27 @@ class GePartitionTensorPass(Pass):
                     split.add(r)
         return out
 
-    def _function(self, fn: ir.Operation, degree: int, rules: list[tuple[str, re.Pattern[str]]],
-                  matched: set[str]) -> None:
+    def _function(self, fn: ir.Operation, degree: int, rules: list[_Rule], matched: set[int]) -> None:
         for op, strategy in self.strategies(fn, rules, matched):
             if strategy == "col" and split_qkv(op):
                 self.bump("qkv-split")
         if degree == 1:
             return
-        plan = [(op, strategy, weight_operand(op)) for op, strategy in self.strategies(fn, rules)]
+        plan = [(op, strategy, axis, weight_operand(op)) for op, strategy, axis in self.plan(fn, rules)]
         sh.replicate_constants(fn, sh.TENSOR_GRID)
-        for op, strategy, idx in plan:
+        for op, strategy, axis, idx in plan:
             if strategy == "replicated":
                 continue
             w = op.operands[idx]
             wt = ir.RankedTensorType(w.type)
-            # Output features are the weight's last dim (first with gemm trans_b).
+            # Output features are the weight's last dim (first with gemm trans_b); a rule's
+            # axis names the weight dimension itself.
             out_dim = 0 if _gemm_trans_b(op) else 1
             dim = out_dim if strategy == "col" else 1 - out_dim
+            if axis is not None:
+                if axis not in (-2, -1, 0, 1):
+                    raise PassFailure(f"rule axis {axis} is not a dimension of the 2-D weight", at=op)
+                dim = axis % 2
             size = wt.shape[dim]
             if size % degree:
                 raise PassFailure(f"a {strategy} split of weight dimension {dim} (size {size}) over {degree} "

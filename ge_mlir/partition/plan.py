@@ -172,10 +172,9 @@ def partition_graph(graph: Any, strategy: ParallelStrategy) -> ExecutionPlan:
         # Unmatched rules are reported one by one below (the pass sees them merged per kind).
         opts = [f"degree={s.tensor_parallel}", f"auto={'true' if s.auto_tensor_rules else 'false'}",
                 "warn-unmatched=false"]
-        for kind in ("col", "row", "replicated"):
-            pats = [r.pattern for r in s.rules if r.strategy == kind]
-            if pats:
-                opts.append(f"{kind}=" + _quote("|".join(f"(?:{p})" for p in pats)))
+        if s.rules:
+            rules = [{"op_name_pattern": r.pattern, "strategy": r.strategy, "axis": r.axis} for r in s.rules]
+            opts.append("rules=" + _quote(json.dumps(rules, separators=(",", ":"))))
         elements.append("ge-partition-tensor{" + " ".join(opts) + "}")
     if s.num_stages > 1:
         opts = [f"stages={s.num_stages}"]
@@ -227,7 +226,9 @@ def _stage_edges(module: ir.Operation) -> dict[tuple[int, int], int]:
 
 def _quote(text: str) -> str:
     # Pass option values with spaces, commas or braces go in quotes (the pipeline parser's rule).
-    return "'" + text.replace("'", "") + "'" if any(c in text for c in " ,{}'") else text
+    if "'" in text:
+        raise CompileError(f"a parallel strategy value may not contain a single quote: {text!r}")
+    return "'" + text + "'" if any(c in text for c in " ,{}") else text
 
 
 def _weight_bytes(op: ir.Operation) -> int:

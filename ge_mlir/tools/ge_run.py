@@ -2,6 +2,7 @@
 
     ge-run --np 4 model.onnx --parallel cfg.json --inputs in.npz --output out.npz
     ge-run --np 2 model.onnx --parallel '{"tensor_parallel": 2}' --random-inputs --timeline run.svg
+    ge-run model.onnx --tp 2 --pp 2 --microbatches 4 --schedule 1f1b --inputs in.npz   # 4 ranks
     ge-run --np 8 --hostfile hosts model.onnx --parallel cfg.json ...   # several machines
     ge-run --propose 4 model.onnx                                       # a strategy for 4 devices, and why
 
@@ -73,17 +74,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(proposal.explain())
         print(proposal.json())
         return 0
-    if "--parallel" not in rest:
-        p.error("--parallel <strategy> is required (or --propose N)")
-    np_ = args.np
-    if np_ is None:
-        from ge_mlir.partition import parse_strategy
-        from ge_mlir.errors import GeMlirError
+    from ge_mlir import run as rank_program
+    from ge_mlir.errors import GeMlirError
+    from ge_mlir.partition import parse_strategy
 
-        try:
-            np_ = parse_strategy(rest[rest.index("--parallel") + 1]).world_size
-        except (GeMlirError, IndexError) as e:
-            p.error(str(e))
+    rank_args, _ = rank_program.build_parser("ge-run").parse_known_args(rest)
+    try:
+        strategy = parse_strategy(rank_program.strategy_from_args(rank_args))
+    except GeMlirError as e:
+        p.error(str(e))
+    if not strategy.is_parallel:
+        p.error("give a parallel strategy: --parallel <json> or --tp/--dp/--pp/--microbatches (or --propose N)")
+    np_ = args.np if args.np is not None else strategy.world_size
+    if np_ != strategy.world_size:
+        p.error(f"--np {np_} does not match the strategy's {strategy.world_size} ranks ({strategy.describe()})")
     try:
         cmd, env = mpi_command(np_, rest, args.hostfile)
     except FileNotFoundError as e:

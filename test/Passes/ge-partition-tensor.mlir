@@ -3,6 +3,7 @@
 // RUN: ge-opt %s --split-input-file --pass-pipeline='builtin.module(ge-partition-tensor{degree=2 partition=false})' | FileCheck %s --check-prefix=ANNOT
 // RUN: not ge-opt %s --split-input-file --pass-pipeline='builtin.module(ge-partition-tensor{degree=3})' 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: ge-opt %s --split-input-file --pass-pipeline='builtin.module(ge-partition-tensor{degree=2 row=no_such_layer})' 2>&1 >/dev/null | FileCheck %s --check-prefix=WARN
+// RUN: not ge-opt %s --split-input-file --pass-pipeline='builtin.module(ge-partition-tensor{degree=3 auto=false row=fc2})' 2>&1 | FileCheck %s --check-prefix=ROW
 
 // Megatron MLP: the first linear layer is column-parallel (its input is whole), the
 // second row-parallel (its input is split): one all-reduce, then the bias once.
@@ -22,13 +23,14 @@
 // ANNOT-NOT: shard.all_reduce
 // BAD: error: ge-partition-tensor: a col split of weight dimension 1 (size 32) over 3 devices is not even
 // WARN: ParallelWarning: ge-partition-tensor: rule row='no_such_layer' matches no linear layer
+// ROW: error: ge-partition-tensor: a row split of weight dimension 0 (size 32) over 3 devices is not even
 func.func @mlp(%x: tensor<4x16xf32>) -> tensor<4x16xf32> {
   %w1 = ge.constant dense<0.5> : tensor<16x32xf32>
   %b1 = ge.constant dense<0.25> : tensor<32xf32>
   %w2 = ge.constant dense<2.0> : tensor<32x16xf32>
   %b2 = ge.constant dense<1.0> : tensor<16xf32>
-  %h = ge.matmul %x, %w1, %b1 {activation = #ge.act<gelu>} : (tensor<4x16xf32>, tensor<16x32xf32>, tensor<32xf32>) -> tensor<4x32xf32>
-  %y = ge.matmul %h, %w2, %b2 : (tensor<4x32xf32>, tensor<32x16xf32>, tensor<16xf32>) -> tensor<4x16xf32>
+  %h = ge.matmul %x, %w1, %b1 {activation = #ge.act<gelu>} : (tensor<4x16xf32>, tensor<16x32xf32>, tensor<32xf32>) -> tensor<4x32xf32> loc(fused<"MatMul">["fc1"])
+  %y = ge.matmul %h, %w2, %b2 : (tensor<4x32xf32>, tensor<32x16xf32>, tensor<16xf32>) -> tensor<4x16xf32> loc(fused<"MatMul">["fc2"])
   return %y : tensor<4x16xf32>
 }
 

@@ -141,3 +141,33 @@ def test_propose_explains_its_choice():
     assert "proposed for 2 device(s)" in text and "candidates:" in text
     assert sum(1 for c in p.candidates if c[1] is not None) >= 2
     assert isinstance(ParallelStrategy(), ParallelStrategy)
+
+
+def test_a_rule_axis_names_the_weight_dimension_split():
+    from ge_mlir.parallel.driver import plan_parallel
+
+    plan, _ = plan_parallel(MLP, {"tensor_parallel": 2, "auto_tensor_rules": False, "rules": [
+        {"op_name_pattern": "fc1", "strategy": "col"}, {"op_name_pattern": "fc2", "strategy": "row", "axis": 0}]})
+    text = str(plan.module)
+    assert "slice_axis = 1 : tensor<16x32xf32> -> tensor<16x16xf32>" in text  # fc1: columns
+    assert "slice_axis = 0 : tensor<32x16xf32> -> tensor<16x16xf32>" in text  # fc2: rows, as the rule says
+    assert text.count("shard.all_reduce") == 1
+    with pytest.raises(ge_mlir.CompileError, match="single quote"):
+        plan_parallel(MLP, {"tensor_parallel": 2, "rules": [{"op_name_pattern": "fc1'", "strategy": "col"}]})
+
+
+def test_ge_run_flags_build_the_strategy_and_check_the_rank_count():
+    import subprocess
+    import sys
+
+    from ge_mlir import run as rank_program
+
+    args = rank_program.build_parser().parse_args(
+        ["m.onnx", "--parallel", '{"tensor_parallel": 2, "schedule": "1f1b"}', "--pp", "2", "--microbatches", "4",
+         "--boundaries", "a"])
+    s = parse_strategy(rank_program.strategy_from_args(args))
+    assert (s.tensor_parallel, s.pipeline_parallel, s.num_microbatches, s.schedule) == (2, 2, 4, "1f1b")
+    assert s.stage_boundaries == ("a",)
+    r = subprocess.run([sys.executable, "-m", "ge_mlir.tools.ge_run", "--np", "3", "m.onnx", "--tp", "2"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "--np 3 does not match the strategy's 2 ranks" in r.stderr
