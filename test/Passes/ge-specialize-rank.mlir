@@ -1,15 +1,15 @@
-// RUN: ge-opt %s --split-input-file --pass-pipeline='builtin.module(ge-partition-tensor{degree=2},ge-specialize-rank{tensor-index=0})' | FileCheck %s --check-prefix=R0
+// RUN: ge-opt %s --split-input-file --pass-pipeline='builtin.module(ge-partition-tensor{degree=2},ge-specialize-rank{tensor-index=0})' | FileCheck %s
 // RUN: ge-opt %s --split-input-file --pass-pipeline='builtin.module(ge-partition-tensor{degree=2},ge-specialize-rank{tensor-index=1})' | FileCheck %s --check-prefix=R1
 // RUN: not ge-opt %s --split-input-file --pass-pipeline='builtin.module(ge-partition-tensor{degree=2},ge-specialize-rank{tensor-index=2})' 2>&1 | FileCheck %s --check-prefix=BAD
 
 // Each rank keeps its half of the column-parallel weight's columns and of its bias,
 // and its half of the row-parallel weight's rows; nothing but the all-reduce is left.
-// R0-LABEL: func.func @mlp(
-// R0-DAG: ge.constant dense<{{\[\[}}0.000000e+00, 1.000000e+00], [4.000000e+00, 5.000000e+00]]> : tensor<2x2xf32>
-// R0-DAG: ge.constant dense<[1.000000e+01, 2.000000e+01]> : tensor<2xf32>
-// R0-DAG: ge.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>
-// R0-NOT: shard.all_slice
-// R0: shard.all_reduce
+// CHECK-LABEL: func.func @mlp(
+// CHECK-DAG: ge.constant dense<{{\[\[}}0.000000e+00, 1.000000e+00], [4.000000e+00, 5.000000e+00]]> : tensor<2x2xf32>
+// CHECK-DAG: ge.constant dense<[1.000000e+01, 2.000000e+01]> : tensor<2xf32>
+// CHECK-DAG: ge.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>
+// CHECK-NOT: shard.all_slice
+// CHECK: shard.all_reduce
 // R1-LABEL: func.func @mlp(
 // R1-DAG: ge.constant dense<{{\[\[}}2.000000e+00, 3.000000e+00], [6.000000e+00, 7.000000e+00]]> : tensor<2x2xf32>
 // R1-DAG: ge.constant dense<[3.000000e+01, 4.000000e+01]> : tensor<2xf32>
