@@ -193,8 +193,11 @@ def parse_strategy(data: ParallelStrategy | Mapping[str, Any] | str | Path | Non
         stage_boundaries=tuple(bounds), virtual_stages=_degree(data, "virtual_stages"), auto_tensor_rules=auto)
     if s.world_size > 4096:
         raise _fail("tensor_parallel", f"{s.world_size} ranks in all: at most 4096")
-    if s.virtual_stages > 1 and s.schedule != "interleaved" and scheduler == schedule:
-        raise _fail("virtual_stages", "only the interleaved schedule runs several stages per rank")
+    if s.virtual_stages > 1 and s.schedule in ("sequential", "gpipe", "1f1b"):
+        # Built-in schedules other than interleaved put one stage on each rank; a registered
+        # scheduler places stages itself.
+        raise _fail("virtual_stages", "only the interleaved schedule (or a registered scheduler) runs several "
+                                      "stages per rank")
     if s.stage_boundaries and len(s.stage_boundaries) != s.num_stages - 1:
         raise _fail("stage_boundaries", f"{len(s.stage_boundaries)} boundaries for {s.num_stages} stages "
                                         f"(expected {s.num_stages - 1})")
