@@ -88,7 +88,7 @@ ascendc.kernel @mm_0 kind(<cube>) blocks(1) tiling({m = 32 : i64}) attributes {a
 // CHECK-NEXT:   fixpipeParams0.mSize = m;
 // CHECK-NEXT:   fixpipeParams0.srcStride = 32;
 // CHECK-NEXT:   fixpipeParams0.dstStride = 64;
-// CHECK-NEXT:   fixpipeParams0.quantPre = AscendC::QuantMode_t::F322F16;
+// CHECK-NEXT:   fixpipeParams0.quantPre = QuantMode_t::F322F16;
 // CHECK-NEXT:   fixpipeParams0.reluEn = true;
 // CHECK-NEXT:   AscendC::Fixpipe(cGm[32], co1Local0, fixpipeParams0);
 // CHECK-NEXT:   co1Queue0.FreeTensor(co1Local0);

@@ -61,7 +61,7 @@ module attributes {ascendc.target = #ascendc.target<soc = "Ascend910B1", arch = 
 // CHECK-NEXT: #elif defined(GE_ASCENDC_LEGACY_LAUNCH)
 // CHECK-NEXT:   ACLRT_LAUNCH_KERNEL(binary_1)(1, gStream, buf2, buf1, outDev);
 // CHECK-NEXT: #else
-// CHECK-NEXT:   binary_1<<<1, nullptr, gStream>>>(buf2, buf1, outDev);
+// CHECK-NEXT:   binary_1<<<1, 0, gStream>>>(buf2, buf1, outDev);
 // CHECK-NEXT: #endif
 // CHECK-NEXT:   TensorDead(buf1);
 // CHECK-NEXT:   TensorDead(buf2);

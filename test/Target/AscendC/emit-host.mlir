@@ -1,8 +1,9 @@
 // RUN: ge-translate --ascendc-to-cpp %s | FileCheck %s
 
 // Host program: GM for every argument, intermediate and constant; inputs in, constants from the blob,
-// one tiling struct per kernel with a tiling attribute, launches in order on three paths (CPU shim,
-// legacy aclrtlaunch stubs, <<<>>>), outputs back.
+// one tiling struct per kernel with a tiling attribute (built on the host, passed by value: kernel
+// direct-call projects have no GET_TILING_DATA), launches in order on three paths (CPU shim, legacy
+// aclrtlaunch stubs, <<<numBlocks, 0, stream>>>), outputs back.
 module attributes {ascendc.target = #ascendc.target<soc = "Ascend910B2", arch = "dav-2201", ub = 196608, l1 = 524288, l0a = 65536, l0b = 65536, l0c = 131072, aic = 24, aiv = 48>} {
   ascendc.kernel @scale_0 kind(<vector>) blocks(2) tiling({total = 64 : i64, tile = 32 : i64}) {
   ^bb0(%x: !ascendc.gm<f32>, %y: !ascendc.gm<f32>):
@@ -33,10 +34,9 @@ module attributes {ascendc.target = #ascendc.target<soc = "Ascend910B2", arch = 
 }
 
 // CHECK-LABEL: // ----- file: scale_0.cpp
-// CHECK:      extern "C" __global__ __aicore__ void scale_0(GM_ADDR a0, GM_ADDR a1, GM_ADDR tiling) {
+// CHECK:      extern "C" __global__ __aicore__ void scale_0(GM_ADDR a0, GM_ADDR a1, scale_0_Tiling tilingData) {
 // CHECK-NEXT:   KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
-// CHECK-NEXT:   REGISTER_TILING_DEFAULT(scale_0_Tiling);
-// CHECK-NEXT:   GET_TILING_DATA(tilingData, tiling);
+// CHECK-NOT:    TILING
 // CHECK:        const int64_t total = tilingData.total;
 // CHECK-NEXT:   const int64_t tile = tilingData.tile;
 
@@ -61,7 +61,8 @@ module attributes {ascendc.target = #ascendc.target<soc = "Ascend910B2", arch = 
 // CHECK-NEXT: #endif  // GE_GRAPH_TILING_H
 
 // CHECK-LABEL: // ----- file: kernels.h
-// CHECK:      extern "C" __global__ __aicore__ void scale_0(GM_ADDR a0, GM_ADDR a1, GM_ADDR tiling);
+// CHECK:      #include "tiling.h"
+// CHECK:      extern "C" __global__ __aicore__ void scale_0(GM_ADDR a0, GM_ADDR a1, scale_0_Tiling tilingData);
 // CHECK-NEXT: extern "C" __global__ __aicore__ void add_1(GM_ADDR a0, GM_ADDR a1, GM_ADDR a2);
 
 // CHECK-LABEL: // ----- file: host.cpp
@@ -90,29 +91,26 @@ module attributes {ascendc.target = #ascendc.target<soc = "Ascend910B2", arch = 
 // CHECK-NEXT:   GE_CHECK(cst0 != nullptr);
 // CHECK-NEXT:   uint8_t* cst1 = buffers.Alloc(256);
 // CHECK-NEXT:   GE_CHECK(cst1 != nullptr);
-// CHECK-NEXT:   uint8_t* scale_0TilingDev = buffers.Alloc(sizeof(scale_0_Tiling));
-// CHECK-NEXT:   GE_CHECK(scale_0TilingDev != nullptr);
 // CHECK-NEXT:   GE_CHECK(ToDevice(xDev, inputs[0], 256));
 // CHECK-NEXT:   GE_CHECK(ToDevice(cst0, constants.data() + 0, 64));
 // CHECK-NEXT:   GE_CHECK(ToDevice(cst1, constants.data() + 64, 256));
 // CHECK-NEXT:   const scale_0_Tiling scale_0Tiling{32, 64};
-// CHECK-NEXT:   GE_CHECK(ToDevice(scale_0TilingDev, &scale_0Tiling, sizeof(scale_0Tiling)));
 // CHECK-NEXT: #ifdef ASCENDC_CPU_DEBUG
-// CHECK-NEXT:   ICPU_RUN_KF(scale_0, 2, xDev, buf0, scale_0TilingDev);
+// CHECK-NEXT:   ICPU_RUN_KF(scale_0, 2, xDev, buf0, scale_0Tiling);
 // CHECK-NEXT: #elif defined(GE_ASCENDC_LEGACY_LAUNCH)
-// CHECK-NEXT:   ACLRT_LAUNCH_KERNEL(scale_0)(2, gStream, xDev, buf0, scale_0TilingDev);
+// CHECK-NEXT:   ACLRT_LAUNCH_KERNEL(scale_0)(2, gStream, xDev, buf0, scale_0Tiling);
 // CHECK-NEXT: #else
-// CHECK-NEXT:   scale_0<<<2, nullptr, gStream>>>(xDev, buf0, scale_0TilingDev);
+// CHECK-NEXT:   scale_0<<<2, 0, gStream>>>(xDev, buf0, scale_0Tiling);
 // CHECK-NEXT: #endif
 // CHECK-NEXT: #ifdef ASCENDC_CPU_DEBUG
 // CHECK-NEXT:   ICPU_RUN_KF(add_1, 1, buf0, cst1, outDev);
 // CHECK-NEXT: #elif defined(GE_ASCENDC_LEGACY_LAUNCH)
 // CHECK-NEXT:   ACLRT_LAUNCH_KERNEL(add_1)(1, gStream, buf0, cst1, outDev);
 // CHECK-NEXT: #else
-// CHECK-NEXT:   add_1<<<1, nullptr, gStream>>>(buf0, cst1, outDev);
+// CHECK-NEXT:   add_1<<<1, 0, gStream>>>(buf0, cst1, outDev);
 // CHECK-NEXT: #endif
 // CHECK-NEXT: #ifdef ASCENDC_CPU_DEBUG
-// CHECK-NEXT:   ICPU_RUN_KF(scale_0, 2, outDev, buf0, scale_0TilingDev);
+// CHECK-NEXT:   ICPU_RUN_KF(scale_0, 2, outDev, buf0, scale_0Tiling);
 // CHECK:        GE_CHECK(Synchronize());
 // CHECK-NEXT:   GE_CHECK(ToHost(outputs[0], outDev, 256));
 // CHECK-NEXT:   return 0;
@@ -131,6 +129,7 @@ module attributes {ascendc.target = #ascendc.target<soc = "Ascend910B2", arch = 
 // CHECK:      add_library(graph SHARED ${GE_KERNEL_SOURCES} ${GE_HOST_SOURCES})
 // CHECK:      set(CMAKE_ASC_ARCHITECTURES "dav-2201" CACHE STRING "NPU architecture: dav-2201, dav-3510")
 // CHECK-NEXT: find_package(ASC REQUIRED)
-// CHECK:      target_compile_options(graph PRIVATE $<$<COMPILE_LANGUAGE:ASC>:--npu-arch=${CMAKE_ASC_ARCHITECTURES}>)
+// CHECK:      set_target_properties(graph PROPERTIES LINKER_LANGUAGE ASC POSITION_INDEPENDENT_CODE ON)
+// CHECK:      target_compile_options(graph PRIVATE $<$<COMPILE_LANGUAGE:ASC>:--npu-arch=${CMAKE_ASC_ARCHITECTURES} -dc -fPIC>)
 // CHECK:      set(SOC_VERSION "Ascend910B2" CACHE STRING "SoC, e.g. Ascend910B1, Ascend310P3")
 // CHECK:      ascendc_library(ge_kernels SHARED ${GE_KERNEL_SOURCES})

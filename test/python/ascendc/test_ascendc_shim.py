@@ -234,3 +234,74 @@ def test_signature_probe_rejects_a_drifted_signature():
     r = _syntax_check(code)
     assert r.returncode != 0
     assert "static_cast" in r.stderr and "unsigned int" in r.stderr
+
+
+# ---------------------------------------------------------------- CANN rules the shim mirrors
+
+@pytest.mark.parametrize("code, why", [
+    # Corrections 1: no tiling macros in kernel direct-call builds.
+    ('#include "kernel_operator.h"\nstruct T { int n; };\n'
+     'extern "C" __global__ __aicore__ void k(GM_ADDR tiling) { REGISTER_TILING_DEFAULT(T); GET_TILING_DATA(t, tiling); }\n',
+     "REGISTER_TILING_DEFAULT"),
+    # Corrections 2: QuantMode_t is not in namespace AscendC.
+    ('#include "kernel_operator.h"\nauto q = AscendC::QuantMode_t::F322F16;\n', "QuantMode_t"),
+])
+def test_the_shim_refuses_what_cann_would(code, why):
+    r = _syntax_check(code)
+    assert r.returncode != 0 and why in r.stderr
+
+
+def test_quant_mode_outside_the_namespace_compiles():
+    r = _syntax_check('#include "kernel_operator.h"\nauto q = QuantMode_t::F322F16;\n')
+    assert r.returncode == 0, r.stderr
+
+
+_EVENT_KERNEL = r'''
+#include "kernel_operator.h"
+using namespace AscendC;
+extern "C" __global__ __aicore__ void k(GM_ADDR x) {
+  GlobalTensor<float> xGm;
+  xGm.SetGlobalBuffer((__gm__ float*)x);
+  TPipe pipe;
+  TQue<TPosition::VECIN, 1> inQ;
+  pipe.InitBuffer(inQ, 1, 256);
+  LocalTensor<float> t = inQ.AllocTensor<float>();
+  DataCopy(t, xGm, 64);
+  inQ.EnQue(t);
+  LocalTensor<float> u = inQ.DeQue<float>();
+  EVENT_SETUP
+  SetFlag<HardEvent::V_S>(EVENT);
+  WaitFlag<HardEvent::V_S>(EVENT);
+  inQ.FreeTensor(u);
+}
+int main() {
+  float* x = static_cast<float*>(GmAlloc(64 * sizeof(float)));
+  for (int i = 0; i < 64; ++i) x[i] = 1.0f;
+  ICPU_RUN_KF(k, 1, x);
+  GmFree(x);
+  std::printf("completed\n");
+  return 0;
+}
+'''
+
+
+@pytest.mark.parametrize("setup, event, ok", [
+    ("", "EVENT_ID0", False),  # a literal id while TQue queues are in use
+    ("TEventID e = pipe.FetchEventID<HardEvent::V_S>();", "e", True),
+    ("TEventID e = pipe.AllocEventID<HardEvent::V_S>();", "e", True),
+])
+def test_flags_take_event_ids_from_the_pipe_when_queues_are_in_use(tmp_path, setup, event, ok):
+    """ASCENDC_API.md Corrections 5: with TPipe/TQue in use, hand-written SetFlag/WaitFlag ids come
+    from AllocEventID/FetchEventID; the shim refuses a literal id there."""
+    src = tmp_path / "k.cpp"
+    src.write_text(_EVENT_KERNEL.replace("EVENT_SETUP", setup).replace("EVENT)", f"{event})"))
+    exe = tmp_path / "k"
+    r = subprocess.run([GXX, *FLAGS, "-Wno-unused-variable", str(src), "-o", str(exe)], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    r = _run(exe)
+    if ok:
+        assert "completed" in _ok(r)
+    else:
+        assert r.returncode == EXIT_CODE
+        assert "was not obtained from TPipe::AllocEventID/FetchEventID" in r.stderr

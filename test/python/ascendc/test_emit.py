@@ -386,9 +386,9 @@ def test_planned_host_allocates_one_arena():
         host_cpp = emit_project(module)["host.cpp"]
         unplanned_cpp = emit_project(parse_module(ARENA_CHAIN))["host.cpp"]
     # Before: every intermediate its own allocation; after: one for all three.
-    assert _device_allocations(unplanned_cpp) == ["xDev", "yDev", "zDev", "cst0", "buf0", "fused_0TilingDev",
+    assert _device_allocations(unplanned_cpp) == ["xDev", "yDev", "zDev", "cst0", "buf0",
                                                   "buf1", "buf2"]
-    assert _device_allocations(host_cpp) == ["xDev", "yDev", "zDev", "cst0", "arena", "fused_0TilingDev"]
+    assert _device_allocations(host_cpp) == ["xDev", "yDev", "zDev", "cst0", "arena"]
     assert "uint8_t* arena = buffers.Alloc(8064);" in host_cpp
     assert [line.strip() for line in host_cpp.splitlines() if "= arena +" in line] == [
         "uint8_t* buf0 = arena + 0;", "uint8_t* buf1 = arena + 4032;", "uint8_t* buf2 = arena + 0;"]
@@ -484,3 +484,35 @@ def test_planner_bug_fails_the_pass(monkeypatch):
             _planned(ARENA_CHAIN)
     text = str(info.value) + "".join(str(d) for d in info.value.diagnostics)
     assert "internal error: the device memory plan of @graph is wrong" in text and "share bytes" in text
+
+
+# ---------------------------------------------------------------- CANN rules (issue: second step)
+
+def test_emitted_code_follows_the_direct_call_rules():
+    """ASCENDC_API.md Corrections 1-3 and 6, on a real emitted project: no tiling macros (the
+    struct is a by-value kernel parameter), QuantMode_t outside AscendC, documented launches, and
+    the ASC-flow CMake settings for a shared library launching kernels of other files."""
+    from ge_mlir.target.ascendc.emit.launch_check import check_launches
+
+    with ge_mlir.Context():
+        files = emit_project(parse_module(ARENA_CHAIN))
+    sources = "".join(v for k, v in files.items() if k.endswith((".cpp", ".h")))
+    assert "GET_TILING_DATA(" not in sources and "REGISTER_TILING_DEFAULT(" not in sources
+    assert "AscendC::QuantMode_t" not in sources
+    assert "<<<" in files["host.cpp"] and check_launches(files["host.cpp"]) == []
+    assert "nullptr, gStream>>>" not in files["host.cpp"]
+    cmake = files["CMakeLists.txt"]
+    asc = cmake[cmake.index('STREQUAL "asc"'):cmake.index('STREQUAL "legacy"')]
+    assert "LINKER_LANGUAGE ASC" in asc and "POSITION_INDEPENDENT_CODE ON" in asc and "-dc" in asc
+
+
+def test_the_launch_check_refuses_undocumented_launches():
+    from ge_mlir.target.ascendc.emit.launch_check import check_launches
+
+    bad = check_launches("  k<<<2, nullptr, s>>>(a);\n  k<<<0, 0, s>>>(a);\n  k<<<1, 0>>>(a);\n  j<<<1, 0, s>>>(a, b);\n",
+                         {"k": 1, "j": 1})
+    assert any("l2ctrl" in p for p in bad)
+    assert any("outside 1..65535" in p for p in bad)
+    assert any("got 2 argument(s)" in p for p in bad)
+    assert any("2 argument(s) for a kernel of 1 parameter(s)" in p for p in bad)
+    assert check_launches("  k<<<blocks, 0, stream>>>(a);\n", {"k": 1}) == []

@@ -8,7 +8,7 @@ Project layout:
 * ``<kernel>.cpp``  one per ``ascendc.kernel``: ``extern "C" __global__ __aicore__ void <kernel>(GM_ADDR ...)``;
   one Ascend C API call per op.
 * ``tiling.h``      one ``struct <kernel>_Tiling { int64_t field; ... };`` per kernel with a tiling attribute
-  (fields in attribute order); kernels read it with ``GET_TILING_DATA``, the host fills it.
+  (fields in attribute order); the host fills it and passes it by value at each launch.
 * ``kernels.h``     the kernels' ``extern "C"`` prototypes, for the host code.
 * ``host.cpp``      ``extern "C" int ge_graph_run(const void* const* inputs, void* const* outputs)`` from the
   ``ascendc.host`` op; a CPU-shim path (``ASCENDC_CPU_DEBUG``) and an ACL runtime path. With a

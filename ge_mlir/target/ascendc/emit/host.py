@@ -276,7 +276,9 @@ class _Program:
         self.launches.append("#elif defined(GE_ASCENDC_LEGACY_LAUNCH)")
         self.launches += lines_call("  ", f"ACLRT_LAUNCH_KERNEL({kname})", [blocks, "gStream"] + args)
         self.launches.append("#else")
-        self.launches += lines_call("  ", f"{kname}<<<{blocks}, nullptr, gStream>>>", args)
+        # <<<numBlocks, dynUBufSize, stream>>>: the second argument is the dynamic unified-buffer
+        # size (0: none); nullptr there is the old l2ctrl form (Corrections 3).
+        self.launches += lines_call("  ", f"{kname}<<<{blocks}, 0, gStream>>>", args)
         self.launches.append("#endif")
         if self.arena is not None:
             self.launches += [f"  TensorDead({self._tensor_vars[t]});" for t in self.arena.ends.get(index, [])]
@@ -284,15 +286,12 @@ class _Program:
             self.launched.append(kname)
 
     def _tiling(self, kname: str, fields: list[tuple[str, int]]) -> str:
-        """The device copy of the kernel's tiling struct, uploaded once however often the kernel runs."""
+        """The kernel's tiling struct, built once on the host and passed by value at each launch."""
         if kname not in self._tiling_vars:
-            dev = self.names.fresh(f"{kname}TilingDev", numbered=False)
-            self._tiling_vars[kname] = dev
-            self._alloc(dev, f"sizeof({kname}_Tiling)")
-            values = ", ".join(str(v) for _, v in fields)
             var = self.names.fresh(f"{kname}Tiling", numbered=False)
+            self._tiling_vars[kname] = var
+            values = ", ".join(str(v) for _, v in fields)
             self.uploads.append(f"  const {kname}_Tiling {var}{{{values}}};")
-            self.uploads.append(f"  GE_CHECK(ToDevice({dev}, &{var}, sizeof({var})));")
         return self._tiling_vars[kname]
 
 

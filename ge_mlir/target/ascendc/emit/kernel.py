@@ -100,6 +100,11 @@ class _KernelEmitter:
         self.tbuf_bytes: dict[ir.Value, int] = {}
         self.helpers: set[str] = set()
         self.reads_tiling = False
+        #: A TQue was declared: hand-written flags then take event ids from the pipe.
+        self.queues = False
+        self.pipe_name = "pipe"
+        #: (event, id attribute) of a SetFlag -> the variable holding its fetched id, for the WaitFlag.
+        self.event_ids: dict[tuple[str, str], str] = {}
         self.body: list[str] = []
         #: The kernel's ``extern "C"`` declaration (set by :meth:`emit`), for kernels.h.
         self.prototype = ""
@@ -149,13 +154,11 @@ class _KernelEmitter:
             self.body.append(f"{ind}{gm}.SetGlobalBuffer((__gm__ {cxx}*){base});")
             self.expr[arg] = gm
         if self.tiling is not None:
-            params.append("GM_ADDR tiling")
+            # By value: GET_TILING_DATA / REGISTER_TILING_DEFAULT are not supported in kernel
+            # direct-call projects (ASCENDC_API.md, Corrections 1).
+            params.append(f"{self.name}_Tiling tilingData")
         self.emit_block(block, ind)
         prologue = [f"{ind}KERNEL_TASK_TYPE_DEFAULT({_KERNEL_TYPE[self.kind]});"]
-        if self.reads_tiling:
-            # Only when a field is read: an unused tilingData would fail -Wall -Werror.
-            prologue.append(f"{ind}REGISTER_TILING_DEFAULT({self.name}_Tiling);")
-            prologue.append(f"{ind}GET_TILING_DATA(tilingData, tiling);")
         self.body = prologue + self.body
         helpers: list[str] = []
         if self.helpers:
@@ -321,6 +324,7 @@ class _KernelEmitter:
 
     def op_ascendc_pipe(self, op: ir.Operation, ind: str) -> None:
         name = self.names.fresh("pipe", numbered=False)
+        self.pipe_name = name
         self.body.append(f"{ind}AscendC::TPipe {name};")
         self.expr[op.results[0]] = name
 
@@ -330,6 +334,7 @@ class _KernelEmitter:
         pipe = self.value(op.operands[0])
         num, nbytes = i64(op.attributes["num"]), i64(op.attributes["bytes"])
         self.body.append(f"{ind}AscendC::TQue<AscendC::TPosition::{pos.upper()}, {depth}> {name};")
+        self.queues = True
         self.body.append(f"{ind}{pipe}.InitBuffer({name}, {num}, {nbytes});")
         self.expr[op.results[0]] = name
 
@@ -500,7 +505,8 @@ class _KernelEmitter:
             if quant is None:
                 raise error(op, f"Fixpipe from {src_elem} to {dst_elem} needs a quantization mode the emitter "
                                  "does not know")
-            fields.append(("quantPre", f"AscendC::QuantMode_t::{quant}"))
+            # QuantMode_t lives outside namespace AscendC in the public headers (Corrections 2).
+            fields.append(("quantPre", f"QuantMode_t::{quant}"))
         if "relu" in op.attributes and boolean(op.attributes["relu"]):
             fields.append(("reluEn", "true"))
         p = self._params(ind, "FixpipeParamsV220", "fixpipeParams", fields)
@@ -510,11 +516,27 @@ class _KernelEmitter:
 
     def op_ascendc_set_flag(self, op: ir.Operation, ind: str) -> None:
         ev = enum_case(op.attributes["event"], EventAttr).upper()
-        self.body.append(f"{ind}AscendC::SetFlag<AscendC::HardEvent::{ev}>({i64(op.attributes['id'])});")
+        eid = str(i64(op.attributes["id"]))
+        if self.queues:
+            # With TQue queues in use the pipe hands out event ids (their own synchronization takes
+            # some): a hand-written flag fetches one instead of a literal (Corrections 5).
+            var = self.names.fresh("eventId")
+            self.body.append(f"{ind}const AscendC::TEventID {var} = "
+                             f"{self.pipe_name}.FetchEventID<AscendC::HardEvent::{ev}>();")
+            self.event_ids[(ev, eid)] = var
+            eid = var
+        self.body.append(f"{ind}AscendC::SetFlag<AscendC::HardEvent::{ev}>({eid});")
 
     def op_ascendc_wait_flag(self, op: ir.Operation, ind: str) -> None:
         ev = enum_case(op.attributes["event"], EventAttr).upper()
-        self.body.append(f"{ind}AscendC::WaitFlag<AscendC::HardEvent::{ev}>({i64(op.attributes['id'])});")
+        eid = str(i64(op.attributes["id"]))
+        if self.queues:
+            var = self.event_ids.get((ev, eid))
+            if var is None:
+                raise error(op, f"WaitFlag<{ev}>({eid}) has no SetFlag before it in the kernel: with queues in "
+                                f"use its event id must come from the SetFlag's FetchEventID")
+            eid = var
+        self.body.append(f"{ind}AscendC::WaitFlag<AscendC::HardEvent::{ev}>({eid});")
 
     def op_ascendc_pipe_barrier(self, op: ir.Operation, ind: str) -> None:
         pipe = enum_case(op.attributes["pipe"], PipeAttr).upper()

@@ -36,6 +36,14 @@ def emit_project(module: ir.Module) -> dict[str, str | bytes]:
     host = None
     if host_op is not None:
         host = emit_host(host_op, kernels, soc)
+        from .launch_check import check_launches
+
+        params = {n: len(k.regions[0].blocks[0].arguments) + (tiling_fields(k) is not None)
+                  for n, k in kernels.items()}
+        bad = check_launches(host.code, params)
+        if bad:  # the emitter's own mistake: never hand CANN a launch it would reject
+            raise error(host_op, "emitted kernel launches do not follow <<<numBlocks, dynUBufSize, stream>>>: "
+                        + "; ".join(bad))
         files["host.cpp"] = host.code
         files["runner.cpp"] = runner(host)
         files["constants.bin"] = host.constants

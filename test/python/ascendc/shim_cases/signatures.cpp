@@ -178,14 +178,14 @@ HAS_SIG(void (*)(), &SyncAll<>);
 HAS_SIG(void (*)(uint16_t), (&CrossCoreSetFlag<0, PIPE_S>));
 HAS_SIG(void (*)(uint16_t), &CrossCoreWaitFlag<>);
 
-// ---- tiling glue and qualifiers expand to valid code
+// ---- qualifiers expand to valid code; a direct-call kernel takes its tiling struct by value
 struct ProbeTiling {
   uint32_t n;
 };
-extern "C" __global__ __aicore__ void probe_kernel(GM_ADDR x, GM_ADDR tiling) {
+extern "C" __global__ __aicore__ void probe_kernel(GM_ADDR x, ProbeTiling t) {
   (void)x;
   KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
-  REGISTER_TILING_DEFAULT(ProbeTiling);
-  GET_TILING_DATA(t, tiling);
   static_assert(std::is_same_v<decltype(t), ProbeTiling>);
 }
+// QuantMode_t is declared outside namespace AscendC (ASCENDC_API.md Corrections 2).
+static_assert(static_cast<uint8_t>(QuantMode_t::F322F16) != static_cast<uint8_t>(QuantMode_t::NoQuant));

@@ -95,29 +95,27 @@ class KernelExpAxpy {
   uint32_t tile_ = 0;
 };
 
+// Kernel direct-call code takes its tiling struct by value (no GET_TILING_DATA outside
+// custom-operator projects).
 extern "C" __global__ __aicore__ void exp_axpy_float(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace,
-                                                      GM_ADDR tiling) {
+                                                      VecTiling t) {
   (void)workspace;
   KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
-  REGISTER_TILING_DEFAULT(VecTiling);
-  GET_TILING_DATA(t, tiling);
   KernelExpAxpy<float> op;
   op.Init(x, y, z, t);
   op.Process();
 }
 
 extern "C" __global__ __aicore__ void exp_axpy_half(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace,
-                                                     GM_ADDR tiling) {
+                                                     VecTiling t) {
   (void)workspace;
-  REGISTER_TILING_DEFAULT(VecTiling);
-  GET_TILING_DATA(t, tiling);
   KernelExpAxpy<half> op;
   op.Init(x, y, z, t);
   op.Process();
 }
 
 template <typename T>
-static int Run(void (*kernel)(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR), const std::string& dir) {
+static int Run(void (*kernel)(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, VecTiling), const std::string& dir) {
   const uint32_t total = 5003, blocks = 4;
   const uint32_t blockLength = (total + blocks - 1) / blocks;
   VecTiling tiling{total, blockLength, 256};
@@ -125,13 +123,11 @@ static int Run(void (*kernel)(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR), cons
   T* x = static_cast<T*>(GmAlloc(bytes));
   T* y = static_cast<T*>(GmAlloc(bytes));
   T* z = static_cast<T*>(GmAlloc(bytes));
-  void* t = GmAlloc(sizeof(tiling));
-  std::memcpy(t, &tiling, sizeof(tiling));
   for (uint32_t i = 0; i < total; ++i) {
     x[i] = T(static_cast<float>((i * 37) % 101) / 100.0f - 0.5f);
     y[i] = T(static_cast<float>((i * 53) % 89) / 88.0f - 0.5f);
   }
-  ICPU_RUN_KF(kernel, blocks, x, y, z, nullptr, t);
+  ICPU_RUN_KF(kernel, blocks, x, y, z, nullptr, tiling);
   for (const char* name : {"x", "y", "z"}) {
     const T* p = name[0] == 'x' ? x : name[0] == 'y' ? y : z;
     FILE* f = std::fopen((dir + "/" + name + ".bin").c_str(), "wb");
@@ -141,7 +137,6 @@ static int Run(void (*kernel)(GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR, GM_ADDR), cons
   GmFree(x);
   GmFree(y);
   GmFree(z);
-  GmFree(t);
   std::printf("ran %u elements on %u blocks\n", total, blocks);
   return 0;
 }

@@ -72,16 +72,6 @@ inline GM_ADDR GetSysWorkSpacePtr() {
 
 namespace shim {
 
-template <typename T>
-T ReadTiling(const void* tiling) {
-  static_assert(std::is_trivially_copyable_v<T>, "tiling structs must be trivially copyable");
-  if (tiling == nullptr) Fail("GET_TILING_DATA", "tiling pointer is null");
-  CheckGm("GET_TILING_DATA", tiling, sizeof(T));
-  T v;
-  std::memcpy(&v, tiling, sizeof(T));
-  return v;
-}
-
 template <typename P, typename A>
 P ConvertArg(A&& a) {
   if constexpr (std::is_pointer_v<P> && std::is_pointer_v<std::decay_t<A>>) {
@@ -131,9 +121,8 @@ void RunKernel(const char* name, void (*fn)(P...), int64_t numBlocks, A&&... arg
 // tikicpulib-compatible launcher: ICPU_RUN_KF(kernel, numBlocks, args...).
 #define ICPU_RUN_KF(func, blockDim, ...) ::AscendC::shim::RunKernel(#func, func, blockDim, __VA_ARGS__)
 
-// Tiling glue. REGISTER_TILING_DEFAULT works at namespace or block scope (it declares a type alias);
-// GET_TILING_DATA copies the registered struct out of the GM tiling buffer.
-#define REGISTER_TILING_DEFAULT(T) using GeShimDefaultTilingType = T
-#define GET_TILING_DATA(var, tiling) auto var = ::AscendC::shim::ReadTiling<GeShimDefaultTilingType>(tiling)
-#define GET_TILING_DATA_WITH_STRUCT(T, var, tiling) auto var = ::AscendC::shim::ReadTiling<T>(tiling)
+// No REGISTER_TILING_DEFAULT / GET_TILING_DATA: the public docs say they are not supported in
+// kernel direct-call projects (the custom-operator compiler generates them), so a kernel using
+// them must fail to compile here as it would with CANN. Direct-call kernels take their tiling
+// struct by value.
 #define KERNEL_TASK_TYPE_DEFAULT(type) ((void)(type))

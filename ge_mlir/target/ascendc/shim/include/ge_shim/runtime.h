@@ -2,6 +2,7 @@
 // the pipe/event model behind the sync checker, and the block scheduler.
 #pragma once
 
+#include <array>
 #include <condition_variable>
 #include <deque>
 #include <iterator>
@@ -399,6 +400,12 @@ class BlockRt {
   std::vector<BufRec>& Recs() { return recs_; }
   std::vector<QueRec>& Ques() { return ques_; }
 
+  // Event ids handed out by TPipe::AllocEventID / FetchEventID in this block, one bit per id.
+  void IssueEventId(HardEvent e, int id) { issued_[static_cast<size_t>(e)] |= static_cast<uint8_t>(1u << id); }
+  bool EventIdIssued(HardEvent e, int id) const {
+    return id >= 0 && id < 8 && (issued_[static_cast<size_t>(e)] & (1u << id));
+  }
+
   int AddRec(const BufRec& r) {
     recs_.push_back(r);
     return static_cast<int>(recs_.size() - 1);
@@ -494,6 +501,7 @@ class BlockRt {
   std::array<std::vector<Granule>, kHw> shadow_;
   std::vector<BufRec> recs_;
   std::vector<QueRec> ques_;
+  std::array<uint8_t, static_cast<size_t>(HardEvent::MAX)> issued_{};
   std::array<Snap, kPipes> vc_{};
   std::map<std::pair<int, int32_t>, std::deque<Snap>> events_;
 };

@@ -8,6 +8,13 @@ namespace AscendC {
 namespace shim {
 inline void CheckEventId(const char* api, HardEvent e, int32_t id) {
   if (id < 0 || id > 7) Fail(api, "event id ", id, " of HardEvent::", e, " is outside 0..7");
+  // With TQue queues in use, their own synchronization takes event ids from the pipe: a
+  // hand-written flag must use an id from TPipe::AllocEventID/FetchEventID, never a literal.
+  BlockRt& rt = Rt(api);
+  if (!rt.Ques().empty() && !rt.EventIdIssued(e, id)) {
+    Fail(api, "event id ", id, " of HardEvent::", e, " was not obtained from TPipe::AllocEventID/FetchEventID, "
+         "but TQue queues are in use (their synchronization allocates event ids from the pipe)");
+  }
 }
 }  // namespace shim
 

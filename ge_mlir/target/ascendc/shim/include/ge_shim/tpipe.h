@@ -30,6 +30,7 @@ class TPipe {
     for (int id = 0; id < 8; ++id) {
       if (!(mask & (1u << id))) {
         mask = static_cast<uint8_t>(mask | (1u << id));
+        shim::Rt("TPipe::AllocEventID").IssueEventId(evt, id);
         return static_cast<TEventID>(id);
       }
     }
@@ -48,7 +49,10 @@ class TPipe {
   TEventID FetchEventID() {
     uint8_t mask = EventMask<evt>();
     for (int id = 0; id < 8; ++id) {
-      if (!(mask & (1u << id))) return static_cast<TEventID>(id);
+      if (!(mask & (1u << id))) {
+        shim::Rt("TPipe::FetchEventID").IssueEventId(evt, id);
+        return static_cast<TEventID>(id);
+      }
     }
     shim::Fail("TPipe::FetchEventID", "all 8 event ids of HardEvent::", evt, " are allocated");
   }
