@@ -832,7 +832,11 @@ def matmul_kernel(name: str, elem: str, batch: int, m: int, n: int, k: int, a_ba
             a2v = kb.deque(qa2, a2t)
             b2v = kb.deque(qb2, b2t)
             first = kb.eq(kk, kb.c(0))
-            kb.mmad(c, a2v, b2v, first, msz, nsz, ksz)
+            # m == 1 would switch the cube to GEMV mode (A read as K contiguous elements); A is
+            # laid out as a 16-row fractal, so pad M to 16 as the Matmul library does. Only row 0
+            # of the result is copied out (Fixpipe takes msz rows).
+            mmad_m = kb.select(kb.eq(msz, kb.c(1)), lambda: kb.c(16), msz)
+            kb.mmad(c, a2v, b2v, first, mmad_m, nsz, ksz)
             kb.free(qa2, a2v)
             kb.free(qb2, b2v)
         kb.enque(qc, c)

@@ -259,3 +259,21 @@ def test_memory_plan_options_and_report(tmp_path, capsys):
     assert len(written["buffers"]) == len(best["buffers"]) and written["arena"] <= written["no_reuse"]
     assert f"memory plan: {len(best['buffers'])} buffers, chosen strategy {written['strategy']}" in out
     assert "chosen arena" in out and f" {written['arena']} B  {written['strategy']}" in out
+
+
+def test_batch_one_matmul_pads_m_to_16(tmp_path):
+    """Mmad with m == 1 is GEMV mode on the hardware (A read as K contiguous elements), which the
+    shim models; the emitter pads M to 16 as the Matmul library does (ASCENDC_API.md Corrections 4).
+    A one-row Zz tile (the old emission) computes wrong results here."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    w = np.random.default_rng(3).standard_normal((64, 32)).astype(np.float32)
+    graph = helper.make_graph([helper.make_node("MatMul", ["x", "w"], ["y"])], "gemv",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 64])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 32])],
+                              [numpy_helper.from_array(w, "w")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    compiled, got, want = _run(model, tmp_path)
+    assert np.max(np.abs(got - want)) <= 1e-4 * max(1.0, float(np.max(np.abs(want))))
+    kernel = next(p for p in (tmp_path / "project").glob("*.cpp") if "Mmad" in p.read_text())
+    assert "Mmad" in kernel.read_text()

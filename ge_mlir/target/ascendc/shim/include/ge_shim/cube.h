@@ -188,6 +188,7 @@ void MmadImpl(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTe
   constexpr uint32_t c0 = 32 / sizeof(U);
   uint32_t mb = (p.m + 15) / 16, nb = (p.n + 15) / 16, kb = (p.k + c0 - 1) / c0;
   uint32_t mPad = mb * 16, nPad = nb * 16;
+  const bool gemv = p.m == 1;
   Op op(api, PIPE_M);
   const uint8_t* a = op.Read("fm", am, static_cast<uint64_t>(mb) * kb * kFractalBytes);
   const uint8_t* b = op.Read("filter", bm, static_cast<uint64_t>(kb) * nb * kFractalBytes);
@@ -206,7 +207,9 @@ void MmadImpl(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTe
       T acc = p.cmatrixInitVal ? T(0) : Load<T>(c + ci * sizeof(T));
       if (bi && p.cmatrixInitVal) acc = static_cast<T>(static_cast<float>(Load<V>(bi + j * sizeof(V))));
       for (uint32_t kk = 0; kk < p.k; ++kk) {
-        uint64_t ai = ((static_cast<uint64_t>(i / 16) * kb + kk / c0) * 16 + i % 16) * c0 + kk % c0;
+        // m == 1 switches the hardware to GEMV mode: A is then K contiguous elements, not a
+        // 16-row fractal (ASCENDC_API.md Corrections 4; the Matmul library pads M to 16).
+        uint64_t ai = gemv ? kk : ((static_cast<uint64_t>(i / 16) * kb + kk / c0) * 16 + i % 16) * c0 + kk % c0;
         uint64_t bidx = ((static_cast<uint64_t>(kk / c0) * nb + j / 16) * 16 + j % 16) * c0 + kk % c0;
         U av = Load<U>(a + ai * sizeof(U));
         S bv = Load<S>(b + bidx * sizeof(S));
