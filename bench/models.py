@@ -330,3 +330,33 @@ def benchmark_models():
         ("vit_tiny", VitTiny().eval(), (torch.randn(1, 3, 224, 224),), ["image"]),
         unet(),
     ]
+
+
+class SmallResNet(nn.Module):
+    """Two BasicBlocks on 32x32 images: the ResNet-style CNN of the parallel tests and bench."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 16, 3, 1, 1, bias=False), nn.BatchNorm2d(16), nn.ReLU(),
+                                  nn.MaxPool2d(2))
+        self.layers = nn.Sequential(BasicBlock(16, 16, 1), BasicBlock(16, 32, 2))
+        self.pool, self.fc = nn.AdaptiveAvgPool2d(1), nn.Linear(32, 10)
+
+    def forward(self, x):
+        return self.fc(torch.flatten(self.pool(self.layers(self.stem(x))), 1))
+
+
+def parallel_models():
+    """(name, module, example args, input names) of the reduced models the parallel tests and
+    bench/parallel.py run on several ranks: BERT-style and GPT-2-style at 2 layers, hidden 64,
+    sequence 16, batch 4 (one attention mask row half padded), and :class:`SmallResNet` at batch 4."""
+    torch.manual_seed(0)
+    ids = torch.randint(0, 512, (4, 16))
+    mask = torch.ones(4, 16, dtype=torch.int64)
+    mask[1, 10:] = 0
+    return [
+        ("bert", BertEncoder(vocab=512, d=64, heads=4, ff=256, layers=2, seq=16).eval(), (ids, mask),
+         ["input_ids", "attention_mask"]),
+        ("gpt2", Gpt2Decoder(vocab=512, d=64, heads=4, layers=2, seq=16).eval(), (ids,), ["input_ids"]),
+        ("cnn", SmallResNet().eval(), (torch.randn(4, 3, 32, 32),), ["image"]),
+    ]

@@ -40,33 +40,11 @@ STRATEGIES = [
 
 
 def export(tmp: Path) -> dict[str, tuple[Path, Path]]:
-    import torch
-    from torch import nn
-
-    from models import BasicBlock, BertEncoder, Gpt2Decoder
+    from models import parallel_models
     from ge_mlir.frontend.torch import export_onnx
 
-    torch.manual_seed(0)
-    ids = torch.randint(0, 512, (4, 16))
-    mask = torch.ones(4, 16, dtype=torch.int64)
-
-    class SmallResNet(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.stem = nn.Sequential(nn.Conv2d(3, 16, 3, 1, 1, bias=False), nn.BatchNorm2d(16), nn.ReLU(),
-                                      nn.MaxPool2d(2))
-            self.layers = nn.Sequential(BasicBlock(16, 16, 1), BasicBlock(16, 32, 2))
-            self.pool, self.fc = nn.AdaptiveAvgPool2d(1), nn.Linear(32, 10)
-
-        def forward(self, x):
-            return self.fc(torch.flatten(self.pool(self.layers(self.stem(x))), 1))
-
-    specs = {"bert": (BertEncoder(vocab=512, d=64, heads=4, ff=256, layers=2, seq=16).eval(), (ids, mask),
-                      ["input_ids", "attention_mask"]),
-             "gpt2": (Gpt2Decoder(vocab=512, d=64, heads=4, layers=2, seq=16).eval(), (ids,), ["input_ids"]),
-             "cnn": (SmallResNet().eval(), (torch.randn(4, 3, 32, 32),), ["image"])}
     out = {}
-    for name, (m, args, names) in specs.items():
+    for name, m, args, names in parallel_models():
         p = tmp / f"{name}.onnx"
         p.write_bytes(export_onnx(m, args, input_names=names).SerializeToString())
         np.savez(tmp / f"{name}.npz", **{n: a.numpy() for n, a in zip(names, args)})

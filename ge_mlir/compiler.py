@@ -668,7 +668,7 @@ def compile(  # the natural name, as in torch.compile
         parallel: a parallel strategy (dict, JSON path or text; docs/parallel.md), else the
             config's ``ge.exec.parallel``. With more than one rank, every rank of an MPI job
             (``ge-run --np N``, ``mpiexec -n N``) calls ``compile`` and gets a
-            :class:`ge_mlir.partition.runtime.ParallelCompiledModel` running its part; calling it
+            :class:`ge_mlir.parallel.runtime.ParallelCompiledModel` running its part; calling it
             returns the full outputs on rank 0 and ``None`` on the other ranks.
 
     Raises:

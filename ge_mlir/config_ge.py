@@ -543,7 +543,6 @@ _TABLE: tuple[GeKey, ...] = (
                          "no effect: MPI chooses its collective algorithms")),
     GeKey("pipeline_parallelism.schedule", '"gpipe" | "1f1b" | "interleaved"', "The pipeline schedule.",
           _parallel_field("schedule", _schedule)),
-    GeKey("pipeline_parallelism.enable", "bool", "`false` runs no pipeline (one stage).", _pipeline_enable),
     GeKey("pipeline_parallelism.num_stages", "integer >= 1", "Pipeline stages (= pipeline ranks).",
           _parallel_field("pipeline_parallel", _int_degree)),
     GeKey("pipeline_parallelism.num_microbatches", "integer >= 1", "Microbatches the batch is split into.",
@@ -554,8 +553,6 @@ _TABLE: tuple[GeKey, ...] = (
     GeKey("pipeline_parallelism.comm_buffer_mb", "number >= 0",
           "Validated; no effect: boundary buffers are sized by the tensors (the plan reports them).",
           _checked_inert(lambda ck, k, v: _number(ck, k, v, 0), "no effect: buffers are sized by the tensors")),
-    GeKey("parallelism_type", '"hybrid" | "data" | "none"', "`none` switches parallelism off; `data`/`hybrid` "
-          "take the degrees given.", _parallelism_type),
     GeKey("model_parallel_degree", "integer >= 1", "Tensor-parallel degree (as `tensor_parallel_degree`).",
           _parallel_field("tensor_parallel", _int_degree)),
     GeKey("tensor_parallel_degree", "integer >= 1", "Tensor-parallel degree.",
@@ -567,6 +564,10 @@ _TABLE: tuple[GeKey, ...] = (
     GeKey("sharding", "list of {op_name_pattern, strategy, axis}", "Tensor-parallel rules (`rules` of the "
           "strategy): regex on node and weight names, `col` | `row` | `replicated`.",
           _parallel_field("rules", _sharding)),
+    # Switches last: applied in table order, they override the degrees given beside them.
+    GeKey("pipeline_parallelism.enable", "bool", "`false` runs no pipeline (one stage).", _pipeline_enable),
+    GeKey("parallelism_type", '"hybrid" | "data" | "none"', "`none` switches parallelism off; `data`/`hybrid` "
+          "take the degrees given.", _parallelism_type),
 )
 
 #: Dotted key -> entry (the one mapping table, in application order).

@@ -107,11 +107,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             if missing and not args.random_inputs:
                 raise GeMlirError(f"missing input(s) {', '.join(missing)} (give --inputs or --random-inputs)")
             if missing:
-                ref = ge_mlir.compile(args.model, options=options, compile_to="optimized", cache=False)
                 from ge_mlir.ir.types import random_arrays
 
-                spec = [s for s in ref.inputs if s.name in missing]
-                inputs.update(random_arrays(spec, 0))
+                inputs.update(random_arrays([s for s in model.plan.inputs if s.name in missing], 0))
         walls = []
         outs = None
         for _ in range(max(1, args.repeat)):

@@ -28,14 +28,11 @@ def compile_parallel(model: Any, strategy: ParallelStrategy | Mapping[str, Any] 
     """Every rank of an MPI job calls this: each compiles its own part (ParallelCompiledModel)."""
     if target != "cpu":
         raise CompileError(f"parallel execution runs on the cpu target, not {target!r}")
-    from .runtime import ParallelCompiledModel, mpi_world
+    from .runtime import ParallelCompiledModel, mpi_world, require_world_size
 
     comm = mpi_world()
     s = parse_strategy(strategy)
-    if comm.Get_size() != s.world_size:
-        raise CompileError(f"the strategy ({s.describe()}) needs {s.world_size} ranks; this job has "
-                           f"{comm.Get_size()} (start it with ge-run --np {s.world_size} or mpiexec -n "
-                           f"{s.world_size})")
+    require_world_size(comm, s)
     try:
         plan, engine = plan_parallel(model, s, options, example_inputs=example_inputs)
         return ParallelCompiledModel(plan, engine)

@@ -26,12 +26,15 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import func as func_d
 
-from ..errors import CompileError, ExecutionError
+from ..errors import CompileError, ExecutionError, GeMlirError
+from ..ir.constants import constant_array
+from ..ir.functions import io_names
 from ..partition import sharding as sh
 from ..partition.plan import ExecutionPlan
 
 __all__ = ["ParallelCompiledModel", "StageProgram", "mpi_world"]
 
+_CONSTANTS = ("ge.constant", "arith.constant")
 _COLLECTIVES = ("shard.all_reduce", "shard.all_gather", "shard.all_slice", "shard.send", "shard.recv")
 
 
@@ -70,8 +73,6 @@ class StageProgram:
     """One stage function of one rank: compute segments and communication steps."""
 
     def __init__(self, plan: ExecutionPlan, rank: int, stage: int, engine: Any) -> None:
-        from ..compiler import Graph, _History
-
         self.stage = stage
         self.module = plan.rank_module(rank, stage)
         ctx = plan.context
@@ -88,9 +89,7 @@ class StageProgram:
                 return ids[v]
 
             self.arg_ids = [vid(a) for a in blk.arguments]
-            from ..partition.ge_partition_data import _arg_names
-
-            self.arg_names = _arg_names(fn)
+            self.arg_names = io_names(fn)[0]
             ops = [o.operation for o in blk.operations]
             ret = ops[-1]
             body = ops[:-1]
@@ -103,12 +102,13 @@ class StageProgram:
                         runs.append(cur)
                         cur = []
                     runs.append(o)
-                elif o.name.startswith("shard.") or (o.name not in ("tensor.empty",) and not (
-                        o.name.startswith("ge.") or o.name.startswith("arith."))):
+                elif o.name in _CONSTANTS or o.name == "tensor.empty":
+                    continue  # constants are copied into each segment reading them; recv makes its buffer
+                elif o.name.startswith("ge."):
+                    cur.append(o)
+                else:
                     raise CompileError(f"rank {rank}: the partitioned graph has {o.name} at {o.location}, which the "
                                        f"MPI runtime does not execute")
-                elif o.name != "tensor.empty":
-                    cur.append(o)
             if cur:
                 runs.append(cur)
             later_uses: dict[ir.Value, int] = {}
@@ -118,13 +118,11 @@ class StageProgram:
                         later_uses[v] = i
             for v in ret.operands:
                 later_uses[v] = len(runs)
-            #: Constants a communication step reads (sliced per batch piece or tensor index).
-            self.constants: dict[int, np.ndarray] = {}
             self.send_slots: dict[int, int] = {}
             self.recv_slots: dict[int, int] = {}
             for i, r in enumerate(runs):
                 if isinstance(r, list):
-                    seg = self._segment(r, i, later_uses, vid, ctx, engine, Graph, _History, rank)
+                    seg = self._segment(r, i, later_uses, vid, ctx, engine, rank)
                     if seg is not None:
                         self.steps.append(seg)
                     continue
@@ -137,7 +135,7 @@ class StageProgram:
                 elif kind == "all_slice":
                     attrs["axis"] = ir.IntegerAttr(r.attributes["slice_axis"]).value
                 elif kind == "all_reduce":
-                    attrs["reduction"] = str(r.attributes["reduction"]) if "reduction" in r.attributes else "sum"
+                    attrs["reduction"] = _reduction(r, rank)
                 elif kind == "send":
                     dst = _attr_ints(r, "destination")[0]
                     attrs["peer_stage"] = dst
@@ -151,35 +149,30 @@ class StageProgram:
                     t = ir.RankedTensorType(r.result.type)
                     attrs["shape"] = list(t.shape)
                     attrs["dtype"] = _numpy_dtype(t.element_type)
+                if kind in ("all_slice", "all_gather", "all_reduce", "send") and \
+                        getattr(r.operands[0].owner, "name", "") in _CONSTANTS:
+                    # ge-specialize-rank folds slices of weights; nothing else reads a constant here.
+                    raise CompileError(f"rank {rank}: {r.name} of a constant at {r.location} is not executed")
                 ins = [] if kind == "recv" else [vid(r.operands[0])]
-                if kind == "all_slice":
-                    from ..ir.constants import constant_array
-
-                    arr = constant_array(r.operands[0])
-                    if arr is not None:
-                        self.constants[ins[0]] = arr
                 self.steps.append(_Comm(kind, ins, vid(r.results[0]), attrs))
             self.ret_ids = [vid(v) for v in ret.operands]
             from ..partition.cost import value_bytes
 
             self.comm_bytes = sum(value_bytes(r.results[0]) for r in runs if not isinstance(r, list))
             self.const_outputs: dict[int, np.ndarray] = {}
-            from ..ir.constants import constant_array
-
             for v in ret.operands:
                 arr = constant_array(v)
                 if arr is not None:
                     self.const_outputs[ids[v]] = arr
 
-    def _segment(self, ops, index, later_uses, vid, ctx, engine, Graph, _History, rank) -> _Compute | None:
+    def _segment(self, ops, index, later_uses, vid, ctx, engine, rank) -> _Compute | None:
+        from ..compiler import Graph, _History
+
         defined = {r for o in ops for r in o.results}
         ins: list[ir.Value] = []
         for o in ops:
             for v in o.operands:
-                if v not in defined and v not in ins:
-                    d = v.owner
-                    if getattr(d, "name", "") in ("ge.constant", "arith.constant"):
-                        continue
+                if v not in defined and v not in ins and getattr(v.owner, "name", "") not in _CONSTANTS:
                     ins.append(v)
         outs = [r for o in ops for r in o.results if later_uses.get(r, -1) > index]
         if not outs:
@@ -209,9 +202,21 @@ class StageProgram:
         graph = Graph(m, ctx, "optimized", func_name=name, history=_History())
         try:
             model = engine.compile(graph, "cpu", _in_place=True)
-        except Exception as e:
-            raise CompileError(f"rank {rank}, stage {self.stage}: compiling segment {index} failed: {e}") from e
+        except GeMlirError as e:
+            raise CompileError(f"rank {rank}, stage {self.stage}: compiling segment {index} failed: {e.message}",
+                               diagnostics=e.diagnostics) from None
         return _Compute(model, [vid(v) for v in ins], [vid(v) for v in outs], len(ops), weight_bytes)
+
+
+def _reduction(op: ir.Operation, rank: int) -> str:
+    """The MPI reduction of a ``shard.all_reduce`` (sum unless the op says otherwise)."""
+    if "reduction" not in op.attributes:
+        return "sum"
+    kind = str(op.attributes["reduction"]).rstrip(">").split()[-1].split("<")[-1]
+    if kind not in ("sum", "max", "min", "product"):
+        raise CompileError(f"rank {rank}: shard.all_reduce with reduction {kind!r} at {op.location} is not executed "
+                           f"(sum, max, min, product)")
+    return kind
 
 
 def _numpy_dtype(t: ir.Type) -> Any:
@@ -235,10 +240,7 @@ class ParallelCompiledModel:
         self.comm = mpi_world()
         self.rank = self.comm.Get_rank()
         s = plan.strategy
-        if self.comm.Get_size() != s.world_size:
-            raise CompileError(f"the strategy ({s.describe()}) needs {s.world_size} ranks; this job has "
-                               f"{self.comm.Get_size()} (start it with ge-run --np {s.world_size} or mpiexec -n "
-                               f"{s.world_size})")
+        require_world_size(self.comm, s)
         self.coords = plan.coords(self.rank)
         self.input_names = plan.input_names
         self.output_names = plan.output_names
@@ -326,7 +328,7 @@ class ParallelCompiledModel:
                 t0 = time.perf_counter()
                 self.comm.Recv(np.empty(0, np.uint8), source=self._world_rank(dep[0]), tag=_token_tag(dep))
                 events.append((self.rank, "wait", stage, mb, t0 - start, time.perf_counter() - start))
-            env: dict[int, np.ndarray] = dict(prog.constants)
+            env: dict[int, np.ndarray] = {}
             piece = self.coords.data_index * s.num_microbatches + mb
             for vid, name in zip(prog.arg_ids, prog.arg_names):
                 if name not in full:
@@ -347,7 +349,7 @@ class ParallelCompiledModel:
                     kind = "compute"
                 else:
                     kind = step.kind
-                    self._collective(step, env, mb, piece, pending, MPI)
+                    self._collective(step, env, mb, pending, MPI)
                 events.append((self.rank, kind, stage, mb, t0 - start, time.perf_counter() - start))
             for item in self._deps_out.get((stage, mb), []):
                 pending.append(self.comm.Isend(np.empty(0, np.uint8), dest=self._world_rank(item[0]),
@@ -378,14 +380,11 @@ class ParallelCompiledModel:
             self.timeline = [e for evs in gathered for e in evs]
         return result
 
-    def _collective(self, step: _Comm, env: dict[int, np.ndarray], mb: int, piece: int, pending: list[Any],
-                    MPI: Any) -> None:
+    def _collective(self, step: _Comm, env: dict[int, np.ndarray], mb: int, pending: list[Any], MPI: Any) -> None:
         k = step.kind
         if k == "all_reduce":
             buf = np.array(env[step.ins[0]], copy=True, order="C")
-            op = {"sum": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN, "product": MPI.PROD}.get(
-                step.attrs["reduction"].rsplit("<", 1)[-1].strip(">").strip() if "<" in step.attrs["reduction"]
-                else step.attrs["reduction"], MPI.SUM)
+            op = {"sum": MPI.SUM, "max": MPI.MAX, "min": MPI.MIN, "product": MPI.PROD}[step.attrs["reduction"]]
             self.tp_comm.Allreduce(MPI.IN_PLACE, buf, op=op)
             env[step.out] = buf
         elif k == "all_gather":
@@ -395,11 +394,7 @@ class ParallelCompiledModel:
             self.tp_comm.Allgather(x, recv)
             env[step.out] = np.concatenate(list(recv), axis=step.attrs["axis"])
         elif k == "all_slice":
-            if step.attrs.get("grid") == sh.DATA_GRID:  # a batch piece: data replica and microbatch
-                s = self.plan.strategy
-                n, i = s.data_parallel * s.num_microbatches, piece
-            else:
-                n, i = self.tp_comm.Get_size(), self.coords.tensor_index
+            n, i = self.tp_comm.Get_size(), self.coords.tensor_index
             env[step.out] = np.ascontiguousarray(np.split(env[step.ins[0]], n, axis=step.attrs["axis"])[i])
         elif k == "send":
             x = np.ascontiguousarray(env[step.ins[0]])
@@ -451,6 +446,13 @@ class ParallelCompiledModel:
         from ..partition.timeline import write_svg
 
         return write_svg(self.timeline, self.plan, path)
+
+
+def require_world_size(comm: Any, s: Any) -> None:
+    if comm.Get_size() != s.world_size:
+        raise CompileError(f"the strategy ({s.describe()}) needs {s.world_size} ranks; this job has "
+                           f"{comm.Get_size()} (start it with ge-run --np {s.world_size} or mpiexec -n "
+                           f"{s.world_size})")
 
 
 def abort_world(comm: Any, e: BaseException) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from mlir import ir
 
 from ..errors import PassFailure
+from ..ir.functions import io_names
 from ..passes.registry import Option, Pass, register_pass
 from . import sharding as sh
 
@@ -25,7 +26,7 @@ def split_batch(module: ir.Operation, fn: ir.Operation, grid: str, degree: int,
     ``grid``; constants replicated."""
     blk = sh.body(fn)
     split = [[0]]
-    names = _arg_names(fn)
+    names = io_names(fn)[0]
     with ir.InsertionPoint.at_block_begin(blk), fn.location:
         for i, arg in enumerate(blk.arguments):
             t = ir.RankedTensorType(arg.type)
@@ -49,17 +50,6 @@ def split_batch(module: ir.Operation, fn: ir.Operation, grid: str, degree: int,
                                   f"evenly", at=ret)
             s = sh.make_sharding(grid, [[]] if gather_outputs else split, ret.location)
             sh.annotate(v, s, for_users=True, loc=ret.location, uses=[(ret, i)])
-
-
-def _arg_names(fn: ir.Operation) -> list[str]:
-    n = len(sh.body(fn).arguments)
-    names = [f"#{i}" for i in range(n)]
-    if "arg_attrs" in fn.attributes:
-        for i, d in enumerate(ir.ArrayAttr(fn.attributes["arg_attrs"])):
-            d = ir.DictAttr(d)
-            if "onnx.name" in d:
-                names[i] = ir.StringAttr(d["onnx.name"]).value
-    return names
 
 
 @register_pass

@@ -24,6 +24,7 @@ from mlir import ir
 from mlir.dialects import func as func_d
 
 from ..errors import PassFailure
+from ..ir.patterns import defining_op
 from ..passes.registry import Option, Pass, register_pass
 from . import sharding as sh
 from .cost import op_cost
@@ -58,19 +59,17 @@ def assign_stages(fn: ir.Operation, stages: int, boundaries: list[str], assign: 
         if where[-1] == len(work) - 1:
             raise PassFailure(f"stage boundary {boundaries[-1]!r} is the last op: the last stage would be empty",
                               at=work[-1])
-        out, s = [], 0
-        for i in range(len(work)):
-            out.append(s)
-            if s < len(where) and i == where[s]:
-                s += 1
-        return out
+        return _stages_after(len(work), where)
     if assign:
         rules = []
         for entry in assign:
             k, sep, rx = entry.partition(":")
             if not sep or not k.strip().isdigit() or int(k) >= stages:
                 raise PassFailure(f"assign entry {entry!r}: expected <stage>:<regex> with stage < {stages}", at=fn)
-            rules.append((int(k), re.compile(rx)))
+            try:
+                rules.append((int(k), re.compile(rx)))
+            except re.error as e:
+                raise PassFailure(f"assign entry {entry!r}: not a regular expression: {e}", at=fn) from None
         stage_of: dict[ir.Value, int] = {}
         out = []
         for o in work:
@@ -122,8 +121,13 @@ def _balanced(work: list[ir.Operation], stages: int) -> list[int]:
         fewest = min(crossing[i] for i in cands)
         best = min((i for i in cands if crossing[i] <= fewest + 1), key=lambda i: abs(cum[i] - target))
         cuts.append(best)
+    return _stages_after(len(work), cuts)
+
+
+def _stages_after(n: int, cuts: list[int]) -> list[int]:
+    """The stage of each of ``n`` ops when a new stage starts after each op index in ``cuts``."""
     out, s = [], 0
-    for i in range(len(work)):
+    for i in range(n):
         out.append(s)
         if s < len(cuts) and i == cuts[s]:
             s += 1
@@ -185,7 +189,7 @@ def cut(module: ir.Operation, fn: ir.Operation, stage_list: list[int], stages: i
                     if stage_of_op[id_(o)] != s:
                         continue
                     for v in o.operands:
-                        d = _def_op(v)
+                        d = defining_op(v)
                         if v not in vmap and d is not None and _is_const(d):
                             vmap[v] = d.clone().results[0]
                     c = o.clone()
@@ -212,7 +216,7 @@ def cut(module: ir.Operation, fn: ir.Operation, stage_list: list[int], stages: i
 
 
 def _const_for(v: ir.Value, vmap: dict[ir.Value, ir.Value]) -> ir.Value:
-    d = _def_op(v)
+    d = defining_op(v)
     if d is not None and _is_const(d):
         c = d.clone()
         vmap[v] = c.results[0]
@@ -222,12 +226,6 @@ def _const_for(v: ir.Value, vmap: dict[ir.Value, ir.Value]) -> ir.Value:
 
 def id_(op: ir.Operation) -> int:
     return hash(op.operation)
-
-
-def _def_op(v: ir.Value) -> ir.Operation | None:
-    """The op defining ``v`` (None for a block argument)."""
-    owner = v.owner
-    return owner.operation if hasattr(owner, "operation") else None
 
 
 @register_pass

@@ -53,13 +53,8 @@ def op_names(op: ir.Operation) -> list[str]:
 
 def weight_operand(op: ir.Operation) -> int | None:
     """Index of the 2-D constant weight of a linear layer (None: not a linear layer)."""
-    if op.name == "ge.matmul":
-        idx = 1
-    elif op.name == "ge.gemm":
-        idx = 1
-    else:
-        return None
-    if idx >= len(op.operands):
+    idx = 1  # matmul's rhs, gemm's B
+    if op.name not in ("ge.matmul", "ge.gemm") or len(op.operands) <= idx:
         return None
     v = op.operands[idx]
     d = v.owner
@@ -204,7 +199,6 @@ class GePartitionTensorPass(Pass):
                     strategy = "row" if op.operands[0] in split else "col"
                 if strategy is not None:
                     out.append((op, strategy, axis))
-                    self.bump(strategy)
                 if strategy == "col" or (strategy in (None, "replicated") and op.operands[0] in split):
                     split.add(op.result)
                 continue
@@ -224,6 +218,7 @@ class GePartitionTensorPass(Pass):
         plan = [(op, strategy, axis, weight_operand(op)) for op, strategy, axis in self.plan(fn, rules)]
         sh.replicate_constants(fn, sh.TENSOR_GRID)
         for op, strategy, axis, idx in plan:
+            self.bump(strategy)  # counted once: plan() runs again after the Q|K|V split
             if strategy == "replicated":
                 continue
             w = op.operands[idx]

@@ -35,7 +35,7 @@ class GeSpecializeRankPass(Pass):
     options = (
         Option("stage", int, -1, "the pipeline stage to keep (-1: the module is not cut into stages)"),
         Option("tensor-index", int, 0, "this rank's index on @ge_tensor"),
-        Option("data-index", int, 0, "this rank's index on @ge_data (-1: leave its slices to the runtime)"),
+        Option("data-index", int, 0, "this rank's index on @ge_data"),
     )
 
     def run(self, module: ir.Operation) -> None:
@@ -56,7 +56,7 @@ class GeSpecializeRankPass(Pass):
                 raise PassFailure("the module is cut into pipeline stages: give the stage to keep")
             for grid, i in index.items():
                 shape = sh.find_grid(module, grid)
-                if shape is not None and i != -1 and not 0 <= i < shape[0]:
+                if shape is not None and not 0 <= i < shape[0]:
                     raise PassFailure(f"index {i} is outside grid @{grid} of {shape[0]} devices")
             for fn in sh.functions(module):
                 for op in list(sh.body(fn).operations):
@@ -68,11 +68,12 @@ class GeSpecializeRankPass(Pass):
                     if full is None:
                         continue
                     grid = _grid_of(op)
-                    if index.get(grid, 0) == -1:
-                        continue
+                    if grid not in index:  # a grid of the user's: which slice this rank holds is unknown
+                        raise PassFailure(f"shard.all_slice on grid @{grid}: only @{sh.TENSOR_GRID} and "
+                                          f"@{sh.DATA_GRID} have a rank index here", at=op)
                     n = sh.find_grid(module, grid)[0]
                     axis = ir.IntegerAttr(op.attributes["slice_axis"]).value
-                    part = np.split(full, n, axis=axis)[index.get(grid, 0)]
+                    part = np.split(full, n, axis=axis)[index[grid]]
                     elem = ir.RankedTensorType(src.type).element_type
                     with ir.InsertionPoint(op), op.location:
                         new = make_constant(np.ascontiguousarray(part), elem, f"rank_slice_{grid}", op.location)

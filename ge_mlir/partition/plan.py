@@ -24,6 +24,7 @@ from typing import Any
 from mlir import ir
 
 from ..errors import CompileError, GeMlirError
+from ..ir.functions import pick_function
 from . import scheduler as sched
 from . import sharding as sh
 from .cost import value_bytes
@@ -73,12 +74,12 @@ class ExecutionPlan:
     func_name: str
     input_names: list[str]
     output_names: list[str]
+    #: The graph's inputs (name, shape, dtype), for callers that make data.
+    inputs: list[Any]
     #: Pipeline rank of each stage.
     assignment: list[int]
     scheduler: Any
     comm: list[CommRecord] = field(default_factory=list)
-    #: Per stage: the graph inputs its function takes, by name.
-    stage_inputs: dict[int, list[str]] = field(default_factory=dict)
     #: Bytes of weights of the unpartitioned graph.
     single_device_weight_bytes: int = 0
     memory: dict[int, dict[str, int]] = field(default_factory=dict)
@@ -117,8 +118,7 @@ class ExecutionPlan:
         with self.context:
             m = ir.Module.parse(self.module.operation.get_asm(enable_debug_info=True))
             st = stage if self.strategy.num_stages > 1 else -1
-            # Batch-piece slices stay: a rank runs several pieces (microbatches), the runtime slices.
-            text = f"builtin.module(ge-specialize-rank{{stage={st} tensor-index={c.tensor_index} data-index=-1}})"
+            text = f"builtin.module(ge-specialize-rank{{stage={st} tensor-index={c.tensor_index}}})"
             run_elements(m.operation, parse_pipeline(text), text)
         return m
 
@@ -202,7 +202,8 @@ def partition_graph(graph: Any, strategy: ParallelStrategy) -> ExecutionPlan:
         raise CompileError(f"scheduler {s.schedule!r} assigned stages {assignment} to {s.pipeline_parallel} "
                            f"pipeline ranks: every rank needs a stage")
     plan = ExecutionPlan(strategy=s, module=module, context=ctx, func_name=graph.func_name,
-                         input_names=list(in_names), output_names=list(out_names), assignment=assignment,
+                         input_names=list(in_names), output_names=list(out_names), inputs=list(graph.inputs),
+                         assignment=assignment,
                          scheduler=scheduler, single_device_weight_bytes=weights, batch_constants=batch_constants)
     with ctx:
         _analyse(plan)
@@ -307,8 +308,6 @@ def _analyse(plan: ExecutionPlan) -> None:
     group = s.data_parallel * s.tensor_parallel
     for fn in sh.functions(module):
         stage = ir.IntegerAttr(fn.attributes["ge.stage"]).value if "ge.stage" in fn.attributes else 0
-        names = _arg_names(fn)
-        plan.stage_inputs[stage] = names
         for o in sh.body(fn).operations:
             o = o.operation
             reps = s.num_microbatches
@@ -325,20 +324,13 @@ def _analyse(plan: ExecutionPlan) -> None:
         c = plan.coords(rank)
         weights = acts = comm = 0
         for stage in c.stages:
-            fn = _function_of(module, plan.stage_function(stage))
-            w, a, cb = _memory_of(fn, c, module)
+            fn = pick_function(plan.module, plan.stage_function(stage))
+            w, a, cb = _memory_of(fn)
             weights, acts, comm = weights + w, max(acts, a), comm + cb
         plan.memory[rank] = {"weights": weights, "activations": acts, "comm_buffers": comm}
 
 
-def _function_of(module: ir.Operation, name: str) -> ir.Operation:
-    for fn in sh.functions(module):
-        if ir.StringAttr(fn.attributes["sym_name"]).value == name:
-            return fn
-    raise CompileError(f"the partitioned module has no function @{name}")
-
-
-def _memory_of(fn: ir.Operation, c: RankCoords, module: ir.Operation) -> tuple[int, int, int]:
+def _memory_of(fn: ir.Operation) -> tuple[int, int, int]:
     """(weight bytes this rank holds, activation peak estimate, communication buffer bytes)."""
     from ..plan.estimate import estimate_function
 
@@ -355,15 +347,4 @@ def _memory_of(fn: ir.Operation, c: RankCoords, module: ir.Operation) -> tuple[i
         o = o.operation
         if o.name == "ge.constant" and hash(o) not in sliced:
             weights += value_bytes(o.result)
-    try:
-        acts = int(estimate_function(fn).activation_peak)
-    except Exception:  # the estimate is advisory; shard ops may be unknown to it
-        acts = sum(value_bytes(r) for o in sh.body(fn).operations for r in o.results
-                   if not o.operation.name.startswith("shard.") and o.operation.name != "ge.constant")
-    return weights, acts, comm
-
-
-def _arg_names(fn: ir.Operation) -> list[str]:
-    from .ge_partition_data import _arg_names as names
-
-    return names(fn)
+    return weights, int(estimate_function(fn).activation_peak), comm

@@ -171,12 +171,11 @@ def check_unsupported(module: ir.Operation) -> None:
                 continue
             for i, v in enumerate(op.operands):
                 d = v.owner
-                if isinstance(d, ir.Operation) or hasattr(d, "name"):
-                    if getattr(d, "name", "") == "shard.shard" and is_split(d.operands[1]):
-                        raise PassFailure(
-                            f"{name} has no sharding rule, but its operand #{i} is split "
-                            f"({d.operands[1].owner.attributes['split_axes']}): keep its inputs replicated "
-                            f"(a 'replicated' rule) or split elsewhere", at=op)
+                if getattr(d, "name", "") == "shard.shard" and is_split(d.operands[1]):
+                    raise PassFailure(
+                        f"{name} has no sharding rule, but its operand #{i} is split "
+                        f"({d.operands[1].owner.attributes['split_axes']}): keep its inputs replicated "
+                        f"(a 'replicated' rule) or split elsewhere", at=op)
             for r in op.results:
                 for u in r.uses:
                     if u.owner.name == "shard.shard" and is_split(u.owner.operands[1]):

@@ -242,6 +242,15 @@ def test_ge_parallel_keys_set_the_strategy():
     assert parse_strategy(load_config({"ge.exec.parallel": {"data_parallel": 2}}).parallel).data_parallel == 2
 
 
+def test_parallel_switches_override_the_degrees_beside_them():
+    from ge_mlir.partition import parse_strategy
+
+    off = load_config({"pipeline_parallelism": {"enable": False, "num_stages": 2, "num_microbatches": 4}})
+    assert parse_strategy(off.parallel).pipeline_parallel == 1
+    none = load_config({"parallelism_type": "none", "tensor_parallel_degree": 2})
+    assert not parse_strategy(none.parallel).is_parallel
+
+
 @pytest.mark.parametrize("data, key, why", [
     ({"ge.exec.parallel": {"tensor_parallel": 0}}, "ge.exec.parallel", "tensor_parallel"),
     ({"ge.exec.parallel": {"schedule": "zigzag"}}, "ge.exec.parallel", "unknown schedule"),

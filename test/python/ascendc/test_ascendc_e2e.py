@@ -275,5 +275,4 @@ def test_batch_one_matmul_pads_m_to_16(tmp_path):
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     compiled, got, want = _run(model, tmp_path)
     assert np.max(np.abs(got - want)) <= 1e-4 * max(1.0, float(np.max(np.abs(want))))
-    kernel = next(p for p in (tmp_path / "project").glob("*.cpp") if "Mmad" in p.read_text())
-    assert "Mmad" in kernel.read_text()
+    assert any("Mmad" in p.read_text() for p in (tmp_path / "project").glob("*.cpp"))  # the cube path ran

@@ -8,7 +8,7 @@ import pytest
 
 import ge_mlir
 import ge_mlir.scheduler as scheduler
-from ge_mlir.partition import ParallelStrategy, StrategyError, parse_strategy
+from ge_mlir.partition import StrategyError, parse_strategy
 from ge_mlir.partition.strategy import ParallelWarning
 
 
@@ -117,7 +117,8 @@ def test_graph_engine_partition_gives_one_part_per_rank():
     assert all("shard.all_reduce" in p.text for p in parts)
     with pytest.raises(ge_mlir.CompileError, match="runs on MPI ranks"):
         eng.compile(parts[0])
-    assert eng.partition(eng.optimize(eng.load(MLP)), parallel={}) != parts  # one device: the graph
+    optimized = eng.optimize(eng.load(MLP))
+    assert eng.partition(optimized, parallel={}) == [optimized]  # one device: the graph itself
 
 
 def test_compile_outside_an_mpi_job_of_the_right_size_says_how_to_run():
@@ -140,7 +141,6 @@ def test_propose_explains_its_choice():
     text = p.explain()
     assert "proposed for 2 device(s)" in text and "candidates:" in text
     assert sum(1 for c in p.candidates if c[1] is not None) >= 2
-    assert isinstance(ParallelStrategy(), ParallelStrategy)
 
 
 def test_a_rule_axis_names_the_weight_dimension_split():
