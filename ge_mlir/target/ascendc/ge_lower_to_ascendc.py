@@ -43,6 +43,7 @@ from ...ir.patterns import defining_op
 from ...ir.types import NUMPY_DTYPES
 from ...passes.registry import Option, Pass, PassFailure, register_pass
 from . import kernels as K
+from . import kernels_copy as KC
 
 _ELEMENTWISE_BINARY = {"ge.add": "add", "ge.sub": "sub", "ge.mul": "mul", "ge.div": "div",
                        "ge.max": "max", "ge.min": "min"}
@@ -78,6 +79,27 @@ def _scalar_constant(v: ir.Value) -> float | None:
         return None
     flat = arr.reshape(-1)
     return float(flat[0]) if np.all(flat == flat[0]) else None
+
+
+def _constant_value(op: ir.Operation, v: ir.Value) -> object:
+    """The attribute of a constant, or its data as numpy when it is a ``dense_resource`` of a type the
+    emitter cannot read back (integer tables, position ids)."""
+    from ...ir.constants import read_resource_bytes
+
+    attr = op.attributes["value"]
+    elem = _elem(v)
+    try:
+        ir.DenseResourceElementsAttr(attr)
+    except (ValueError, TypeError):
+        return attr
+    if elem in ("f32", "f64"):
+        return attr
+    dtype = np.dtype(NUMPY_DTYPES[elem])
+    n = _numel(_shape(v))
+    raw = read_resource_bytes(attr)
+    if raw is None or len(raw) < n * dtype.itemsize:
+        raise Unsupported(f"the data of a {elem} constant cannot be read")
+    return np.frombuffer(raw[: n * dtype.itemsize], dtype).copy()
 
 
 @dataclass
@@ -125,7 +147,7 @@ class Lowering:
         op = constant_op(v)
         if op is None:
             raise AssertionError(f"no buffer for {v}")
-        buf = Buffer(_elem(v), _numel(_shape(v)), "const", value=op.attributes["value"])
+        buf = Buffer(_elem(v), _numel(_shape(v)), "const", value=_constant_value(op, v))
         self.buffers[v] = buf
         return buf
 
@@ -340,6 +362,8 @@ def epilogue(low: Lowering, acc: Buffer, out_value: ir.Value, shape: list[int], 
     if residual is not None:
         r = prog.input()
         args.append(residual)
+        if bias is None and bias_scale != 1.0:      # a gemm's full-shape C, times beta
+            r = prog.scalar("muls", r, bias_scale)
         x = prog.binary("add", x, r)
     prog.result = prog.activation(act, x, alpha)
     kb = K.elementwise_kernel(low.name("epilogue"), prog, shape, split if bias is not None else len(shape))
@@ -426,18 +450,19 @@ def lower_matmul(low: Lowering, op: ir.Operation) -> None:
     kb = K.matmul_kernel(low.name("matmul"), elem, batch, m, n, k, a_batched, b_batched)
     low.launch(kb, [low.buffer(a), bt, acc])
     if needs_epilogue:
-        bias_op = None
+        bias_op, residual = None, None
         if bias is not None:
             bshape = _shape(bias)
             rank = len(o_shape)
             full = [1] * (rank - len(bshape)) + bshape
-            if full == o_shape:
-                raise Unsupported("a full-shape gemm C operand")
+            # A bias over the last axis first: at M = 1 it also has the output's shape.
             if all(d == 1 for d in full[:-1]) and full[-1] == o_shape[-1]:
                 bias_op = (low.buffer(bias), "row", 0)
+            elif full == o_shape:
+                residual = low.buffer(bias)     # a full C operand: added like a residual
             else:
                 raise Unsupported(f"bias of shape {bshape}")
-        epilogue(low, acc, out, o_shape, len(o_shape) - 1, bias_op, None, act,
+        epilogue(low, acc, out, o_shape, len(o_shape) - 1, bias_op, residual, act,
                  attr_float(op, "activation_alpha", None), scale=alpha, bias_scale=beta)
 
 
@@ -653,16 +678,131 @@ def lower_pool(low: Lowering, op: ir.Operation) -> None:
                [y_nhwc, low.result_buffer(op.results[0])])
 
 
+#: Round mode per conversion the vector Cast documents for Atlas A2 (docs/ascendc.md), chosen for
+#: ONNX Cast semantics: nearest-even into floats, toward zero into integers.
+_CASTS = {("f32", "f16"): "rint", ("f16", "f32"): "none", ("i64", "f32"): "rint", ("i32", "f32"): "none",
+          ("i64", "i32"): "none", ("i32", "i64"): "none", ("f32", "i32"): "trunc", ("f32", "i64"): "trunc",
+          ("f32", "bf16"): "rint", ("bf16", "f32"): "none", ("ui8", "f16"): "none", ("i8", "f16"): "none",
+          ("f16", "ui8"): "trunc", ("f16", "i8"): "trunc"}
+
+
 def lower_cast(low: Lowering, op: ir.Operation) -> None:
     x = op.operands[0]
     src, dst = _elem(x), _elem(op.results[0])
-    if src not in _ELEMS or dst not in _ELEMS:
-        raise Unsupported(f"cast {src} -> {dst} (float <-> float casts are lowered)")
-    kb = K.cast_kernel(low.name("cast"), src, dst, _numel(_shape(x)))
+    mode = _CASTS.get((src, dst))
+    if mode is None:
+        raise Unsupported(f"cast {src} -> {dst} (not a conversion the vector Cast documents)")
+    kb = K.cast_kernel(low.name("cast"), src, dst, _numel(_shape(x)), mode)
     low.launch(kb, [low.buffer(x), low.result_buffer(op.results[0])])
 
 
+# ----------------------------------------------------------------------------
+# Data movement: split, concat, slice, expand, gather
+# ----------------------------------------------------------------------------
+
+
+def _launch_copy(low: Lowering, family: str, elem: str, shape: list[int], src: Buffer, src_strides: list[int],
+                 src_offset: int, dst: Buffer, dst_strides: list[int], dst_offset: int) -> None:
+    dims, cols, ss, ds = KC.coalesce(shape, src_strides, dst_strides)
+    kb = KC.copy_rows_kernel(low.name(family), elem, dims, cols, ss, src_offset, ds, dst_offset)
+    low.launch(kb, [src, dst])
+
+
+def lower_split(low: Lowering, op: ir.Operation) -> None:
+    x = op.operands[0]
+    shape = _shape(x)
+    axis = attr_int(op, "axis", 0) % len(shape)
+    strides = KC.contiguous_strides(shape)
+    start = 0
+    for r in op.results:
+        out_shape = _shape(r)
+        if _numel(out_shape):
+            _launch_copy(low, "split", _elem(x), out_shape, low.buffer(x), strides, start * strides[axis],
+                         low.result_buffer(r), KC.contiguous_strides(out_shape), 0)
+        start += out_shape[axis]
+
+
+def lower_concat(low: Lowering, op: ir.Operation) -> None:
+    out = op.results[0]
+    out_shape = _shape(out)
+    axis = attr_int(op, "axis", 0) % len(out_shape)
+    strides = KC.contiguous_strides(out_shape)
+    dst = low.result_buffer(out)
+    start = 0
+    for x in op.operands:
+        shape = _shape(x)
+        if _numel(shape):
+            # Each input writes its own slab of the output (one launch each).
+            _launch_copy(low, "concat", _elem(out), shape, low.buffer(x), KC.contiguous_strides(shape), 0,
+                         dst, strides, start * strides[axis])
+        start += shape[axis]
+
+
+def lower_slice(low: Lowering, op: ir.Operation) -> None:
+    x = op.operands[0]
+    shape, out_shape = _shape(x), _shape(op.results[0])
+    rank = len(shape)
+    starts, ends = attr_ints(op, "starts", []), attr_ints(op, "ends", [])
+    axes = [a % rank for a in attr_ints(op, "axes", [])] or list(range(len(starts)))
+    steps = attr_ints(op, "steps", []) or [1] * len(axes)
+    first, step = [0] * rank, [1] * rank
+    for a, st, en, sp in zip(axes, starts, ends, steps):
+        d = shape[a]
+        # ONNX Slice clamping: the first index taken, per axis.
+        st = st + d if st < 0 else st
+        st = min(max(st, 0), d - 1) if sp < 0 else min(max(st, 0), d)
+        first[a], step[a] = st, sp
+    strides = KC.contiguous_strides(shape)
+    if not _numel(out_shape):
+        return
+    offset = sum(f * s for f, s in zip(first, strides))
+    _launch_copy(low, "slice", _elem(x), out_shape, low.buffer(x), [s * p for s, p in zip(strides, step)], offset,
+                 low.result_buffer(op.results[0]), KC.contiguous_strides(out_shape), 0)
+
+
+def lower_expand(low: Lowering, op: ir.Operation) -> None:
+    x = op.operands[0]
+    out_shape = _shape(op.results[0])
+    shape = [1] * (len(out_shape) - len(_shape(x))) + _shape(x)
+    strides = [0 if d == 1 and o != 1 else s for d, o, s in zip(shape, out_shape, KC.contiguous_strides(shape))]
+    _launch_copy(low, "expand", _elem(x), out_shape, low.buffer(x), strides, 0, low.result_buffer(op.results[0]),
+                 KC.contiguous_strides(out_shape), 0)
+
+
+def lower_tile(low: Lowering, op: ir.Operation) -> None:
+    x = op.operands[0]
+    shape = _shape(x)
+    reps = attr_ints(op, "repeats", [1] * len(shape))
+    # out[r_0, i_0, r_1, i_1, ...] = x[i_0, i_1, ...]: a copy over the interleaved axes.
+    ishape, istrides, ostrides = [], [], []
+    out_strides = KC.contiguous_strides(_shape(op.results[0]))
+    for d, r, s, o in zip(shape, reps, KC.contiguous_strides(shape), out_strides):
+        ishape += [r, d]
+        istrides += [0, s]
+        ostrides += [o * d, o]
+    _launch_copy(low, "tile", _elem(x), ishape, low.buffer(x), istrides, 0, low.result_buffer(op.results[0]),
+                 ostrides, 0)
+
+
+def lower_gather(low: Lowering, op: ir.Operation) -> None:
+    data, indices = op.operands[0], op.operands[1]
+    shape, ishape = _shape(data), _shape(indices)
+    axis = attr_int(op, "axis", 0) % len(shape)
+    idx_elem = _elem(indices)
+    outer, inner, nidx = _numel(shape[:axis]), _numel(shape[axis + 1 :]), _numel(ishape)
+    if not _numel(_shape(op.results[0])):
+        return
+    kb = KC.gather_kernel(low.name("gather"), _elem(data), idx_elem, outer, shape[axis], nidx, inner)
+    low.launch(kb, [low.buffer(data), low.buffer(indices), low.result_buffer(op.results[0])])
+
+
 _LOWERINGS = {
+    "ge.split": lower_split,
+    "ge.concat": lower_concat,
+    "ge.slice": lower_slice,
+    "ge.expand": lower_expand,
+    "ge.tile": lower_tile,
+    "ge.gather": lower_gather,
     "ge.trans_data": lower_trans_data,
     "ge.reduce_sum": lower_reduce,
     "ge.reduce_mean": lower_reduce,

@@ -80,6 +80,13 @@ def elem_type(elem: str) -> ir.Type:
     return _ELEM_TYPES[elem]()
 
 
+def _prod(xs: Sequence[int]) -> int:
+    n = 1
+    for x in xs:
+        n *= x
+    return n
+
+
 def align_up(x: int, a: int) -> int:
     return (x + a - 1) // a * a
 
@@ -171,6 +178,14 @@ class KernelBuilder:
             self._consts[key] = self._pro(lambda: arith.ConstantOp(t, attr).result)
         return self._consts[key]
 
+    def ci(self, value: int, elem: str) -> ir.Value:
+        """An integer constant of element type ``elem`` (``"i64"``, ``"i32"``)."""
+        key = (elem, int(value))
+        if key not in self._consts:
+            t = elem_type(elem)
+            self._consts[key] = self._pro(lambda: arith.ConstantOp(t, ir.IntegerAttr.get(t, int(value))).result)
+        return self._consts[key]
+
     def param(self, field_name: str, value: int) -> ir.Value:
         """A tiling field (an index value read from the tiling struct)."""
         if field_name in self.tiling and self.tiling[field_name] != value:
@@ -219,6 +234,13 @@ class KernelBuilder:
 
     def andi(self, a: ir.Value, b: ir.Value) -> ir.Value:
         return self._value(lambda: arith.AndIOp(a, b))
+
+    def index_cast(self, a: ir.Value) -> ir.Value:
+        return self._value(lambda: arith.IndexCastOp(ir.IndexType.get(), a))
+
+    def pick(self, cond: ir.Value, a: ir.Value, b: ir.Value) -> ir.Value:
+        """``arith.select`` (both values computed)."""
+        return self._value(lambda: arith.SelectOp(cond, a, b))
 
     def addf(self, a: ir.Value, b: ir.Value) -> ir.Value:
         return self._value(lambda: arith.AddFOp(a, b))
@@ -571,6 +593,20 @@ def elementwise_kernel(name: str, prog: Program, shape: Sequence[int], split: in
     flat = split == len(shape) and all(o.kind == "full" for o in prog.operands)
     n_full = sum(1 for o in prog.operands if o.kind == "full")
     temps = prog.plan()[1]
+    period = 0
+    if not flat:
+        rows = total // max(1, _prod(shape[split:]))
+        cols = total // rows
+        side = sum(align_up(cols if o.kind == "row" else o.period, align) for o in prog.operands
+                   if o.kind != "full")
+        if (UB_BUDGET - side * eb) < align_up(cols, align) * eb * (2 * n_full + 2 + temps) and \
+                all(o.kind in ("full", "row") for o in prog.operands):
+            # Rows too long to keep a row operand beside the tiles (an attention mask over
+            # [S, S] scores): flat tiles that divide the row operand's period read it like a
+            # full operand at (offset mod period).
+            period = cols
+            flat = True
+            n_full = len(prog.operands)
     kb = KernelBuilder(name)
     ins_gm = [kb.arg(f"in{i}", elem) for i in range(len(prog.operands))]  # C++ names in0, in1, ...
     out_gm = kb.arg("out", elem)
@@ -580,6 +616,10 @@ def elementwise_kernel(name: str, prog: Program, shape: Sequence[int], split: in
         units = 2 * n_full + 2 + temps
         tile = max(align, (UB_BUDGET // units // eb) // align * align)
         tile = min(tile, align_up(total, align))
+        if period:
+            tile = next((t for t in range(min(tile, period) // align * align, 0, -align) if period % t == 0), 0)
+            if not tile:
+                raise Unsupported(f"rows of {period} elements do not fit the unified buffer")
         ntiles = ceil_div(total, tile)
     else:
         rows = 1
@@ -601,12 +641,12 @@ def elementwise_kernel(name: str, prog: Program, shape: Sequence[int], split: in
     lt = local_t(elem, tile, "vecin")
     ot = local_t(elem, tile, "vecout")
     in_q = {i: kb.queue(pipe, "vecin", 2, 2, tile * eb) for i, o in enumerate(prog.operands)
-            if o.kind == "full"}
+            if o.kind == "full" or period}
     out_q = kb.queue(pipe, "vecout", 2, 2, tile * eb)
     temp_bufs = [kb.tbuf_tensor(pipe, "veccalc", elem, tile) for _ in range(temps)]
     side_bufs: dict[int, ir.Value] = {}
     for i, o in enumerate(prog.operands):
-        if o.kind == "full":
+        if o.kind == "full" or period:
             continue
         n = cols if o.kind == "row" else o.period
         side_bufs[i] = kb.tbuf_tensor(pipe, "veccalc", elem, align_up(n, align))
@@ -626,6 +666,7 @@ def elementwise_kernel(name: str, prog: Program, shape: Sequence[int], split: in
         p_total = kb.param("total", total)
         p_tile = kb.param("tile", tile)
         p_ntiles = kb.param("ntiles", ntiles)
+        p_period = kb.param("period", period) if period else None
         with kb.loop(bidx, p_ntiles, bnum) as t:
             off = kb.mul(t, p_tile)
             cnt = kb.min(kb.sub(p_total, off), p_tile)
@@ -633,10 +674,11 @@ def elementwise_kernel(name: str, prog: Program, shape: Sequence[int], split: in
             tiles = {}
             for i, q in in_q.items():
                 x = kb.alloc(q, lt)
+                src = kb.rem(off, p_period) if prog.operands[i].kind == "row" else off
                 with kb.if_(full):
-                    kb.copy_in(x, ins_gm[i], off, p_tile, pad=False)
+                    kb.copy_in(x, ins_gm[i], src, p_tile, pad=False)
                 kb.else_()
-                kb.copy_in(x, ins_gm[i], off, cnt, pad=True)
+                kb.copy_in(x, ins_gm[i], src, cnt, pad=True)
                 kb.end_if()
                 kb.enque(q, x)
             for i, q in in_q.items():
@@ -696,7 +738,10 @@ def _run_program(kb: KernelBuilder, prog: Program, tiles: dict[int, ir.Value], t
         src = where[ins[2]]
         dst = out if plan[j] == "out" else temp_bufs[plan[j]]
         kind = ins[0]
-        if kind in ("row", "col"):
+        if kind == "row" and rowctx is None:
+            # A periodic row operand in flat mode: its tile lines up with the output tile.
+            _vector_instr(kb, ("binary", ins[1], ins[2], ("in", ins[3])), dst, src, tiles[ins[3]], count, elem)
+        elif kind in ("row", "col"):
             _broadcast_instr(kb, ins, dst, src, elem, rowctx)
         else:
             other = where[ins[3]] if kind == "binary" else None
@@ -1265,8 +1310,8 @@ def pool_nhwc_kernel(name: str, elem: str, kind: str, n: int, h: int, w: int, c:
     return kb
 
 
-def cast_kernel(name: str, src: str, dst: str, total: int) -> KernelBuilder:
-    """Float <-> float Cast (round to nearest even when narrowing)."""
+def cast_kernel(name: str, src: str, dst: str, total: int, mode: str | None = None) -> KernelBuilder:
+    """``Cast`` with round ``mode`` (default: nearest even when narrowing, exact when widening)."""
     sb, db = elem_bytes(src), elem_bytes(dst)
     align = 32 // min(sb, db)
     tile = max(align, (UB_BUDGET // (2 * sb + 2 * db)) // align * align)
@@ -1279,7 +1324,7 @@ def cast_kernel(name: str, src: str, dst: str, total: int) -> KernelBuilder:
     inq = kb.queue(pipe, "vecin", 2, 2, tile * sb)
     outq = kb.queue(pipe, "vecout", 2, 2, tile * db)
     p_total, p_tile, p_nt = kb.param("total", total), kb.param("tile", tile), kb.param("ntiles", ntiles)
-    mode = "rint" if db < sb else "none"
+    mode = mode or ("rint" if db < sb else "none")
     bidx = kb.block_idx()
     bnum = kb.block_num()
     with kb.loop(bidx, p_nt, bnum) as t:

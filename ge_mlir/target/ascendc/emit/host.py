@@ -316,15 +316,20 @@ def _constant_bytes(op: ir.Operation, elem: str) -> bytes:
 
 
 def _resource_array(op: ir.Operation, attr: ir.Attribute) -> np.ndarray:
-    """The data of an f32/f64 ``dense_resource`` constant. Only resource attributes may reach the C API
-    reader: it reinterprets any other attribute's storage (and aborts)."""
-    from ....ir.constants import read_resource
+    """The data of a ``dense_resource`` constant, any size (an embedding table of millions of
+    elements included). Only resource attributes may reach the C API reader: it reinterprets any
+    other attribute's storage (and aborts)."""
+    from ....ir.constants import read_resource_bytes
 
     try:
         ir.DenseResourceElementsAttr(attr)
-        arr = read_resource(attr, ir.RankedTensorType(attr.type))
+        ttype = ir.RankedTensorType(attr.type)
     except (ValueError, TypeError):
-        arr = None
-    if arr is None:
-        raise error(op, "cannot read the constant's data (only dense<> and f32/f64 dense_resource are readable)")
-    return arr
+        ttype = None
+    elem = str(ttype.element_type) if ttype is not None else ""
+    raw = read_resource_bytes(attr) if elem in NUMPY and elem != "i1" else None
+    dtype = np.dtype(NUMPY[elem]) if raw is not None else None
+    n = int(np.prod(ttype.shape)) if ttype is not None else 0
+    if raw is None or len(raw) < n * dtype.itemsize:
+        raise error(op, "cannot read the constant's data (a dense_resource blob that is missing or short)")
+    return np.frombuffer(raw[: n * dtype.itemsize], dtype, count=n)

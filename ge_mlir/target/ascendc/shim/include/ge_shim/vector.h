@@ -135,6 +135,49 @@ inline double RoundToFormat(double x, const FloatFormat& f, RoundMode mode) {
   return neg ? -r : r;
 }
 
+template <typename X> constexpr const char* TypeName() {
+  if constexpr (std::is_same_v<X, float>) return "float";
+  else if constexpr (std::is_same_v<X, half>) return "half";
+  else if constexpr (std::is_same_v<X, bfloat16_t>) return "bfloat16_t";
+  else if constexpr (std::is_same_v<X, int64_t>) return "int64_t";
+  else if constexpr (std::is_same_v<X, int32_t>) return "int32_t";
+  else if constexpr (std::is_same_v<X, int16_t>) return "int16_t";
+  else if constexpr (std::is_same_v<X, int8_t>) return "int8_t";
+  else if constexpr (std::is_same_v<X, uint8_t>) return "uint8_t";
+  else return "another type";
+}
+
+// The vector Cast's conversions and round modes (Ascend C API "Cast", table of Atlas A2 parameters;
+// docs/ascendc.md). "Five" is RINT, FLOOR, CEIL, ROUND and TRUNC. Anything else is refused, and on a
+// SoC whose table we do not have, only half <-> float (which every product documents) is accepted.
+template <typename TD, typename TS>
+bool CastAllowed(RoundMode m) {
+  bool none = m == RoundMode::CAST_NONE;
+  bool five = m == RoundMode::CAST_RINT || m == RoundMode::CAST_FLOOR || m == RoundMode::CAST_CEIL ||
+              m == RoundMode::CAST_ROUND || m == RoundMode::CAST_TRUNC;
+  constexpr bool f2h = std::is_same_v<TS, float> && std::is_same_v<TD, half>;
+  constexpr bool h2f = std::is_same_v<TS, half> && std::is_same_v<TD, float>;
+  if (Cfg().soc != Soc::Ascend910B) return (f2h && (none || five || m == RoundMode::CAST_ODD)) || (h2f && none);
+  if constexpr (f2h) return none || five || m == RoundMode::CAST_ODD;
+  if constexpr (h2f) return none;
+  if constexpr (std::is_same_v<TS, int64_t> && std::is_same_v<TD, float>) return five;
+  if constexpr (std::is_same_v<TS, int32_t> && std::is_same_v<TD, float>) return none || five;
+  if constexpr (std::is_same_v<TS, int64_t> && std::is_same_v<TD, int32_t>) return none;
+  if constexpr (std::is_same_v<TS, int32_t> && std::is_same_v<TD, int64_t>) return none;
+  if constexpr (std::is_same_v<TS, float> && (std::is_same_v<TD, int32_t> || std::is_same_v<TD, int64_t> ||
+                                              std::is_same_v<TD, int16_t> || std::is_same_v<TD, bfloat16_t>))
+    return five;
+  if constexpr (std::is_same_v<TS, bfloat16_t> && std::is_same_v<TD, int32_t>) return five;
+  if constexpr (std::is_same_v<TS, bfloat16_t> && std::is_same_v<TD, float>) return none;
+  if constexpr ((std::is_same_v<TS, uint8_t> || std::is_same_v<TS, int8_t>) && std::is_same_v<TD, half>) return none;
+  if constexpr (std::is_same_v<TS, half> && (std::is_same_v<TD, uint8_t> || std::is_same_v<TD, int8_t>))
+    return none || five;
+  if constexpr (std::is_same_v<TS, int16_t> && std::is_same_v<TD, half>) return none || five;
+  if constexpr (std::is_same_v<TS, int16_t> && std::is_same_v<TD, float>) return none;
+  if constexpr (std::is_same_v<TS, int32_t> && std::is_same_v<TD, int16_t>) return none;
+  return false;
+}
+
 template <typename TD>
 TD CastValue(double x, RoundMode mode) {
   if constexpr (std::is_same_v<TD, half>) {
@@ -354,6 +397,12 @@ void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarV
 template <typename T, typename U>
 void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const uint32_t count) {
   RoundMode mode = roundMode;
+  if (!shim::CastAllowed<T, U>(mode)) {
+    shim::Fail("Cast", "converting ", shim::TypeName<U>(), " to ", shim::TypeName<T>(), " with round mode ",
+               static_cast<int>(mode), " is not in the documented Cast table",
+               shim::Cfg().soc == shim::Soc::Ascend910B ? " (Atlas A2)" : " (no table known for this SoC: only "
+               "half <-> float are accepted)");
+  }
   shim::MapUnary("Cast", dst, src, count, [mode](U v) { return shim::CastValue<T>(shim::ToDouble(v), mode); });
 }
 
