@@ -320,7 +320,7 @@ class _ChainBuilder:
             return x
         if name == "ge.gelu":
             if attr_bool(op, "tanh_approx", False):
-                raise Unsupported("tanh-approximated gelu")
+                return p.gelu_tanh(x)
             return p.gelu(x)
         if name == "ge.hard_sigmoid":
             t = p.scalar("adds", p.scalar("muls", x, attr_float(op, "alpha", 0.2)), attr_float(op, "beta", 0.5))
@@ -796,7 +796,36 @@ def lower_gather(low: Lowering, op: ir.Operation) -> None:
     low.launch(kb, [low.buffer(data), low.buffer(indices), low.result_buffer(op.results[0])])
 
 
+def lower_where(low: Lowering, op: ir.Operation) -> None:
+    cond, x, y = op.operands
+    out_shape = _shape(op.results[0])
+    elem = _elem(op.results[0])
+    carr = None
+    if constant_op(cond) is not None:
+        try:   # i1 dense constants: numpy unpacks them to bool (constant_array reads numeric types)
+            carr = np.array(ir.DenseElementsAttr(constant_op(cond).attributes["value"]))
+            carr = np.broadcast_to(carr.reshape(-1)[:1], _shape(cond)) if carr.size == 1 else carr.reshape(
+                _shape(cond))
+        except (ValueError, TypeError):
+            carr = None
+    if carr is None:
+        raise Unsupported("where with a run-time condition (only a compile-time mask, e.g. a causal mask)")
+    scalars = []
+    for v in (x, y):
+        s = _scalar_constant(v)
+        if s is None and _shape(v) != out_shape:
+            raise Unsupported(f"where with a broadcast operand of shape {_shape(v)}")
+        scalars.append(s)
+    # The condition broadcast to the output, one bit per element, LSB first (Select's mask layout).
+    bits = np.packbits(np.broadcast_to(carr.astype(bool), out_shape).reshape(-1), bitorder="little")
+    mask = Buffer("ui8", int(bits.size), "const", value=bits)
+    kb = KC.where_kernel(low.name("where"), elem, _numel(out_shape), scalars[0], scalars[1])
+    args = [mask] + [low.buffer(v) for v, s in zip((x, y), scalars) if s is None]
+    low.launch(kb, [*args, low.result_buffer(op.results[0])])
+
+
 _LOWERINGS = {
+    "ge.where": lower_where,
     "ge.split": lower_split,
     "ge.concat": lower_concat,
     "ge.slice": lower_slice,

@@ -366,6 +366,10 @@ class KernelBuilder:
     def duplicate(self, dst: ir.Value, scalar: ir.Value, count: ir.Value) -> None:
         self._body(lambda: ascendc.DuplicateOp(dst, scalar, count))
 
+    def vselect(self, dst: ir.Value, mask: ir.Value, src0: ir.Value, src1: ir.Value, count: ir.Value) -> None:
+        """``Select`` in VSEL_TENSOR_TENSOR_MODE (a set mask bit picks ``src0``)."""
+        self._body(lambda: ascendc.SelectOp(ascendc.SelModeAttr.get("tensor_tensor"), dst, mask, src0, src1, count))
+
     def cast(self, dst: ir.Value, src: ir.Value, mode: str, count: ir.Value) -> None:
         self._body(lambda: ascendc.CastOp(dst, src, ascendc.RoundModeAttr.get(mode), count))
 
@@ -490,6 +494,18 @@ class Program:
         erf = self.scalar("adds", erf, 1.0)
         t = self.binary("mul", a, erf)
         t = self.binary("add", t, x)
+        return self.scalar("muls", t, 0.5)
+
+    def gelu_tanh(self, x: tuple) -> tuple:
+        """0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3))), tanh from the sigmoid."""
+        t = self.binary("mul", x, x)
+        t = self.scalar("muls", t, 0.044715)
+        t = self.scalar("adds", t, 1.0)
+        t = self.binary("mul", t, x)
+        t = self.scalar("muls", t, 0.7978845608028654)
+        t = self.tanh(t)
+        t = self.scalar("adds", t, 1.0)
+        t = self.binary("mul", t, x)
         return self.scalar("muls", t, 0.5)
 
     def activation(self, act: str, x: tuple, alpha: float | None = None) -> tuple:
@@ -1079,7 +1095,7 @@ def transpose2d_kernel(name: str, elem: str, batch: int, rows: int, cols: int) -
     n = rows * cols
     size = align_up(n, 32 // eb)
     if 2 * size * eb > UB_BUDGET:
-        raise Unsupported(f"a {rows}x{cols} matrix does not fit the unified buffer")
+        return _transpose2d_tiled(name, elem, batch, rows, cols)
     kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, batch)))
     x_gm, y_gm = kb.arg("x", elem), kb.arg("y", elem)
     pipe = kb.pipe()
@@ -1104,36 +1120,128 @@ def transpose2d_kernel(name: str, elem: str, batch: int, rows: int, cols: int) -
     return kb
 
 
+def _transpose2d_tiled(name: str, elem: str, batch: int, rows: int, cols: int) -> KernelBuilder:
+    """``y[b] = x[b]^T`` for matrices larger than the unified buffer: TR x TC tiles, each brought in
+    as TR row pieces (DataCopyPad), transposed on the scalar pipe, written as TC row pieces."""
+    eb = elem_bytes(elem)
+    align = 32 // eb
+    room = UB_BUDGET // eb
+    tr = min(rows, 128)
+    # src: TR rows of align_up(TC) slots; dst: TC rows of align_up(TR) slots.
+    tc = min(cols, (room - tr * align) // (tr + align_up(tr, align)) // align * align)
+    if tc < 1:
+        raise Unsupported(f"a {rows}x{cols} matrix: no transpose tile fits the unified buffer")
+    sc, sr = align_up(tc, align), align_up(tr, align)
+    rt, ct = ceil_div(rows, tr), ceil_div(cols, tc)
+    tiles = batch * rt * ct
+    kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, tiles)))
+    x_gm, y_gm = kb.arg("x", elem), kb.arg("y", elem)
+    pipe = kb.pipe()
+    src = kb.tbuf_tensor(pipe, "vecin", elem, tr * sc)
+    dst = kb.tbuf_tensor(pipe, "vecout", elem, tc * sr)
+    p_rows, p_cols, p_tr, p_tc = kb.param("rows", rows), kb.param("cols", cols), kb.param("tr", tr), kb.param("tc", tc)
+    p_ct, p_rc = kb.param("col_tiles", ct), kb.param("tiles_per_matrix", rt * ct)
+    p_tiles = kb.param("tiles", tiles)
+    c_sc, c_sr, one = kb.c(sc), kb.c(sr), kb.c(1)
+    with kb.loop(kb.block_idx(), p_tiles, kb.block_num()) as t:
+        b = kb.div(t, p_rc)
+        rest = kb.rem(t, p_rc)
+        r0 = kb.mul(kb.div(rest, p_ct), p_tr)
+        c0 = kb.mul(kb.rem(rest, p_ct), p_tc)
+        nr = kb.min(kb.sub(p_rows, r0), p_tr)
+        nc = kb.min(kb.sub(p_cols, c0), p_tc)
+        base = kb.mul(kb.mul(b, p_rows), p_cols)
+        with kb.loop(kb.c(0), nr, one) as i:
+            kb.copy_in(kb.slice(src, kb.mul(i, c_sc), sc), x_gm, kb.add(base, kb.add(kb.mul(kb.add(r0, i), p_cols), c0)),
+                       nc, pad=True)
+        kb.flag("mte2_s")
+        with kb.loop(kb.c(0), nr, one) as i, kb.loop(kb.c(0), nc, one) as j:
+            v = kb.get_value(src, kb.add(kb.mul(i, c_sc), j))
+            kb.set_value(dst, kb.add(kb.mul(j, c_sr), i), v)
+        kb.flag("s_mte3")
+        with kb.loop(kb.c(0), nc, one) as j:
+            kb.copy_out(y_gm, kb.add(base, kb.add(kb.mul(kb.add(c0, j), p_rows), r0)), kb.slice(dst, kb.mul(j, c_sr), sr),
+                        nr, pad=True)
+        # The next tile overwrites both buffers: wait for this one's copies.
+        kb.flag("mte3_s")
+        kb.flag("s_mte2")
+    return kb
+
+
+def _band_rows(tr: int, stride: int, k: int, dil: int, h: int) -> int:
+    """Input rows a block of ``tr`` output rows reads (at most ``h``)."""
+    return min(h, (tr - 1) * stride + (k - 1) * dil + 1)
+
+
+def _output_row_block(oh: int, n: int, fits: Callable[[int], bool]) -> int:
+    """Output rows per tile: the most whose input band fits, but enough tiles for every block."""
+    tr = next((t for t in range(oh, 0, -1) if fits(t)), 0)
+    return min(tr, max(1, ceil_div(oh, ceil_div(MAX_BLOCKS, n)))) if tr else 0
+
+
+def _stage_band(kb: KernelBuilder, src: ir.Value, x_gm: ir.Value, nchw: bool, b: ir.Value, oy0: ir.Value,
+                ny: ir.Value, c: int, h: int, w: int, stride: int, pad: int, k: int, dil: int,
+                bslot: int) -> ir.Value:
+    """Copies the input rows output rows ``[oy0, oy0 + ny)`` read into ``src`` (NHWC: one run of
+    rows; NCHW: one run per channel, ``bslot`` apart) and returns the first staged row."""
+    a = kb.mul(oy0, kb.c(stride))
+    lo = kb.pick(kb.cmp("ugt", a, kb.c(pad)), kb.sub(a, kb.c(pad)), kb.c(0))
+    e = kb.add(kb.mul(kb.add(oy0, kb.sub(ny, kb.c(1))), kb.c(stride)), kb.c((k - 1) * dil + 1))
+    hi = kb.pick(kb.cmp("ugt", e, kb.c(pad)), kb.min(kb.sub(e, kb.c(pad)), kb.c(h)), kb.c(0))
+    with kb.if_(kb.cmp("ugt", hi, lo)):
+        nrows = kb.sub(hi, lo)
+        if nchw:
+            with kb.loop(kb.c(0), kb.c(c), kb.c(1)) as ci:
+                off = kb.mul(kb.add(kb.mul(kb.add(kb.mul(b, kb.c(c)), ci), kb.c(h)), lo), kb.c(w))
+                kb.copy_in(kb.slice(src, kb.mul(ci, kb.c(bslot)), bslot), x_gm, off, kb.mul(nrows, kb.c(w)), pad=True)
+        else:
+            off = kb.mul(kb.add(kb.mul(b, kb.c(h)), lo), kb.c(w * c))
+            kb.copy_in(src, x_gm, off, kb.mul(nrows, kb.c(w * c)), pad=True)
+    kb.end_if()
+    return lo
+
+
 def im2col_kernel(name: str, elem: str, nchw: bool, n: int, c: int, h: int, w: int, kh: int, kw: int,
                   oh: int, ow: int, strides: Sequence[int], pads: Sequence[int],
                   dilations: Sequence[int]) -> KernelBuilder:
     """Patches of a convolution: ``col[b, p, j]`` for output pixel ``p`` and patch
     element ``j`` (order (c, kh, kw) for NCHW, (kh, kw, c) for NHWC), zero
-    outside the image. One image is staged in the unified buffer; rows are
-    filled on the scalar pipe and written with DataCopyPad."""
+    outside the image. Tiles are blocks of output rows; each stages the band of
+    input rows it reads in the unified buffer, fills patch rows on the scalar
+    pipe and writes them with DataCopyPad."""
     eb = elem_bytes(elem)
-    img = c * h * w
+    align = 32 // eb
     ckk = c * kh * kw
-    img_size = align_up(img, 32 // eb)
-    row_size = align_up(ckk, 32 // eb)
-    if (img_size + 2 * row_size) * eb > UB_BUDGET:
-        raise Unsupported(f"a {c}x{h}x{w} image does not fit the unified buffer for im2col")
-    pixels = oh * ow
-    kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, pixels)))
+    row_size = align_up(ckk, align)
+
+    def band_elems(tr: int) -> int:
+        hb = _band_rows(tr, strides[0], kh, dilations[0], h)
+        return c * align_up(hb * w, align) if nchw else align_up(hb * w * c, align)
+
+    tr = _output_row_block(oh, n, lambda t: (band_elems(t) + 2 * row_size) * eb <= UB_BUDGET)
+    if not tr:
+        raise Unsupported(f"the input rows one output row of a {c}x{h}x{w} image reads do not fit the "
+                          "unified buffer for im2col")
+    hb = _band_rows(tr, strides[0], kh, dilations[0], h)
+    bslot = align_up(hb * w, align)
+    ytiles = ceil_div(oh, tr)
+    tiles = n * ytiles
+    kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, tiles)))
     x_gm, col_gm = kb.arg("x", elem), kb.arg("col", elem)
     pipe = kb.pipe()
-    src = kb.tbuf_tensor(pipe, "vecin", elem, img_size)
+    src = kb.tbuf_tensor(pipe, "vecin", elem, band_elems(tr))
     row = kb.tbuf_tensor(pipe, "vecout", elem, row_size)
-    p_img, p_ckk = kb.param("image", img), kb.param("patch", ckk)
-    p_pix = kb.param("pixels", pixels)
+    p_ckk, p_tiles = kb.param("patch", ckk), kb.param("tiles", tiles)
+    p_tr, p_yt = kb.param("tile_rows", tr), kb.param("row_tiles", ytiles)
     zero = kb.f(0.0, elem)
     one = kb.c(1)
-    bidx = kb.block_idx()
-    bnum = kb.block_num()
-    with kb.loop(kb.c(0), kb.c(n), one) as b:
-        kb.copy_in(src, x_gm, kb.mul(b, p_img), p_img, pad=True)
+    with kb.loop(kb.block_idx(), p_tiles, kb.block_num()) as t:
+        b = kb.div(t, p_yt)
+        oy0 = kb.mul(kb.rem(t, p_yt), p_tr)
+        ny = kb.min(kb.sub(kb.c(oh), oy0), p_tr)
+        lo = _stage_band(kb, src, x_gm, nchw, b, oy0, ny, c, h, w, strides[0], pads[0], kh, dilations[0], bslot)
         kb.flag("mte2_s")
-        with kb.loop(bidx, p_pix, bnum) as p:
+        with kb.loop(kb.mul(oy0, kb.c(ow)), kb.mul(kb.add(oy0, ny), kb.c(ow)), one) as p:
             oy, ox = kb.div(p, kb.c(ow)), kb.rem(p, kb.c(ow))
             with kb.loop(kb.c(0), p_ckk, one) as j:
                 if nchw:
@@ -1144,20 +1252,19 @@ def im2col_kernel(name: str, elem: str, nchw: bool, n: int, c: int, h: int, w: i
                     ky = kb.div(j, kb.c(kw * c))
                     kx = kb.rem(kb.div(j, kb.c(c)), kb.c(kw))
                     ci = kb.rem(j, kb.c(c))
-                # iy = oy * s + ky * d - pad (as i64 so that negative means outside).
+                # iy = oy * s + ky * d - pad, unsigned: "negative" wraps past h and reads as outside.
                 iy = kb.sub(kb.add(kb.mul(oy, kb.c(strides[0])), kb.mul(ky, kb.c(dilations[0]))), kb.c(pads[0]))
                 ix = kb.sub(kb.add(kb.mul(ox, kb.c(strides[1])), kb.mul(kx, kb.c(dilations[1]))), kb.c(pads[1]))
-                ok_y = kb.cmp("ult", iy, kb.c(h))
-                ok_x = kb.cmp("ult", ix, kb.c(w))
-                ok = kb.andi(ok_y, ok_x)
+                ok = kb.andi(kb.cmp("ult", iy, kb.c(h)), kb.cmp("ult", ix, kb.c(w)))
+                by = kb.sub(iy, lo)
                 if nchw:
-                    idx = kb.add(kb.mul(kb.add(kb.mul(ci, kb.c(h)), iy), kb.c(w)), ix)
+                    idx = kb.add(kb.add(kb.mul(ci, kb.c(bslot)), kb.mul(by, kb.c(w))), ix)
                 else:
-                    idx = kb.add(kb.mul(kb.add(kb.mul(iy, kb.c(w)), ix), kb.c(c)), ci)
+                    idx = kb.add(kb.mul(kb.add(kb.mul(by, kb.c(w)), ix), kb.c(c)), ci)
                 v = kb.select(ok, lambda: kb.get_value(src, idx), zero)
                 kb.set_value(row, j, v)
             kb.flag("s_mte3")
-            off = kb.mul(kb.add(kb.mul(b, p_pix), p), p_ckk)
+            off = kb.mul(kb.add(kb.mul(b, kb.c(oh * ow)), p), p_ckk)
             kb.copy_out(col_gm, off, row, p_ckk, pad=True)
             kb.flag("mte3_s")
         kb.flag("s_mte2")

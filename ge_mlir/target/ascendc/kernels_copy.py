@@ -141,3 +141,61 @@ def gather_kernel(name: str, elem: str, idx_elem: str, outer: int, axis_dim: int
             # The next chunk of indices overwrites what the scalar pipe read.
             kb.flag("s_mte2")
     return kb
+
+
+def where_kernel(name: str, elem: str, total: int, x_scalar: float | None, y_scalar: float | None) -> KernelBuilder:
+    """``out = mask ? x : y`` with ``Select`` (VSEL_TENSOR_TENSOR_MODE: a set bit picks src0). The mask
+    is one bit per output element, LSB first, in global memory (a compile-time condition packed by the
+    lowering); ``x``/``y`` are full tensors, or scalars duplicated into a tile once per block."""
+    if elem not in ("f32", "f16"):
+        raise Unsupported(f"where on {elem} (Select takes half or float)")
+    eb = elem_bytes(elem)
+    tensors = [s is None for s in (x_scalar, y_scalar)]
+    # Tiles of 256 elements: the mask of a tile is then whole 32-byte blocks.
+    units = 2 * sum(tensors) + 2 + sum(1 for t in tensors if not t)
+    tile = max(256, (K.UB_BUDGET // (units * eb + 1)) // 256 * 256)
+    tile = min(tile, align_up(total, 256))
+    ntiles = ceil_div(total, tile)
+    kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, ntiles)))
+    m_gm = kb.arg("mask", "ui8")
+    x_gm = kb.arg("x", elem) if x_scalar is None else None
+    y_gm = kb.arg("y", elem) if y_scalar is None else None
+    o_gm = kb.arg("out", elem)
+    pipe = kb.pipe()
+    lt, ot, mt = K.local_t(elem, tile, "vecin"), K.local_t(elem, tile, "vecout"), K.local_t("ui8", tile // 8, "vecin")
+    mq = kb.queue(pipe, "vecin", 2, 2, tile // 8)
+    qs = [kb.queue(pipe, "vecin", 2, 2, tile * eb) if gm is not None else None for gm in (x_gm, y_gm)]
+    oq = kb.queue(pipe, "vecout", 2, 2, tile * eb)
+    consts = {}
+    for i, s in enumerate((x_scalar, y_scalar)):
+        if s is not None:
+            consts[i] = kb.tbuf_tensor(pipe, "veccalc", elem, tile)
+    p_total, p_tile, p_nt = kb.param("total", total), kb.param("tile", tile), kb.param("ntiles", ntiles)
+    for i, buf in consts.items():
+        kb.duplicate(buf, kb.f((x_scalar, y_scalar)[i], elem), p_tile)
+    with kb.loop(kb.block_idx(), p_nt, kb.block_num()) as t:
+        off = kb.mul(t, p_tile)
+        cnt = kb.min(kb.sub(p_total, off), p_tile)
+        m = kb.alloc(mq, mt)
+        kb.copy_in(m, m_gm, kb.div(off, kb.c(8)), kb.ceil_div(cnt, kb.c(8)), pad=True)
+        kb.enque(mq, m)
+        srcs = {}
+        for i, (q, gm) in enumerate(zip(qs, (x_gm, y_gm))):
+            if q is not None:
+                v = kb.alloc(q, lt)
+                kb.copy_in(v, gm, off, cnt, pad=True)
+                kb.enque(q, v)
+        mv = kb.deque(mq, mt)
+        for i, q in enumerate(qs):
+            srcs[i] = kb.deque(q, lt) if q is not None else consts[i]
+        out = kb.alloc(oq, ot)
+        kb.vselect(out, mv, srcs[0], srcs[1], cnt)
+        kb.free(mq, mv)
+        for i, q in enumerate(qs):
+            if q is not None:
+                kb.free(q, srcs[i])
+        kb.enque(oq, out)
+        ov = kb.deque(oq, ot)
+        kb.copy_out(o_gm, off, ov, cnt, pad=True)
+        kb.free(oq, ov)
+    return kb

@@ -185,7 +185,35 @@ static void RunArenaCase(const Case& c) {
   GmFree(arena);
 }
 
+// float -> int32_t with CAST_NONE: the Atlas A2 Cast table lists only RINT/FLOOR/CEIL/ROUND/TRUNC for it.
+extern "C" __global__ __aicore__ void cast_not_in_table(GM_ADDR, GM_ADDR) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b;
+  pipe.InitBuffer(a, 256);
+  pipe.InitBuffer(b, 256);
+  LocalTensor<float> src = a.Get<float>();
+  Duplicate(src, 1.5f, 64);
+  PipeBarrier<PIPE_V>();
+  Cast(b.Get<int32_t>(), src, RoundMode::CAST_NONE, 64);
+}
+
+// Select in tensor-tensor mode with the whole unified buffer allocated: the API needs 8 KB of it free.
+extern "C" __global__ __aicore__ void select_without_reserve(GM_ADDR, GM_ADDR) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> big, mask, a;
+  pipe.InitBuffer(mask, 32);
+  pipe.InitBuffer(a, 256);
+  pipe.InitBuffer(big, 192 * 1024 - 288);
+  LocalTensor<float> x = a.Get<float>();
+  LocalTensor<uint8_t> m = mask.Get<uint8_t>();
+  Duplicate(x, 1.0f, 64);
+  Duplicate(m.ReinterpretCast<int16_t>(), int16_t(-1), 16);
+  PipeBarrier<PIPE_V>();
+  Select(x, m, x, x, SELMODE::VSEL_TENSOR_TENSOR_MODE, 64);
+}
+
 static const Case kCases[] = {
+    {"cast_not_in_table", cast_not_in_table, 1}, {"select_without_reserve", select_without_reserve, 1},
     {"misaligned", misaligned, 1},         {"ub_overflow", ub_overflow, 1},
     {"double_free", double_free, 1},       {"alloc_beyond_depth", alloc_beyond_depth, 1},
     {"deque_empty", deque_empty, 1},       {"unbalanced", unbalanced, 1},

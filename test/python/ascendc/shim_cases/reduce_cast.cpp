@@ -16,7 +16,7 @@ constexpr uint32_t NMODES = sizeof(kModes) / sizeof(kModes[0]);
 
 // GM layout of `out` (floats unless noted):
 //   [0] sum, [8] max, [9] max index (uint32 bits), [16] min, [17] min index
-//   [32 + 8*m .. ) int32 casts of ties for mode m (modes 0..5)
+//   [32 + 8*m .. ) int32 casts of ties for mode m (modes 0..4)
 //   [96 + 8*m .. ) half casts (as 16-element rows of half = 8 floats) for mode m (modes 0..6)
 //   [160 .. 168) Select(x > 0.5 ? x : -1) on the first 8 inputs
 extern "C" __global__ __aicore__ void reduce_cast(GM_ADDR x, GM_ADDR ties, GM_ADDR hties, GM_ADDR out) {
@@ -49,7 +49,7 @@ extern "C" __global__ __aicore__ void reduce_cast(GM_ADDR x, GM_ADDR ties, GM_AD
   ReduceSum(o, in, tmp, RN);
   ReduceMax(o[8], in, tmp, RN, true);
   ReduceMin(o[16], in, tmp, RN, true);
-  for (uint32_t m = 0; m + 1 < NMODES; ++m) {
+  for (uint32_t m = 0; m + 2 < NMODES; ++m) {  // float -> int32_t has no CAST_NONE or CAST_ODD
     Cast(o[32 + 8 * m].ReinterpretCast<int32_t>(), in[RN], kModes[m], CASTN);
   }
   for (uint32_t m = 0; m < NMODES; ++m) {
@@ -91,7 +91,7 @@ int main(int argc, char** argv) {
   std::memcpy(&minIdx, &out[17], 4);
   std::printf("reduce %.17g %.17g %u %.17g %u\n", out[0], out[8], maxIdx, out[16], minIdx);
   static const char* const names[] = {"RINT", "FLOOR", "CEIL", "ROUND", "TRUNC", "NONE", "ODD"};
-  for (uint32_t m = 0; m + 1 < NMODES; ++m) {
+  for (uint32_t m = 0; m + 2 < NMODES; ++m) {
     std::printf("i32 %s", names[m]);
     for (uint32_t i = 0; i < CASTN; ++i) {
       int32_t v;

@@ -430,6 +430,16 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
   if (count == 0) return;
   if (selMode == SELMODE::VSEL_CMPMASK_SPR) shim::Fail(api, "VSEL_CMPMASK_SPR (mask register) is not modelled");
   bool scalar = selMode == SELMODE::VSEL_TENSOR_SCALAR_MODE;
+  {
+    // Modes 1 and 2 need 8 KB of unified buffer left free for the API's own use (Select docs).
+    uint64_t used = 0;
+    for (const auto& r : shim::Rt(api).Recs())
+      if (r.hw == Hardware::UB) used = std::max<uint64_t>(used, uint64_t{r.start} + r.len);
+    uint64_t cap = shim::Cfg().capacity[static_cast<int>(Hardware::UB)];
+    if (used + 8192 > cap)
+      shim::Fail(api, "modes 1 and 2 need 8 KB of the unified buffer reserved; the kernel's buffers end at ",
+                 used, " of ", cap, " bytes");
+  }
   const LocalMeta &dm = dst.ShimMeta(), &km = selMask.ShimMeta(), &m0 = src0.ShimMeta(), &m1 = src1.ShimMeta();
   shim::RequireUb(api, "dst", dm);
   shim::RequireUb(api, "selMask", km);
