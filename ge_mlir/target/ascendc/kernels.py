@@ -32,6 +32,8 @@ Families:
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -446,8 +448,11 @@ class Program:
     # Full-tile ops. `b` may be a full register, a row/col operand register or a float.
     def binary(self, kind: str, a: tuple, b) -> tuple:
         if isinstance(b, (int, float)):
-            scalar = {"add": ("adds", float(b)), "sub": ("adds", -float(b)), "mul": ("muls", float(b)),
-                      "div": ("muls", 1.0 / float(b)), "max": ("maxs", float(b)), "min": ("mins", float(b))}
+            b = float(b)
+            # x / 0 = x * (1 / 0): +-inf, and NaN for x = 0, as IEEE division gives.
+            inv = 1.0 / b if b else math.copysign(math.inf, b)
+            scalar = {"add": ("adds", b), "sub": ("adds", -b), "mul": ("muls", b),
+                      "div": ("muls", inv), "max": ("maxs", b), "min": ("mins", b)}
             if kind not in scalar:
                 raise Unsupported(f"no scalar form of {kind}")
             return self._add("scalar", scalar[kind][0], a, scalar[kind][1])
@@ -1370,29 +1375,42 @@ def pool_nhwc_kernel(name: str, elem: str, kind: str, n: int, h: int, w: int, c:
                      kernel: Sequence[int], strides: Sequence[int], pads: Sequence[int],
                      count_include_pad: bool) -> KernelBuilder:
     """Max or average pooling of NHWC images: each output pixel combines the
-    window's C-channel vectors with Max/Add; one image is staged in UB."""
+    window's C-channel vectors with Max/Add. Tiles are blocks of output rows; each
+    stages the band of input rows it reads in the unified buffer."""
     eb = elem_bytes(elem)
     align = 32 // eb
     if c % align:
         raise Unsupported(f"NHWC pooling needs channels in multiples of {align} ({c} given)")
-    img = h * w * c
-    if (align_up(img, align) + 2 * c) * eb > UB_BUDGET:
-        raise Unsupported(f"a {h}x{w}x{c} image does not fit the unified buffer")
-    kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, n)))
+    if kind == "avg" and not count_include_pad and any(pads):
+        raise Unsupported("average pooling that excludes padding")
+
+    def band_elems(tr: int) -> int:
+        return align_up(_band_rows(tr, strides[0], kernel[0], 1, h) * w * c, align)
+
+    tr = _output_row_block(oh, n, lambda t: (band_elems(t) + 2 * c) * eb <= UB_BUDGET)
+    if not tr:
+        raise Unsupported(f"the {kernel[0]} input rows of a {h}x{w}x{c} image one output row reads do not fit "
+                          "the unified buffer")
+    ytiles = ceil_div(oh, tr)
+    tiles = n * ytiles
+    kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, tiles)))
     x_gm, y_gm = kb.arg("x", elem), kb.arg("y", elem)
     pipe = kb.pipe()
-    image = kb.tbuf_tensor(pipe, "veccalc", elem, align_up(img, align))
+    image = kb.tbuf_tensor(pipe, "veccalc", elem, band_elems(tr))
     acc = kb.tbuf_tensor(pipe, "vecout", elem, c)
-    p_n, p_img, p_c = kb.param("batch", n), kb.param("image", img), kb.param("channels", c)
-    p_out = kb.param("out_pixels", oh * ow)
+    p_c, p_tiles = kb.param("channels", c), kb.param("tiles", tiles)
+    p_tr, p_yt = kb.param("tile_rows", tr), kb.param("row_tiles", ytiles)
     init = -3.4028234663852886e38 if kind == "max" else 0.0
+    if kind == "max" and elem == "f16":
+        init = -65504.0
     combine = "max" if kind == "max" else "add"
-    bidx = kb.block_idx()
-    bnum = kb.block_num()
-    with kb.loop(bidx, p_n, bnum) as b:
-        kb.copy_in(image, x_gm, kb.mul(b, p_img), p_img, pad=True)
+    with kb.loop(kb.block_idx(), p_tiles, kb.block_num()) as t:
+        b = kb.div(t, p_yt)
+        oy0 = kb.mul(kb.rem(t, p_yt), p_tr)
+        ny = kb.min(kb.sub(kb.c(oh), oy0), p_tr)
+        lo = _stage_band(kb, image, x_gm, False, b, oy0, ny, c, h, w, strides[0], pads[0], kernel[0], 1, 0)
         kb.flag("mte2_v")
-        with kb.loop(kb.c(0), p_out, kb.c(1)) as p:
+        with kb.loop(kb.mul(oy0, kb.c(ow)), kb.mul(kb.add(oy0, ny), kb.c(ow)), kb.c(1)) as p:
             oy, ox = kb.div(p, kb.c(ow)), kb.rem(p, kb.c(ow))
             kb.duplicate(acc, kb.f(init, elem), p_c)
             for ky in range(kernel[0]):
@@ -1401,17 +1419,13 @@ def pool_nhwc_kernel(name: str, elem: str, kind: str, n: int, h: int, w: int, c:
                     ix = kb.sub(kb.add(kb.mul(ox, kb.c(strides[1])), kb.c(kx)), kb.c(pads[1]))
                     ok = kb.andi(kb.cmp("ult", iy, kb.c(h)), kb.cmp("ult", ix, kb.c(w)))
                     with kb.if_(ok):
-                        off = kb.mul(kb.add(kb.mul(iy, kb.c(w)), ix), p_c)
-                        s = kb.slice(image, off, c)
-                        kb.vbinary(combine, acc, acc, s, p_c)
+                        off = kb.mul(kb.add(kb.mul(kb.sub(iy, lo), kb.c(w)), ix), p_c)
+                        kb.vbinary(combine, acc, acc, kb.slice(image, off, c), p_c)
                     kb.end_if()
             if kind == "avg":
-                if count_include_pad or not any(pads):
-                    kb.vscalar("muls", acc, acc, kb.f(1.0 / (kernel[0] * kernel[1]), elem), p_c)
-                else:
-                    raise Unsupported("average pooling that excludes padding")
+                kb.vscalar("muls", acc, acc, kb.f(1.0 / (kernel[0] * kernel[1]), elem), p_c)
             kb.flag("v_mte3")
-            kb.copy_out(y_gm, kb.mul(kb.add(kb.mul(b, p_out), p), p_c), acc, p_c, pad=True)
+            kb.copy_out(y_gm, kb.mul(kb.add(kb.mul(b, kb.c(oh * ow)), p), p_c), acc, p_c, pad=True)
             kb.flag("mte3_v")
         kb.flag("v_mte2")
     return kb
