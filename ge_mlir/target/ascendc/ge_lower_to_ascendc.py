@@ -471,7 +471,8 @@ def lower_conv2d(low: Lowering, op: ir.Operation) -> None:
 
     x, w, bias, residual = conv_parts(op)
     if attr_int(op, "groups", 1) != 1:
-        raise Unsupported("grouped or depthwise conv2d")
+        lower_depthwise_conv2d(low, op)
+        return
     warr = constant_array(w) if constant_op(w) is not None else None
     if warr is None:
         raise Unsupported("conv2d with a non-constant filter")
@@ -517,6 +518,90 @@ def lower_conv2d(low: Lowering, op: ir.Operation) -> None:
         res = low.buffer(residual) if residual is not None else None
         split = 2 if nchw else 3
         epilogue(low, acc, op.results[0], os_, split, bias_op, res, act, attr_float(op, "activation_alpha", None))
+
+
+def lower_depthwise_conv2d(low: Lowering, op: ir.Operation) -> None:
+    from ...ir.ge_ops import conv_parts
+
+    x, w, bias, residual = conv_parts(op)
+    groups = attr_int(op, "groups", 1)
+    warr = constant_array(w) if constant_op(w) is not None else None
+    if attr_enum(op, "data_format", "NCHW") != "NHWC":
+        raise Unsupported("grouped conv2d outside NHWC (the ascendc pipeline computes convolutions in NHWC)")
+    n, h, wd, c = _shape(x)
+    _, oh, ow, f = _shape(op.results[0])
+    if groups != c or f != c:
+        raise Unsupported(f"grouped conv2d other than depthwise with one filter per channel (groups={groups}, "
+                          f"{c} -> {f} channels)")
+    if warr is None:
+        raise Unsupported("depthwise conv2d with a non-constant filter")
+    if residual is not None:
+        raise Unsupported("depthwise conv2d with a fused residual")
+    elem = _elem(op.results[0])
+    _, _, kh, kw = warr.shape
+    act = attr_enum(op, "activation", "none")
+    prog = None
+    if act != "none":
+        prog = K.Program(elem)
+        prog.result = prog.activation(act, prog.input(), attr_float(op, "activation_alpha", None))
+    pads = attr_ints(op, "pads", [0, 0, 0, 0])
+    kb = K.depthwise_nhwc_kernel(low.name("depthwise"), elem, n, h, wd, c, oh, ow, kh, kw,
+                                 attr_ints(op, "strides", [1, 1]), pads[:2], attr_ints(op, "dilations", [1, 1]),
+                                 bias is not None, prog)
+    # Filter [C, 1, KH, KW] -> [KH, KW, C]: one channel vector per window position.
+    wbuf = low.const_buffer(warr.reshape(c, kh * kw).T.copy(), elem)
+    args = [low.buffer(x), wbuf] + ([low.buffer(bias)] if bias is not None else [])
+    low.launch(kb, [*args, low.result_buffer(op.results[0])])
+
+
+def lower_conv_transpose2d(low: Lowering, op: ir.Operation) -> None:
+    """Kernel == stride, no padding: every input pixel writes its own KH x KW output block, so the
+    transposed convolution is a matmul ``X (N*H*W x C) x W (C x KH*KW*F)`` whose rows are then
+    scattered into the output blocks (a strided row copy), bias and activation on the way."""
+    x, w = op.operands[0], op.operands[1]
+    bias = op.operands[2] if len(op.operands) > 2 else None
+    warr = constant_array(w) if constant_op(w) is not None else None
+    if warr is None:
+        raise Unsupported("conv_transpose2d with a non-constant filter")
+    if attr_enum(op, "data_format", "NCHW") != "NHWC":
+        raise Unsupported("conv_transpose2d outside NHWC (the ascendc pipeline computes convolutions in NHWC)")
+    cin, f, kh, kw = warr.shape
+    strides = attr_ints(op, "strides", [1, 1])
+    if attr_int(op, "groups", 1) != 1 or list(strides) != [kh, kw] or any(attr_ints(op, "pads", [0] * 4)) or \
+            attr_ints(op, "dilations", [1, 1]) != [1, 1] or any(attr_ints(op, "output_padding", [0, 0])):
+        raise Unsupported("conv_transpose2d other than kernel == stride without padding, dilation or groups "
+                          "(non-overlapping output blocks)")
+    n, h, wd, c = _shape(x)
+    out_shape = _shape(op.results[0])
+    elem = _elem(op.results[0])
+    cols = kh * kw * f
+    # Bt (KH*KW*F x C): row (ky, kx, f) holds W[:, f, ky, kx].
+    bt = low.const_buffer(warr.transpose(2, 3, 1, 0).reshape(cols, cin).copy(), elem)
+    acc = low.temp(elem, n * h * wd * cols)
+    low.launch(K.matmul_kernel(low.name("matmul"), elem, 1, n * h * wd, cols, cin, False, False),
+               [low.buffer(x), bt, acc])
+    act = attr_enum(op, "activation", "none") if "activation" in op.attributes else "none"
+    if bias is not None or act != "none":
+        barr = constant_array(bias) if bias is not None and constant_op(bias) is not None else None
+        if bias is not None and barr is None:
+            raise Unsupported("conv_transpose2d with a non-constant bias")
+        biased = low.temp(elem, n * h * wd * cols)
+        bias_op = (low.const_buffer(np.tile(barr.reshape(-1), kh * kw), elem), "row", 0) if barr is not None else None
+        prog = K.Program(elem)
+        v = prog.input()
+        if bias_op is not None:
+            v = prog.binary("add", v, prog.input("row"))
+        prog.result = prog.activation(act, v)
+        kb = K.elementwise_kernel(low.name("epilogue"), prog, [n * h * wd, cols], 1 if bias_op else 2)
+        low.launch(kb, [acc] + ([bias_op[0]] if bias_op else []) + [biased])
+        acc = biased
+    # out[b, y*KH + ky, x*KW + kx, :] = acc[(b, y, x), (ky, kx, :)]: rows over (b, y, ky, x, kx).
+    _, oh, ow, _ = out_shape
+    dims = [n, h, kh, wd, kw]
+    src = [h * wd * cols, wd * cols, kw * f, cols, f]
+    dst = [oh * ow * f, kh * ow * f, ow * f, kw * f, f]
+    _launch_copy(low, "conv_transpose", elem, dims + [f], acc, src + [1], 0, low.result_buffer(op.results[0]),
+                 dst + [1], 0)
 
 
 def lower_batch_norm(low: Lowering, op: ir.Operation) -> None:
@@ -826,6 +911,7 @@ def lower_where(low: Lowering, op: ir.Operation) -> None:
 
 _LOWERINGS = {
     "ge.where": lower_where,
+    "ge.conv_transpose2d": lower_conv_transpose2d,
     "ge.split": lower_split,
     "ge.concat": lower_concat,
     "ge.slice": lower_slice,
