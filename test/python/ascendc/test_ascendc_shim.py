@@ -174,6 +174,12 @@ NEGATIVE = {
     "out_of_bounds": ["Duplicate: out of bounds", "UB[0, 512)", "UB[0, 256)"],
     "wait_without_set": ["WaitFlag<HardEvent::MTE2_V>(3) has no preceding SetFlag"],
     "syncall_mismatch": ["SyncAll: block 1 returned without reaching SyncAll()"],
+    # Multi-core: blocks run concurrently, so no GM byte may be written by two of them, and a launch's split
+    # must cover its output (an intermediate read before it is written, an output read back with gaps).
+    "blocks_overlap": ["ICPU_RUN_KF: kernel c.fn: blocks 0 and 1 both write GM bytes [0, 256)"],
+    "arena_unwritten_read": ["DataCopy: reads bytes [0, 256) of tensor 'a' that no kernel wrote since it became "
+                             "live"],
+    "output_not_covered": ["GmExpectWritten: no kernel wrote bytes [128, 256) of 'y' (256 bytes)"],
     # The vector Cast's documented conversion table (Atlas A2) and Select's 8 KB UB reservation.
     "cast_not_in_table": ["Cast: converting float to int32_t with round mode 0 is not in the documented Cast table"],
     "select_without_reserve": ["Select: modes 1 and 2 need 8 KB of the unified buffer reserved"],

@@ -62,8 +62,9 @@ def emit_host(host: ir.Operation, kernels: dict[str, ir.Operation], soc: str | N
         uploads=[f"  GE_CHECK(ToDevice({program.expr[block.arguments[i]]}, inputs[{i}], {a.nbytes}));"
                  for i, a in enumerate(inputs)] + program.uploads,
         launches=program.launches,
-        downloads=[f"  GE_CHECK(ToHost(outputs[{j}], {program.expr[block.arguments[num_inputs + j]]}, {a.nbytes}));"
-                   for j, a in enumerate(outputs)])
+        downloads=[line for j, a in enumerate(outputs) for line in (
+            f"  OutputWritten({program.expr[block.arguments[num_inputs + j]]}, {a.nbytes}, {_c_string(a.name)});",
+            f"  GE_CHECK(ToHost(outputs[{j}], {program.expr[block.arguments[num_inputs + j]]}, {a.nbytes}));")])
     return Host(name, inputs, outputs, code, bytes(program.blob))
 
 

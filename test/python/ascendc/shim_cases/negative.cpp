@@ -147,6 +147,43 @@ extern "C" __global__ __aicore__ void arena_past_tensor(GM_ADDR x, GM_ADDR) {
   DataCopy(g, t, 128);
 }
 
+// Reads tensor 'a', which no kernel has written since it became live (its producer missed it).
+extern "C" __global__ __aicore__ void arena_unwritten_read(GM_ADDR x, GM_ADDR) {
+  GlobalTensor<float> g;
+  g.SetGlobalBuffer((__gm__ float*)x);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 256);
+  DataCopy(buf.Get<float>(), g, 64);
+}
+
+// Both blocks write the same 64 floats of y: concurrent blocks racing on one output.
+extern "C" __global__ __aicore__ void blocks_overlap(GM_ADDR, GM_ADDR y) {
+  GlobalTensor<float> g = Gm64(y);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 256);
+  LocalTensor<float> t = buf.Get<float>();
+  Duplicate(t, 1.0f, 64);
+  SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+  WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+  DataCopy(g, t, 64);
+}
+
+// Two blocks split 64 floats of y but block 1 writes nothing: the host's read-back finds the gap.
+extern "C" __global__ __aicore__ void output_not_covered(GM_ADDR, GM_ADDR y) {
+  GlobalTensor<float> g = Gm64(y);
+  if (GetBlockIdx() == 1) return;
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 128);
+  LocalTensor<float> t = buf.Get<float>();
+  Duplicate(t, 1.0f, 32);
+  SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+  WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+  DataCopy(g, t, 32);
+}
+
 // Reads its first argument: the host ended that tensor's live range before the launch.
 extern "C" __global__ __aicore__ void arena_dead_tensor(GM_ADDR x, GM_ADDR) {
   GlobalTensor<float> g;
@@ -213,6 +250,8 @@ extern "C" __global__ __aicore__ void select_without_reserve(GM_ADDR, GM_ADDR) {
 }
 
 static const Case kCases[] = {
+    {"arena_unwritten_read", arena_unwritten_read, 1}, {"blocks_overlap", blocks_overlap, 2},
+    {"output_not_covered", output_not_covered, 2},
     {"cast_not_in_table", cast_not_in_table, 1}, {"select_without_reserve", select_without_reserve, 1},
     {"misaligned", misaligned, 1},         {"ub_overflow", ub_overflow, 1},
     {"double_free", double_free, 1},       {"alloc_beyond_depth", alloc_beyond_depth, 1},
@@ -241,6 +280,7 @@ int main(int argc, char** argv) {
     uint8_t* y = static_cast<uint8_t*>(GmAlloc(1024));
     std::memset(x, 0, 1024);
     ICPU_RUN_KF(c.fn, c.blocks, x, y);
+    if (std::strcmp(c.name, "output_not_covered") == 0) shim::GmExpectWritten(y, 256, "y");
     GmFree(x);
     GmFree(y);
     std::printf("completed %s\n", c.name);

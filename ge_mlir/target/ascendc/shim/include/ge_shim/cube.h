@@ -282,6 +282,10 @@ void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const Fixpip
         }
       }
     }
+    for (uint32_t i = 0; i < p.mSize; ++i) {
+      shim::GmWrote(d + static_cast<uint64_t>(nd) * p.dstNdStride + static_cast<uint64_t>(i) * p.dstStride,
+                    static_cast<uint64_t>(p.nSize) * sizeof(T));
+    }
   }
 }
 

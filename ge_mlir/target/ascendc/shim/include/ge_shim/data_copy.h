@@ -123,6 +123,7 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const uint3
   shim::CheckCopyCount<T>(api, count);
   shim::RequireGmToLocalDst(api, dst.ShimMeta());
   const T* s = src.ShimSpan(api, "src", 0, count);
+  shim::GmRead(api, s, static_cast<uint64_t>(count) * sizeof(T));
   shim::Op op(api, PIPE_MTE2);
   std::memcpy(op.Write("dst", dst.ShimMeta(), static_cast<uint64_t>(count) * sizeof(T)), s, count * sizeof(T));
 }
@@ -136,6 +137,7 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const uint3
   T* d = dst.ShimSpan(api, "dst", 0, count);
   shim::Op op(api, PIPE_MTE3);
   std::memcpy(d, op.Read("src", src.ShimMeta(), static_cast<uint64_t>(count) * sizeof(T)), count * sizeof(T));
+  shim::GmWrote(d, static_cast<uint64_t>(count) * sizeof(T));
 }
 
 // UB->UB runs on the vector pipe (our choice; the doc does not say which unit moves it).
@@ -167,6 +169,7 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataC
   const uint8_t* s = shim::GmBlocks(api, "src", src, p.blockCount, b.srcPitch, b.blk);
   shim::Op op(api, PIPE_MTE2);
   for (uint32_t i = 0; i < p.blockCount; ++i) {
+    shim::GmRead(api, s + i * b.srcPitch, b.blk);
     std::memcpy(op.Access("dst", dst.ShimMeta(), i * b.dstPitch, b.blk, true), s + i * b.srcPitch, b.blk);
   }
 }
@@ -182,6 +185,7 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataC
   shim::Op op(api, PIPE_MTE3);
   for (uint32_t i = 0; i < p.blockCount; ++i) {
     std::memcpy(d + i * b.dstPitch, op.Access("src", src.ShimMeta(), i * b.srcPitch, b.blk, false), b.blk);
+    shim::GmWrote(d + i * b.dstPitch, b.blk);
   }
 }
 
@@ -214,6 +218,7 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Da
     if (padParams.isPad) {
       for (uint64_t e = 0; e < ubBlk / sizeof(T); ++e) shim::Store<T>(d + e * sizeof(T), padParams.paddingValue);
     }
+    shim::GmRead(api, s + i * srcPitch, p.blockLen);
     std::memcpy(d + left * sizeof(T), s + i * srcPitch, p.blockLen);
   }
 }
@@ -233,6 +238,7 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const Da
   shim::Op op(api, PIPE_MTE3);
   for (uint32_t i = 0; i < p.blockCount; ++i) {
     std::memcpy(d + i * dstPitch, op.Access("src", src.ShimMeta(), i * srcPitch, p.blockLen, false), p.blockLen);
+    shim::GmWrote(d + i * dstPitch, p.blockLen);
   }
 }
 
@@ -258,6 +264,12 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2Nz
   }
   uint64_t srcLast = (p.ndNum - 1ull) * p.srcNdMatrixStride + (p.nValue - 1ull) * p.srcDValue + p.dValue;
   const T* s = src.ShimSpan(api, "src", 0, srcLast);
+  for (uint32_t nd = 0; nd < p.ndNum; ++nd) {
+    for (uint32_t r = 0; r < p.nValue; ++r) {
+      shim::GmRead(api, s + nd * static_cast<uint64_t>(p.srcNdMatrixStride) + r * static_cast<uint64_t>(p.srcDValue),
+                   static_cast<uint64_t>(p.dValue) * sizeof(T));
+    }
+  }
   shim::Op op(api, PIPE_MTE2);
   for (uint32_t nd = 0; nd < p.ndNum; ++nd) {
     for (uint32_t r = 0; r < p.nValue; ++r) {

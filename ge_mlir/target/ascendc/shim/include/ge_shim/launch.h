@@ -111,6 +111,7 @@ void RunKernel(const char* name, void (*fn)(P...), int64_t numBlocks, A&&... arg
   }
   baton.Start();
   for (auto& t : threads) t.join();
+  CheckDisjointWrites(name);
   gBaton = nullptr;
   gKernelName = nullptr;
 }

@@ -2,6 +2,7 @@
 // the pipe/event model behind the sync checker, and the block scheduler.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <condition_variable>
 #include <deque>
@@ -135,12 +136,50 @@ struct GmTensor {
   std::string name;
 };
 
+// Byte ranges [start, end) kept merged: what kernels wrote into a tensor or GmAlloc block.
+struct Ranges {
+  std::map<uint64_t, uint64_t> r;
+  void Add(uint64_t a, uint64_t b) {
+    auto it = r.upper_bound(a);
+    if (it != r.begin() && std::prev(it)->second >= a) {
+      --it;
+      a = it->first;
+      b = std::max(b, it->second);
+      it = r.erase(it);
+    }
+    while (it != r.end() && it->first <= b) {
+      b = std::max(b, it->second);
+      it = r.erase(it);
+    }
+    r[a] = b;
+  }
+  // The first byte range of [a, b) not covered, or {b, b} when all of it is.
+  std::pair<uint64_t, uint64_t> FirstGap(uint64_t a, uint64_t b) const {
+    uint64_t at = a;
+    for (auto it = r.begin(); it != r.end() && it->first <= at && at < b; ++it) {
+      if (it->second > at) at = it->second;
+    }
+    if (at >= b) return {b, b};
+    auto next = r.upper_bound(at);
+    return {at, next == r.end() ? b : std::min<uint64_t>(b, next->first)};
+  }
+};
+
+// One GM write of a launch: which block wrote [start, end).
+struct GmWrite {
+  uint64_t start, end;
+  int64_t block;
+};
+
 struct GmRegistry {
   std::mutex mu;
   std::map<uintptr_t, size_t> blocks;
+  std::map<uintptr_t, Ranges> blockWrites;   // per GmAlloc block outside arenas, since its GmAlloc
+  std::vector<GmWrite> launchWrites;          // the running launch's GM writes, for the disjointness check
   // Blocks that hold tensors (arenas): every access there must lie inside one live tensor.
   std::set<uintptr_t> arenas;
   std::map<uintptr_t, GmTensor> tensors;  // live tensors by start address; never two overlapping
+  std::map<uintptr_t, Ranges> tensorWrites;  // per live tensor, since its GmTensorBegin
 };
 inline GmRegistry& Gm() {
   static GmRegistry r;
@@ -196,6 +235,106 @@ inline void CheckGm(const char* api, const void* p, uint64_t bytes) {
   }
 }
 
+// Records a kernel's write of GM bytes [p, p + bytes) (after CheckGm passed): for the check that the
+// blocks of a launch write disjoint bytes (they run concurrently on the device, so two blocks writing one
+// byte is a race whatever the shim's block order), and for the coverage checks of GmTensorEnd and
+// GmExpectWritten (every byte of a tensor written before it dies or is read back).
+inline void GmWrote(const void* p, uint64_t bytes) {
+  if (bytes == 0) return;
+  auto a = reinterpret_cast<uintptr_t>(p);
+  GmRegistry& r = Gm();
+  std::lock_guard<std::mutex> lk(r.mu);
+  int64_t blk = tlsBlockIdx;
+  if (blk >= 0) {
+    auto& w = r.launchWrites;
+    if (!w.empty() && w.back().block == blk && w.back().end == a) {
+      w.back().end = a + bytes;
+    } else {
+      w.push_back(GmWrite{a, a + bytes, blk});
+    }
+  }
+  auto it = GmBlockOf(r, a);
+  if (it == r.blocks.end()) return;
+  if (r.arenas.count(it->first) != 0) {
+    auto t = r.tensors.upper_bound(a);
+    if (t != r.tensors.begin()) {
+      --t;
+      r.tensorWrites[t->first].Add(a - t->first, a - t->first + bytes);
+    }
+    return;
+  }
+  r.blockWrites[it->first].Add(a - it->first, a - it->first + bytes);
+}
+
+// A kernel reads GM bytes [p, p + bytes) (after CheckGm passed). Inside a device arena every tensor is
+// an intermediate some earlier launch produced, so its bytes must have been written by a kernel since the
+// tensor became live: a gap is a producer whose split of the work missed part of its output.
+inline void GmRead(const char* api, const void* p, uint64_t bytes) {
+  if (bytes == 0) return;
+  auto a = reinterpret_cast<uintptr_t>(p);
+  GmRegistry& r = Gm();
+  std::lock_guard<std::mutex> lk(r.mu);
+  auto it = GmBlockOf(r, a);
+  if (it == r.blocks.end() || r.arenas.count(it->first) == 0) return;
+  auto t = r.tensors.upper_bound(a);
+  if (t == r.tensors.begin()) return;
+  --t;
+  uint64_t off = a - t->first;
+  auto gap = r.tensorWrites[t->first].FirstGap(off, off + bytes);
+  if (gap.first < off + bytes) {
+    Fail(api, "reads bytes [", gap.first, ", ", gap.second, ") of tensor '", t->second.name,
+         "' that no kernel wrote since it became live: its producer's split of the work does not cover it");
+  }
+}
+
+// After a launch: no GM byte written by two blocks.
+inline void CheckDisjointWrites(const char* kernel) {
+  GmRegistry& r = Gm();
+  std::vector<GmWrite> w;
+  {
+    std::lock_guard<std::mutex> lk(r.mu);
+    w.swap(r.launchWrites);
+  }
+  std::sort(w.begin(), w.end(), [](const GmWrite& x, const GmWrite& y) { return x.start < y.start; });
+  uint64_t end = 0;
+  const GmWrite* owner = nullptr;
+  for (const GmWrite& x : w) {
+    if (owner != nullptr && x.start < end && x.block != owner->block) {
+      Fail("ICPU_RUN_KF", "kernel ", kernel, ": blocks ", owner->block, " and ", x.block, " both write GM bytes [", x.start - owner->start,
+           ", ", std::min(end, x.end) - owner->start, ") past the start of block ", owner->block,
+           "'s write; blocks run concurrently on the device, so the split of the work must give each byte to "
+           "one block");
+    }
+    if (owner == nullptr || x.end > end) {
+      end = x.end;
+      owner = &x;
+    }
+  }
+}
+
+// Host side: `bytes` at p (a kernel output about to be read back) were all written by kernels since the
+// GmAlloc (or GmTensorBegin) that made them.
+inline void GmExpectWritten(const void* p, uint64_t bytes, const char* name) {
+  auto a = reinterpret_cast<uintptr_t>(p);
+  GmRegistry& r = Gm();
+  std::lock_guard<std::mutex> lk(r.mu);
+  auto it = GmBlockOf(r, a);
+  if (it == r.blocks.end() || bytes == 0) return;
+  std::pair<uint64_t, uint64_t> gap;
+  if (r.arenas.count(it->first) != 0) {
+    auto t = r.tensors.find(a);
+    if (t == r.tensors.end()) return;
+    gap = r.tensorWrites[a].FirstGap(0, bytes);
+  } else {
+    gap = r.blockWrites[it->first].FirstGap(a - it->first, a - it->first + bytes);
+    gap = {gap.first - (a - it->first), gap.second - (a - it->first)};
+  }
+  if (gap.first < bytes) {
+    Fail("GmExpectWritten", "no kernel wrote bytes [", gap.first, ", ", gap.second, ") of '", name, "' (",
+         bytes, " bytes): the launches' split of the work does not cover it");
+  }
+}
+
 // Host side of a device arena (ge-mlir's host programs, ge.memory_plan): [p, p+bytes) holds tensor `name`
 // from now until GmTensorEnd(p). The block p lies in becomes an arena. Checked: p lies in a GmAlloc block
 // with the tensor's documented piece (GmSegmentBytes) inside it, starts 64-byte aligned, and that piece
@@ -236,6 +375,7 @@ inline void GmTensorBegin(void* p, size_t bytes, const char* name) {
   }
   r.arenas.insert(it->first);
   r.tensors[a] = GmTensor{bytes, it->first, name};
+  r.tensorWrites.erase(a);
   std::memset(p, 0xFF, bytes);
 }
 
@@ -246,6 +386,7 @@ inline void GmTensorEnd(void* p) {
   std::lock_guard<std::mutex> lk(r.mu);
   auto it = r.tensors.find(a);
   if (it == r.tensors.end()) Fail("GmTensorEnd", "no live tensor starts at this address");
+  r.tensorWrites.erase(a);
   r.tensors.erase(it);
 }
 

@@ -108,10 +108,14 @@ class GlobalTensor {
   const __gm__ PrimType* GetPhyAddr() const { return ptr_; }
   __gm__ PrimType* GetPhyAddr(const uint64_t offset) const { return ptr_ + offset; }
   PrimType GetValue(const uint64_t offset) const {
-    return shim::Load<T>(ShimSpan("GlobalTensor::GetValue", "element", offset, 1));
+    const T* s = ShimSpan("GlobalTensor::GetValue", "element", offset, 1);
+    shim::GmRead("GlobalTensor::GetValue", s, sizeof(T));
+    return shim::Load<T>(s);
   }
   void SetValue(const uint64_t offset, PrimType value) {
-    shim::Store<T>(ShimSpan("GlobalTensor::SetValue", "element", offset, 1), value);
+    T* d = ShimSpan("GlobalTensor::SetValue", "element", offset, 1);
+    shim::Store<T>(d, value);
+    shim::GmWrote(d, sizeof(T));
   }
   uint64_t GetSize() const { return size_; }
   GlobalTensor operator[](const uint64_t offset) const {
