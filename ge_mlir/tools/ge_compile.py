@@ -328,7 +328,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"  Ascend C project: {model.project_dir}", file=info)
         for k in model.kernels:
             usage = ", ".join(f"{mem} {b}" for mem, b in k["bytes"].items())
-            print(f"  kernel {k['name']:<16} {k['kind']:<6} {k['blocks']} block(s), bytes: {usage}", file=info)
+            est = k.get("estimate")
+            cost = f", est. {est['us']:.1f} us ({est['bound']}-bound)" if est else ""
+            print(f"  kernel {k['name']:<16} {k['kind']:<6} {k['blocks']} block(s), bytes: {usage}{cost}", file=info)
+        estimates = [k for k in model.kernels if k.get("estimate")]
+        if estimates:
+            total = sum(k["estimate"]["us"] for k in estimates)
+            top = sorted(estimates, key=lambda k: -k["estimate"]["us"])[:3]
+            print(f"  device time est. {total:.1f} us, {estimates[0]['estimate']['model']}; largest: "
+                  + ", ".join(f"{k['name']} {100 * k['estimate']['us'] / max(total, 1e-12):.0f}%" for k in top),
+                  file=info)
         for spec in model.inputs:
             print(f"  input  {spec}", file=info)
         for spec in model.outputs:

@@ -166,6 +166,8 @@ class Lowering:
         return buf
 
     def launch(self, kb: K.KernelBuilder, args: list[Buffer]) -> None:
+        # GM traffic for the cost model: each argument read or written once (a lower bound).
+        kb.account(gm_bytes=sum(b.numel * K.elem_bytes(b.elem) for b in args))
         self.kernels.append(kb.finish())
         self.launches.append(Launch(kb.name, args))
 
@@ -1095,8 +1097,14 @@ def _walk_ops(op: ir.Operation):
 
 
 def kernel_summaries(module: ir.Module) -> list[dict[str, object]]:
-    """Per ``ascendc.kernel``: name, kind, blocks and the on-chip bytes its
-    queues and buffers take per memory (the kernel verifier's accounting)."""
+    """Per ``ascendc.kernel``: name, kind, blocks, the on-chip bytes its queues and buffers
+    take per memory (the kernel verifier's accounting) and the cost model's estimate
+    (:func:`.cost.estimate`: a roofline model, not a measurement)."""
+    from .cost import estimate
+
+    soc = None
+    if "ascendc.target" in module.operation.attributes:
+        soc = TargetAttr(module.operation.attributes["ascendc.target"]).soc
     out = []
     for op in module.body.operations:
         op = op.operation
@@ -1111,9 +1119,13 @@ def kernel_summaries(module: ir.Module) -> list[dict[str, object]]:
                 nbytes = ir.IntegerAttr(o.attributes["bytes"]).value
                 num = ir.IntegerAttr(o.attributes["num"]).value if "num" in o.attributes else 1
                 usage[mem] = usage.get(mem, 0) + num * K.align_up(nbytes, _ALIGN[mem])
-        out.append({"name": ir.StringAttr(op.attributes["sym_name"]).value,
-                    "kind": str(KernelKindAttr(op.attributes["kind"]).value),
-                    "blocks": ir.IntegerAttr(op.attributes["block_dim"]).value, "bytes": usage})
+        kind = str(KernelKindAttr(op.attributes["kind"]).value)
+        blocks = ir.IntegerAttr(op.attributes["block_dim"]).value
+        work = {}
+        if "work" in op.attributes:
+            work = {a.name: ir.IntegerAttr(a.attr).value for a in ir.DictAttr(op.attributes["work"])}
+        out.append({"name": ir.StringAttr(op.attributes["sym_name"]).value, "kind": kind, "blocks": blocks,
+                    "bytes": usage, "estimate": estimate(work, blocks, soc)})
     return out
 
 
@@ -1143,8 +1155,11 @@ class GeLowerToAscendCPass(Pass):
             raise PassFailure(f"unknown soc '{soc}' (known: {', '.join(SOCS)})", at=module)
         if soc or "ascendc.target" not in module.attributes:
             module.attributes["ascendc.target"] = target_attr(soc or DEFAULT_SOC)
-        ub = TargetAttr(module.attributes["ascendc.target"]).ub
-        with module.context, fn.location, K.ub_budget(ub - UB_HEADROOM):
+        target = TargetAttr(module.attributes["ascendc.target"])
+        # Vector kernels run on the AIV cores, cube kernels on the AIC cores (a SoC without separate
+        # vector cores runs both on its AI cores).
+        vector_cores = target.aiv or target.aic
+        with module.context, fn.location, K.ub_budget(target.ub - UB_HEADROOM), K.cores(vector_cores, target.aic):
             low = lower_function(fn)
             kernels = low.kernels
             # A template bug is an internal error naming the kernel here, as when the

@@ -60,9 +60,23 @@ def ub_budget(nbytes: int) -> Iterator[None]:
         yield
     finally:
         UB_BUDGET = saved
-#: Cores the lowering spreads a kernel over (an Ascend910B-class AI core count
-#: is 24; fewer keeps per-block tiles large for the sizes we compile).
-MAX_BLOCKS = 8
+#: Cores a vector kernel / a cube kernel is spread over (its blockDim at most): the SoC's
+#: vector and cube core counts, set per compile by :func:`cores` (the Ascend910B1 preset's here).
+MAX_BLOCKS = 48
+MAX_CUBE_BLOCKS = 24
+
+
+@contextmanager
+def cores(vector: int, cube: int) -> Iterator[None]:
+    """Spreads the kernels built inside the block over ``vector`` (vector kernels) and ``cube``
+    (cube kernels) cores."""
+    global MAX_BLOCKS, MAX_CUBE_BLOCKS
+    saved = MAX_BLOCKS, MAX_CUBE_BLOCKS
+    MAX_BLOCKS, MAX_CUBE_BLOCKS = max(1, vector), max(1, cube)
+    try:
+        yield
+    finally:
+        MAX_BLOCKS, MAX_CUBE_BLOCKS = saved
 
 #: Element types the kernels handle (their sizes come from ``ir.types``).
 _ELEM_TYPES: dict[str, Callable[[], ir.Type]] = {
@@ -128,6 +142,13 @@ class KernelBuilder:
         self._arg_names: dict[str, int] = {}
         self._consts: dict[tuple[str, object], ir.Value] = {}
         self._tiling_vals: dict[str, ir.Value] = {}
+        #: Work for the cost model (:mod:`.cost`): cube FLOPs, bytes through the vector unit,
+        #: scalar-pipe element steps, GM bytes moved.
+        self.work = {"cube_flops": 0, "vector_bytes": 0, "scalar_ops": 0, "gm_bytes": 0}
+
+    def account(self, **work: int) -> None:
+        for k, v in work.items():
+            self.work[k] += int(v)
 
     # -- insertion -------------------------------------------------------------
 
@@ -403,6 +424,7 @@ class KernelBuilder:
         if self.tiling:
             op.attributes["tiling"] = ir.DictAttr.get(
                 {k: ir.IntegerAttr.get(i64, v) for k, v in self.tiling.items()})
+        op.attributes["work"] = ir.DictAttr.get({k: ir.IntegerAttr.get(i64, v) for k, v in self.work.items() if v})
         if self.args:
             # C++ parameter names for the emitter (x, bt, out, ... rather than a0, a1).
             op.attributes["arg_names"] = ir.ArrayAttr.get([ir.StringAttr.get(n) for _, n in self.args])
@@ -629,6 +651,7 @@ def elementwise_kernel(name: str, prog: Program, shape: Sequence[int], split: in
             flat = True
             n_full = len(prog.operands)
     kb = KernelBuilder(name)
+    kb.account(vector_bytes=total * eb * max(1, len(prog.instrs)))
     ins_gm = [kb.arg(f"in{i}", elem) for i in range(len(prog.operands))]  # C++ names in0, in1, ...
     out_gm = kb.arg("out", elem)
     pipe = kb.pipe()
@@ -831,7 +854,8 @@ def matmul_kernel(name: str, elem: str, batch: int, m: int, n: int, k: int, a_ba
     tk = min(align_up(k, c0), (65536 // (max(tm, tn) * eb)) // c0 * c0)
     mt, nt, kt = ceil_div(m, tm), ceil_div(n, tn), ceil_div(k, tk)
     tiles = batch * mt * nt
-    kb = KernelBuilder(name, kind="cube", blocks=max(1, min(MAX_BLOCKS, tiles)))
+    kb = KernelBuilder(name, kind="cube", blocks=max(1, min(MAX_CUBE_BLOCKS, tiles)))
+    kb.account(cube_flops=2 * batch * m * n * k)
     a_gm = kb.arg("a", elem)
     bt_gm = kb.arg("bt", elem)
     out_elem = out_elem or elem
@@ -945,6 +969,7 @@ def _row_kernel_setup(kb: KernelBuilder, elem: str, rows: int, cols: int, extra_
 def softmax_kernel(name: str, elem: str, rows: int, cols: int) -> KernelBuilder:
     """Softmax over the last axis: ReduceMax, subtract, Exp, ReduceSum, scale."""
     kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, rows)))
+    kb.account(vector_bytes=5 * rows * cols * elem_bytes(elem))
     x_gm, y_gm = kb.arg("x", elem), kb.arg("y", elem)
     pipe, slot, lt, ot, inq, outq = _row_kernel_setup(kb, elem, rows, cols, 2)
     red = kb.tbuf_tensor(pipe, "veccalc", elem, 32 // elem_bytes(elem))
@@ -985,6 +1010,7 @@ def layer_norm_kernel(name: str, elem: str, rows: int, cols: int, eps: float, ha
     """(x - mean) / sqrt(var + eps) * scale + bias over the last axis; with
     ``center=False`` the RMS norm x / sqrt(mean(x^2) + eps) * scale."""
     kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, rows)))
+    kb.account(vector_bytes=7 * rows * cols * elem_bytes(elem))
     x_gm = kb.arg("x", elem)
     s_gm = kb.arg("scale", elem) if has_scale else None
     b_gm = kb.arg("bias", elem) if has_bias else None
@@ -1102,6 +1128,7 @@ def transpose2d_kernel(name: str, elem: str, batch: int, rows: int, cols: int) -
     if 2 * size * eb > UB_BUDGET:
         return _transpose2d_tiled(name, elem, batch, rows, cols)
     kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, batch)))
+    kb.account(scalar_ops=batch * n)
     x_gm, y_gm = kb.arg("x", elem), kb.arg("y", elem)
     pipe = kb.pipe()
     src = kb.tbuf_tensor(pipe, "vecin", elem, size)
@@ -1140,6 +1167,7 @@ def _transpose2d_tiled(name: str, elem: str, batch: int, rows: int, cols: int) -
     rt, ct = ceil_div(rows, tr), ceil_div(cols, tc)
     tiles = batch * rt * ct
     kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, tiles)))
+    kb.account(scalar_ops=batch * rows * cols)
     x_gm, y_gm = kb.arg("x", elem), kb.arg("y", elem)
     pipe = kb.pipe()
     src = kb.tbuf_tensor(pipe, "vecin", elem, tr * sc)
@@ -1232,6 +1260,7 @@ def im2col_kernel(name: str, elem: str, nchw: bool, n: int, c: int, h: int, w: i
     ytiles = ceil_div(oh, tr)
     tiles = n * ytiles
     kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, tiles)))
+    kb.account(scalar_ops=n * oh * ow * ckk)
     x_gm, col_gm = kb.arg("x", elem), kb.arg("col", elem)
     pipe = kb.pipe()
     src = kb.tbuf_tensor(pipe, "vecin", elem, band_elems(tr))
@@ -1296,6 +1325,7 @@ def row_reduce_kernel(name: str, elem: str, kind: str, rows: int, cols: int, sca
     if (4 * slot + stage + align) * eb > UB_BUDGET:
         raise Unsupported(f"rows of {cols} elements do not fit the unified buffer")
     kb = KernelBuilder(name, blocks=nblocks)
+    kb.account(vector_bytes=rows * cols * eb, scalar_ops=rows)
     x_gm, y_gm = kb.arg("x", elem), kb.arg("y", elem)
     pipe = kb.pipe()
     lt = local_t(elem, slot, "vecin")
@@ -1338,6 +1368,7 @@ def column_reduce_kernel(name: str, elem: str, kind: str, batch: int, rows: int,
     if 4 * slot * eb > UB_BUDGET:
         raise Unsupported(f"rows of {cols} elements do not fit the unified buffer")
     kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, batch)))
+    kb.account(vector_bytes=batch * rows * cols * eb)
     x_gm, y_gm = kb.arg("x", elem), kb.arg("y", elem)
     pipe = kb.pipe()
     lt, ot = local_t(elem, slot, "vecin"), local_t(elem, slot, "vecout")
@@ -1394,6 +1425,7 @@ def pool_nhwc_kernel(name: str, elem: str, kind: str, n: int, h: int, w: int, c:
     ytiles = ceil_div(oh, tr)
     tiles = n * ytiles
     kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, tiles)))
+    kb.account(vector_bytes=n * oh * ow * c * kernel[0] * kernel[1] * eb)
     x_gm, y_gm = kb.arg("x", elem), kb.arg("y", elem)
     pipe = kb.pipe()
     image = kb.tbuf_tensor(pipe, "veccalc", elem, band_elems(tr))
@@ -1456,6 +1488,7 @@ def depthwise_nhwc_kernel(name: str, elem: str, n: int, h: int, w: int, c: int, 
     ytiles = ceil_div(oh, tr)
     tiles = n * ytiles
     kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, tiles)))
+    kb.account(vector_bytes=2 * n * oh * ow * c * kh * kw * eb)
     x_gm, w_gm = kb.arg("x", elem), kb.arg("w", elem)
     b_gm = kb.arg("bias", elem) if has_bias else None
     y_gm = kb.arg("y", elem)
@@ -1511,6 +1544,7 @@ def cast_kernel(name: str, src: str, dst: str, total: int, mode: str | None = No
     tile = min(tile, align_up(total, align))
     ntiles = ceil_div(total, tile)
     kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, ntiles)))
+    kb.account(vector_bytes=total * max(sb, db))
     x_gm, y_gm = kb.arg("x", src), kb.arg("y", dst)
     pipe = kb.pipe()
     lt, ot = local_t(src, tile, "vecin"), local_t(dst, tile, "vecout")

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from mlir import ir
 
 from ...errors import Unsupported
-from .kernels import MAX_BLOCKS, KernelBuilder, align_up, ceil_div, elem_bytes
+from .kernels import KernelBuilder, align_up, ceil_div, elem_bytes
 from . import kernels as K
 
 
@@ -96,7 +96,7 @@ def copy_rows_kernel(name: str, elem: str, dims: Sequence[int], cols: int, src_s
     for d in dims:
         rows *= d
     chunk = _chunk(elem, cols)
-    kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, rows)))
+    kb = KernelBuilder(name, blocks=max(1, min(K.MAX_BLOCKS, rows)))
     x_gm, y_gm = kb.arg("x", elem), kb.arg("y", elem)
     pipe = kb.pipe()
     buf = kb.tbuf_tensor(pipe, "veccalc", elem, chunk)
@@ -118,7 +118,8 @@ def gather_kernel(name: str, elem: str, idx_elem: str, outer: int, axis_dim: int
     ib = elem_bytes(idx_elem)
     ichunk = min(align_up(nidx, 32 // ib), 2048)
     chunk = _chunk(elem, inner, ichunk * ib)
-    kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, nidx)))
+    kb = KernelBuilder(name, blocks=max(1, min(K.MAX_BLOCKS, nidx)))
+    kb.account(scalar_ops=outer * nidx)
     x_gm, i_gm, y_gm = kb.arg("x", elem), kb.arg("indices", idx_elem), kb.arg("y", elem)
     pipe = kb.pipe()
     ibuf = kb.tbuf_tensor(pipe, "veccalc", idx_elem, ichunk)
@@ -156,7 +157,8 @@ def where_kernel(name: str, elem: str, total: int, x_scalar: float | None, y_sca
     tile = max(256, (K.UB_BUDGET // (units * eb + 1)) // 256 * 256)
     tile = min(tile, align_up(total, 256))
     ntiles = ceil_div(total, tile)
-    kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, ntiles)))
+    kb = KernelBuilder(name, blocks=max(1, min(K.MAX_BLOCKS, ntiles)))
+    kb.account(vector_bytes=total * eb)
     m_gm = kb.arg("mask", "ui8")
     x_gm = kb.arg("x", elem) if x_scalar is None else None
     y_gm = kb.arg("y", elem) if y_scalar is None else None

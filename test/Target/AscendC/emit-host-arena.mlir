@@ -66,6 +66,7 @@ module attributes {ascendc.target = #ascendc.target<soc = "Ascend910B1", arch = 
 // CHECK-NEXT:   TensorDead(buf1);
 // CHECK-NEXT:   TensorDead(buf2);
 // CHECK-NEXT:   GE_CHECK(Synchronize());
+// CHECK-NEXT:   OutputWritten(outDev, 4096, "out");
 // CHECK-NEXT:   GE_CHECK(ToHost(outputs[0], outDev, 4096));
 // CHECK-NEXT:   return 0;
 // CHECK-NEXT: }

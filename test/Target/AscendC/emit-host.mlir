@@ -112,6 +112,7 @@ module attributes {ascendc.target = #ascendc.target<soc = "Ascend910B2", arch = 
 // CHECK-NEXT: #ifdef ASCENDC_CPU_DEBUG
 // CHECK-NEXT:   ICPU_RUN_KF(scale_0, 2, outDev, buf0, scale_0Tiling);
 // CHECK:        GE_CHECK(Synchronize());
+// CHECK-NEXT:   OutputWritten(outDev, 256, "out");
 // CHECK-NEXT:   GE_CHECK(ToHost(outputs[0], outDev, 256));
 // CHECK-NEXT:   return 0;
 // CHECK-NEXT: }

@@ -116,3 +116,63 @@ def reduce_cast() -> onnx.ModelProto:
              helper.make_node("ReduceMean", ["x2"], ["m"], axes=[-1], keepdims=0),
              helper.make_node("ReduceMax", ["m"], ["y"], axes=[1], keepdims=1)]
     return _model(nodes, [("x", [3, 5, 40])], [("y", [3, 1])], {}, "reduce_cast")
+
+
+def transformer_ops() -> onnx.ModelProto:
+    """What transformer exports need beyond matmuls: an embedding Gather of int64 ids, Split + Concat
+    (rotate-half), Slice, Tile, tanh GELU, a causal mask by Where, an int64 -> float Cast, and an
+    attention-mask Add whose [S, S] rows are too long for the unified buffer (periodic operand).
+    Inputs: ids [2, 6] int64, scores [1, 2, 128, 128]; outputs: p [2, 6, 6], g [2, 4, 16],
+    t [2, 8, 16], f [2, 6], m [1, 2, 128, 128]."""
+    rng = np.random.default_rng(5)
+    causal = np.triu(np.ones((6, 6), bool), 1)
+    inits = {"E": rng.standard_normal((50, 16)).astype(np.float32), "causal": causal,
+             "neg": np.array(-1e9, np.float32), "half": np.array(0.5, np.float32),
+             "starts": np.array([1], np.int64), "ends": np.array([5], np.int64), "axes": np.array([1], np.int64),
+             "sizes": np.array([8, 8], np.int64), "reps": np.array([1, 2, 1], np.int64),
+             "mask": np.where(np.triu(np.ones((128, 128), bool), 1), -1e4, 0).astype(np.float32)}
+    nodes = [helper.make_node("Gather", ["E", "ids"], ["emb"], axis=0),
+             helper.make_node("Split", ["emb", "sizes"], ["a", "b"], axis=2),
+             helper.make_node("Concat", ["b", "a"], ["r"], axis=2),
+             helper.make_node("Transpose", ["emb"], ["et"], perm=[0, 2, 1]),
+             helper.make_node("MatMul", ["r", "et"], ["s"]),
+             helper.make_node("Where", ["causal", "neg", "s"], ["sm"]),
+             helper.make_node("Softmax", ["sm"], ["p"], axis=-1),
+             helper.make_node("Slice", ["emb", "starts", "ends", "axes"], ["sl"]),
+             helper.make_node("Gelu", ["sl"], ["g"], approximate="tanh"),
+             helper.make_node("Tile", ["sl", "reps"], ["t"]),
+             helper.make_node("Cast", ["ids"], ["fi"], to=TensorProto.FLOAT),
+             helper.make_node("Mul", ["fi", "half"], ["f"]),
+             helper.make_node("Add", ["scores", "mask"], ["m"])]
+    g = helper.make_graph(
+        nodes, "transformer_ops",
+        [helper.make_tensor_value_info("ids", TensorProto.INT64, [2, 6]),
+         helper.make_tensor_value_info("scores", TensorProto.FLOAT, [1, 2, 128, 128])],
+        [helper.make_tensor_value_info("p", TensorProto.FLOAT, [2, 6, 6]),
+         helper.make_tensor_value_info("g", TensorProto.FLOAT, [2, 4, 16]),
+         helper.make_tensor_value_info("t", TensorProto.FLOAT, [2, 8, 16]),
+         helper.make_tensor_value_info("f", TensorProto.FLOAT, [2, 6]),
+         helper.make_tensor_value_info("m", TensorProto.FLOAT, [1, 2, 128, 128])],
+        [numpy_helper.from_array(np.asarray(a), n) for n, a in inits.items()])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 20)])
+
+
+def cnn_ops() -> onnx.ModelProto:
+    """A 3x128x128 image (larger than the unified buffer: banded im2col and pooling, tiled layout
+    transposes), a stride-2 conv, a 3x3/2 max pool, a depthwise conv with ReLU6 and a 2x2/2
+    transposed conv with bias. Input [1, 3, 128, 128]; outputs [1, 8, 32, 32] and [1, 8, 64, 64]."""
+    rng = np.random.default_rng(6)
+    inits = {"W": (rng.standard_normal((8, 3, 3, 3)) * 0.3).astype(np.float32),
+             "B": rng.standard_normal(8).astype(np.float32),
+             "D": (rng.standard_normal((8, 1, 3, 3)) * 0.3).astype(np.float32),
+             "DB": rng.standard_normal(8).astype(np.float32),
+             "T": (rng.standard_normal((8, 8, 2, 2)) * 0.3).astype(np.float32),
+             "TB": rng.standard_normal(8).astype(np.float32),
+             "lo": np.array(0, np.float32), "hi": np.array(6, np.float32)}
+    nodes = [helper.make_node("Conv", ["x", "W", "B"], ["c"], pads=[1, 1, 1, 1], strides=[2, 2]),
+             helper.make_node("MaxPool", ["c"], ["p"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1]),
+             helper.make_node("Conv", ["p", "D", "DB"], ["d"], pads=[1, 1, 1, 1], group=8),
+             helper.make_node("Clip", ["d", "lo", "hi"], ["y"]),
+             helper.make_node("ConvTranspose", ["y", "T", "TB"], ["u"], kernel_shape=[2, 2], strides=[2, 2])]
+    return _model(nodes, [("x", [1, 3, 128, 128])], [("y", [1, 8, 32, 32]), ("u", [1, 8, 64, 64])], inits,
+                  "cnn_ops")

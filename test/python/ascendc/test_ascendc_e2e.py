@@ -276,3 +276,40 @@ def test_batch_one_matmul_pads_m_to_16(tmp_path):
     compiled, got, want = _run(model, tmp_path)
     assert np.max(np.abs(got - want)) <= 1e-4 * max(1.0, float(np.max(np.abs(want))))
     assert any("Mmad" in p.read_text() for p in (tmp_path / "project").glob("*.cpp"))  # the cube path ran
+
+
+def _run_all(model, feeds, tmp_path):
+    compiled = ge_mlir.compile(model, target="ascendc", output_dir=tmp_path / "project")
+    got = compiled(*feeds.values())
+    want = ort.InferenceSession(model.SerializeToString()).run(None, feeds)
+    for g, w in zip(got, want):
+        assert g.shape == w.shape and g.dtype == w.dtype
+        # fp32: 1e-4 relative to the output's largest magnitude (the issue's tolerance).
+        np.testing.assert_allclose(g, w, rtol=0, atol=1e-4 * max(1.0, float(np.abs(w).max())))
+    _check_device_plan(compiled)
+    return compiled
+
+
+def test_transformer_ops(tmp_path):
+    """Gather, Split/Concat, Slice, Tile, tanh GELU, Where with a causal mask, int64 -> f32 Cast and a
+    periodic [S, S] mask operand, on the shim with all its checks (multi-core ones included)."""
+    rng = np.random.default_rng(8)
+    feeds = {"ids": rng.integers(-50, 50, (2, 6)).astype(np.int64),   # negative ids count from the end
+             "scores": rng.standard_normal((1, 2, 128, 128)).astype(np.float32)}
+    compiled = _run_all(e2e_models.transformer_ops(), feeds, tmp_path)
+    names = {k["name"].rsplit("_", 1)[0] for k in compiled.kernels}
+    assert {"gather", "split", "concat", "slice", "tile", "where", "cast"} <= names
+    # The cost model names each kernel's bound (a model, labelled as one).
+    assert all(k["estimate"]["bound"] in ("cube", "vector", "scalar", "memory") for k in compiled.kernels)
+    assert "assumed rates" in compiled.kernels[0]["estimate"]["model"]
+
+
+def test_cnn_ops_larger_than_the_unified_buffer(tmp_path):
+    """A 3x128x128 image: banded im2col and max pool, tiled NCHW <-> NHWC transposes, a depthwise conv
+    with ReLU6 and a kernel == stride transposed conv; kernels spread over the SoC's cores."""
+    x = np.random.default_rng(9).standard_normal((1, 3, 128, 128)).astype(np.float32)
+    compiled = _run_all(e2e_models.cnn_ops(), {"x": x}, tmp_path)
+    names = {k["name"].rsplit("_", 1)[0] for k in compiled.kernels}
+    assert {"im2col", "pool", "depthwise", "conv_transpose", "trans_data"} <= names
+    assert max(k["blocks"] for k in compiled.kernels) > 8      # the 910B1 preset: 48 vector, 24 cube cores
+    assert all(k["blocks"] <= (24 if k["kind"] == "cube" else 48) for k in compiled.kernels)
