@@ -67,6 +67,51 @@ def _compile(cmd: list[str], what: str) -> None:
                              f"{r.stdout}{r.stderr}".rstrip())
 
 
+def _precompiled_header(cxx: str, flags: list[str]) -> Path | None:
+    """A directory holding ``kernel_operator.h.gch`` for these flags, or None.
+
+    Parsing the shim's headers is most of a kernel's compile time (about 1.1 of 1.7 s with g++ -O1);
+    g++ picks up ``kernel_operator.h.gch`` from the first include directory and skips the parse. The
+    header is built once per compiler, flags and shim sources (hashed) under the compile cache's
+    directory (``$GE_MLIR_CACHE_DIR``, else ``$XDG_CACHE_HOME/ge_mlir``, else ``~/.cache/ge_mlir``;
+    subdirectory ``shim-pch/``), written atomically so that parallel builds
+    share it. Other compilers, or a failure to build it, fall back to plain compiles (g++ also falls
+    back by itself when a .gch does not match)."""
+    import hashlib
+
+    if "g++" not in Path(cxx).name:
+        return None
+    try:
+        version = subprocess.run([cxx, "--version"], capture_output=True, text=True, check=False).stdout
+    except OSError:
+        return None
+    h = hashlib.sha256("\0".join([version, *flags]).encode())
+    for f in sorted((SHIM_DIR / "include").rglob("*.h")):
+        h.update(f.relative_to(SHIM_DIR).as_posix().encode())
+        h.update(f.read_bytes())
+    # The compile cache's directory (ge_mlir.cache, a layer above the targets: not imported).
+    base = os.environ.get("GE_MLIR_CACHE_DIR") or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache",
+                                                           "ge_mlir")
+    d = Path(base) / "shim-pch" / h.hexdigest()[:20]
+    gch = d / "kernel_operator.h.gch"
+    if gch.is_file():
+        return d
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=d) as tmp:
+            src = Path(tmp) / "pch.h"
+            src.write_text('#include "kernel_operator.h"\n')
+            out = Path(tmp) / "kernel_operator.h.gch"
+            r = subprocess.run([cxx, *flags, "-x", "c++-header", str(src), "-o", str(out)],
+                               capture_output=True, text=True, check=False)
+            if r.returncode != 0:
+                return None
+            os.replace(out, gch)
+    except OSError:
+        return None
+    return d
+
+
 def build_shared_library(project_dir: str | Path, *, cxx: str = "g++", opt: str = "-O1",
                          jobs: int = 2) -> Path:
     """Compiles the project's kernels and host code into ``<project>/build-shim/libgraph.so``.
@@ -85,8 +130,10 @@ def build_shared_library(project_dir: str | Path, *, cxx: str = "g++", opt: str 
     flags = ["-std=c++17", "-Wall", "-Werror", opt, "-fPIC", "-pthread", "-DASCENDC_CPU_DEBUG",
              f"-I{SHIM_DIR / 'include'}", f"-I{project}"]
     objects = [build / (src.stem + ".o") for src in sources]
+    pch = _precompiled_header(cxx, flags)
+    kflags = ([f"-I{pch}"] if pch is not None else []) + flags
     with ThreadPoolExecutor(max_workers=max(1, min(jobs, 2))) as pool:
-        futures = [pool.submit(_compile, [cxx, *flags, "-c", str(src), "-o", str(obj)], src.name)
+        futures = [pool.submit(_compile, [cxx, *kflags, "-c", str(src), "-o", str(obj)], src.name)
                    for src, obj in zip(sources, objects)]
         for f in futures:
             f.result()
