@@ -953,6 +953,11 @@ def _cube_slice(kb: KernelBuilder, t: ir.Value, off: ir.Value, frag: int) -> ir.
 # ----------------------------------------------------------------------------
 
 
+def _row_fits(elem: str, cols: int, extra_rows: int) -> bool:
+    """A row of ``cols`` fits the in-UB row kernels (:func:`_row_kernel_setup`)."""
+    return align_up(cols, 32 // elem_bytes(elem)) * elem_bytes(elem) * (4 + extra_rows) <= UB_BUDGET
+
+
 def _row_kernel_setup(kb: KernelBuilder, elem: str, rows: int, cols: int, extra_rows: int):
     eb = elem_bytes(elem)
     align = 32 // eb
@@ -967,7 +972,12 @@ def _row_kernel_setup(kb: KernelBuilder, elem: str, rows: int, cols: int, extra_
 
 
 def softmax_kernel(name: str, elem: str, rows: int, cols: int) -> KernelBuilder:
-    """Softmax over the last axis: ReduceMax, subtract, Exp, ReduceSum, scale."""
+    """Softmax over the last axis: ReduceMax, subtract, Exp, ReduceSum, scale (rows longer than the
+    UB: :func:`.kernels_rows.softmax_long_kernel`)."""
+    if not _row_fits(elem, cols, 2):
+        from .kernels_rows import softmax_long_kernel
+
+        return softmax_long_kernel(name, elem, rows, cols)
     kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, rows)))
     kb.account(vector_bytes=5 * rows * cols * elem_bytes(elem))
     x_gm, y_gm = kb.arg("x", elem), kb.arg("y", elem)
@@ -1008,7 +1018,12 @@ def softmax_kernel(name: str, elem: str, rows: int, cols: int) -> KernelBuilder:
 def layer_norm_kernel(name: str, elem: str, rows: int, cols: int, eps: float, has_scale: bool,
                       has_bias: bool, center: bool = True) -> KernelBuilder:
     """(x - mean) / sqrt(var + eps) * scale + bias over the last axis; with
-    ``center=False`` the RMS norm x / sqrt(mean(x^2) + eps) * scale."""
+    ``center=False`` the RMS norm x / sqrt(mean(x^2) + eps) * scale (rows longer than the UB:
+    :func:`.kernels_rows.layer_norm_long_kernel`)."""
+    if not _row_fits(elem, cols, 4 + int(has_scale) + int(has_bias)):
+        from .kernels_rows import layer_norm_long_kernel
+
+        return layer_norm_long_kernel(name, elem, rows, cols, eps, has_scale, has_bias, center)
     kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, rows)))
     kb.account(vector_bytes=7 * rows * cols * elem_bytes(elem))
     x_gm = kb.arg("x", elem)
@@ -1323,7 +1338,9 @@ def row_reduce_kernel(name: str, elem: str, kind: str, rows: int, cols: int, sca
     per_block = ceil_div(rows, nblocks)
     stage = align_up(per_block, align)
     if (4 * slot + stage + align) * eb > UB_BUDGET:
-        raise Unsupported(f"rows of {cols} elements do not fit the unified buffer")
+        from .kernels_rows import row_reduce_long_kernel
+
+        return row_reduce_long_kernel(name, elem, kind, rows, cols, scale)
     kb = KernelBuilder(name, blocks=nblocks)
     kb.account(vector_bytes=rows * cols * eb, scalar_ops=rows)
     x_gm, y_gm = kb.arg("x", elem), kb.arg("y", elem)
@@ -1366,7 +1383,9 @@ def column_reduce_kernel(name: str, elem: str, kind: str, batch: int, rows: int,
     eb = elem_bytes(elem)
     slot = align_up(cols, 32 // eb)
     if 4 * slot * eb > UB_BUDGET:
-        raise Unsupported(f"rows of {cols} elements do not fit the unified buffer")
+        from .kernels_rows import column_reduce_long_kernel
+
+        return column_reduce_long_kernel(name, elem, kind, batch, rows, cols, scale)
     kb = KernelBuilder(name, blocks=max(1, min(MAX_BLOCKS, batch)))
     kb.account(vector_bytes=batch * rows * cols * eb)
     x_gm, y_gm = kb.arg("x", elem), kb.arg("y", elem)

@@ -176,3 +176,29 @@ def cnn_ops() -> onnx.ModelProto:
              helper.make_node("ConvTranspose", ["y", "T", "TB"], ["u"], kernel_shape=[2, 2], strides=[2, 2])]
     return _model(nodes, [("x", [1, 3, 128, 128])], [("y", [1, 8, 32, 32]), ("u", [1, 8, 64, 64])], inits,
                   "cnn_ops")
+
+
+def long_rows() -> onnx.ModelProto:
+    """Rows longer than the unified buffer (160 KiB planned = 40960 f32): a softmax over 50000
+    logits, a LayerNormalization over 45000 features, a ReduceSum over 60000 elements and a ReduceMax
+    over the middle axis of [2, 3, 45000] (columns in chunks)."""
+    rng = np.random.default_rng(7)
+    inits = {"g": rng.uniform(0.5, 1.5, 45000).astype(np.float32),
+             "b": rng.standard_normal(45000).astype(np.float32)}
+    nodes = [helper.make_node("Softmax", ["s"], ["p"], axis=-1),
+             helper.make_node("LayerNormalization", ["l", "g", "b"], ["n"], axis=-1, epsilon=1e-5),
+             helper.make_node("ReduceSum", ["r", "ax"], ["rs"], keepdims=0),
+             helper.make_node("ReduceMax", ["c"], ["cm"], axes=[1], keepdims=0)]
+    inits["ax"] = np.array([-1], np.int64)
+    g = helper.make_graph(
+        nodes, "long_rows",
+        [helper.make_tensor_value_info("s", TensorProto.FLOAT, [2, 50000]),
+         helper.make_tensor_value_info("l", TensorProto.FLOAT, [2, 45000]),
+         helper.make_tensor_value_info("r", TensorProto.FLOAT, [3, 60000]),
+         helper.make_tensor_value_info("c", TensorProto.FLOAT, [2, 3, 45000])],
+        [helper.make_tensor_value_info("p", TensorProto.FLOAT, [2, 50000]),
+         helper.make_tensor_value_info("n", TensorProto.FLOAT, [2, 45000]),
+         helper.make_tensor_value_info("rs", TensorProto.FLOAT, [3]),
+         helper.make_tensor_value_info("cm", TensorProto.FLOAT, [2, 45000])],
+        [numpy_helper.from_array(np.asarray(a), n) for n, a in inits.items()])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])

@@ -313,3 +313,19 @@ def test_cnn_ops_larger_than_the_unified_buffer(tmp_path):
     assert {"im2col", "pool", "depthwise", "conv_transpose", "trans_data"} <= names
     assert max(k["blocks"] for k in compiled.kernels) > 8      # the 910B1 preset: 48 vector, 24 cube cores
     assert all(k["blocks"] <= (24 if k["kind"] == "cube" else 48) for k in compiled.kernels)
+
+
+def test_rows_longer_than_the_unified_buffer(tmp_path):
+    """Softmax, layer norm and reductions over rows that do not fit the UB go chunk by chunk."""
+    rng = np.random.default_rng(10)
+    feeds = {"s": (rng.standard_normal((2, 50000)) * 4).astype(np.float32),
+             "l": (rng.standard_normal((2, 45000)) + 3).astype(np.float32),
+             "r": rng.standard_normal((3, 60000)).astype(np.float32),
+             "c": rng.standard_normal((2, 3, 45000)).astype(np.float32)}
+    compiled = _run_all(e2e_models.long_rows(), feeds, tmp_path)
+    # Each family took its chunked form: a chunk field in its tiling struct.
+    import re
+
+    tiling = (compiled.project_dir / "tiling.h").read_text()
+    chunked = set(re.findall(r"struct (\w+)_Tiling \{\n  int64_t chunk;", tiling))
+    assert chunked == {"softmax_0", "layer_norm_0", "reduce_0", "reduce_1"}, tiling
