@@ -911,7 +911,93 @@ def lower_where(low: Lowering, op: ir.Operation) -> None:
     low.launch(kb, [*args, low.result_buffer(op.results[0])])
 
 
+def lower_resize(low: Lowering, op: ir.Operation) -> None:
+    """Separable: per resized axis, one gather per tap (compile-time source indices from the ONNX
+    coordinate transform) and, for linear and cubic taps, one vector kernel summing the gathered
+    tensors times their weights (a per-index weight: a "col" operand, or a "row" one on the last axis)."""
+    from ...ir.resize import resize_tables
+
+    x = op.operands[0]
+    in_shape, out_shape = _shape(x), _shape(op.results[0])
+    elem = _elem(x)
+    if elem not in _ELEMS:
+        raise Unsupported(f"resize of {elem}")
+    mode = attr_enum(op, "mode", "nearest")
+    coord = attr_enum(op, "coordinate_transformation_mode", "half_pixel")
+    if coord == "tf_crop_and_resize":
+        raise Unsupported("tf_crop_and_resize (needs roi)")
+    if "scales" in op.attributes:
+        scales = [float(v) for v in ir.DenseF32ArrayAttr(op.attributes["scales"])]
+    else:
+        scales = [o / i for o, i in zip(out_shape, in_shape)]
+    axes = [d for d in range(len(in_shape)) if out_shape[d] != in_shape[d] or not np.isclose(scales[d], 1.0)]
+    cur, shape = low.buffer(x), list(in_shape)
+    for n_axis, d in enumerate(axes):
+        idx, w = resize_tables(in_shape[d], out_shape[d], scales[d], mode, coord,
+                               attr_enum(op, "nearest_mode", "round_prefer_floor"),
+                               attr_float(op, "cubic_coeff_a", -0.75))
+        new_shape = shape[:d] + [out_shape[d]] + shape[d + 1 :]
+        last = n_axis == len(axes) - 1
+        out = low.result_buffer(op.results[0]) if last else low.temp(elem, _numel(new_shape))
+        outer, inner = _numel(shape[:d]), _numel(shape[d + 1 :])
+        taps = [j for j in range(w.shape[1]) if np.any(w[:, j] != 0)]
+        if mode == "nearest" or (len(taps) == 1 and np.all(w[:, taps[0]] == 1)):
+            # One tap with weight 1 per output index: a pure gather.
+            pick = idx[np.arange(len(idx)), np.argmax(w, axis=1)]
+            kb = KC.gather_kernel(low.name("resize"), elem, "i32", outer, shape[d], out_shape[d], inner)
+            low.launch(kb, [cur, Buffer("i32", len(pick), "const", value=pick.astype(np.int32)), out])
+        else:
+            gathered = []
+            for j in taps:
+                g = low.temp(elem, _numel(new_shape))
+                kb = KC.gather_kernel(low.name("resize"), elem, "i32", outer, shape[d], out_shape[d], inner)
+                low.launch(kb, [cur, Buffer("i32", len(idx), "const", value=idx[:, j].astype(np.int32)), g])
+                gathered.append(g)
+            prog = K.Program(elem)
+            on_last = d == len(new_shape) - 1
+            acc = None
+            for _ in taps:
+                t = prog.binary("mul", prog.input(), prog.input("row" if on_last else "col",
+                                                               0 if on_last else out_shape[d]))
+                acc = t if acc is None else prog.binary("add", acc, t)
+            prog.result = acc
+            args = [b for g, j in zip(gathered, taps)
+                    for b in (g, low.const_buffer(w[:, j].astype(np.float64), elem))]
+            kb = K.elementwise_kernel(low.name("resize"), prog, new_shape, len(new_shape) - 1 if on_last else d + 1)
+            low.launch(kb, [*args, out])
+        cur, shape = out, new_shape
+    if not axes:
+        _launch_copy(low, "resize", elem, in_shape, cur, KC.contiguous_strides(in_shape), 0,
+                     low.result_buffer(op.results[0]), KC.contiguous_strides(in_shape), 0)
+
+
+def lower_pad(low: Lowering, op: ir.Operation) -> None:
+    """Constant padding: the output filled with the value, then the input copied into its interior
+    (negative pads crop)."""
+    if attr_enum(op, "mode", "constant") != "constant":
+        raise Unsupported(f"pad mode {attr_enum(op, 'mode', 'constant')} (constant padding is lowered)")
+    x = op.operands[0]
+    shape, out_shape = _shape(x), _shape(op.results[0])
+    elem = _elem(x)
+    if elem not in _ELEMS:
+        raise Unsupported(f"pad of {elem}")
+    rank = len(shape)
+    pads = attr_ints(op, "pads", [0] * (2 * rank))
+    begin, end = pads[:rank], pads[rank:]
+    out = low.result_buffer(op.results[0])
+    low.launch(KC.fill_kernel(low.name("pad"), elem, _numel(out_shape), attr_float(op, "value", 0.0)), [out])
+    copy = [d + min(b, 0) + min(e, 0) for d, b, e in zip(shape, begin, end)]
+    if _numel(copy) <= 0 or any(c <= 0 for c in copy):
+        return
+    in_strides, out_strides = KC.contiguous_strides(shape), KC.contiguous_strides(out_shape)
+    src = sum(max(-b, 0) * s for b, s in zip(begin, in_strides))
+    dst = sum(max(b, 0) * s for b, s in zip(begin, out_strides))
+    _launch_copy(low, "pad", elem, copy, low.buffer(x), in_strides, src, out, out_strides, dst)
+
+
 _LOWERINGS = {
+    "ge.resize": lower_resize,
+    "ge.pad": lower_pad,
     "ge.where": lower_where,
     "ge.conv_transpose2d": lower_conv_transpose2d,
     "ge.split": lower_split,

@@ -201,3 +201,22 @@ def where_kernel(name: str, elem: str, total: int, x_scalar: float | None, y_sca
         kb.copy_out(o_gm, off, ov, cnt, pad=True)
         kb.free(oq, ov)
     return kb
+
+
+def fill_kernel(name: str, elem: str, total: int, value: float) -> KernelBuilder:
+    """``y[:] = value``: one tile duplicated once per block, written tile by tile (DataCopyPad tail)."""
+    eb = elem_bytes(elem)
+    align = 32 // eb
+    tile = min(align_up(total, align), max(align, (K.UB_BUDGET // eb) // align * align))
+    ntiles = ceil_div(total, tile)
+    kb = KernelBuilder(name, blocks=max(1, min(K.MAX_BLOCKS, ntiles)))
+    y_gm = kb.arg("y", elem)
+    pipe = kb.pipe()
+    buf = kb.tbuf_tensor(pipe, "vecout", elem, tile)
+    p_total, p_tile, p_nt = kb.param("total", total), kb.param("tile", tile), kb.param("ntiles", ntiles)
+    kb.duplicate(buf, kb.f(value, elem), p_tile)
+    kb.flag("v_mte3")
+    with kb.loop(kb.block_idx(), p_nt, kb.block_num()) as t:
+        off = kb.mul(t, p_tile)
+        kb.copy_out(y_gm, off, buf, kb.min(kb.sub(p_total, off), p_tile), pad=True)
+    return kb

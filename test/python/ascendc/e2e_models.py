@@ -202,3 +202,22 @@ def long_rows() -> onnx.ModelProto:
          helper.make_tensor_value_info("cm", TensorProto.FLOAT, [2, 45000])],
         [numpy_helper.from_array(np.asarray(a), n) for n, a in inits.items()])
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def resize_pad() -> onnx.ModelProto:
+    """Resize nearest (x2, asymmetric/floor), linear (half_pixel, to 8x11) and cubic (align_corners,
+    to 9x6) of x [1, 2, 5, 7], and a constant Pad of x with a cropped axis."""
+    empty = np.array([], np.float32)
+    inits = {"roi": empty, "s2": np.array([1, 1, 2, 2], np.float32), "none": empty,
+             "lin": np.array([1, 2, 8, 11], np.int64), "cub": np.array([1, 2, 9, 6], np.int64),
+             "pads": np.array([0, 1, 2, -1, 0, 0, 1, 3], np.int64), "val": np.array(-2.5, np.float32)}
+    nodes = [helper.make_node("Resize", ["x", "roi", "s2"], ["near"], mode="nearest",
+                              coordinate_transformation_mode="asymmetric", nearest_mode="floor"),
+             helper.make_node("Resize", ["x", "roi", "none", "lin"], ["lin_y"], mode="linear",
+                              coordinate_transformation_mode="half_pixel"),
+             helper.make_node("Resize", ["x", "roi", "none", "cub"], ["cub_y"], mode="cubic",
+                              coordinate_transformation_mode="align_corners"),
+             helper.make_node("Pad", ["x", "pads", "val"], ["pad_y"], mode="constant")]
+    return _model(nodes, [("x", [1, 2, 5, 7])], [("near", [1, 2, 10, 14]), ("lin_y", [1, 2, 8, 11]),
+                                                 ("cub_y", [1, 2, 9, 6]), ("pad_y", [1, 3, 8, 9])], inits,
+                  "resize_pad")

@@ -329,3 +329,12 @@ def test_rows_longer_than_the_unified_buffer(tmp_path):
     tiling = (compiled.project_dir / "tiling.h").read_text()
     chunked = set(re.findall(r"struct (\w+)_Tiling \{\n  int64_t chunk;", tiling))
     assert chunked == {"softmax_0", "layer_norm_0", "reduce_0", "reduce_1"}, tiling
+
+
+def test_resize_and_pad(tmp_path):
+    """Resize (nearest, linear, cubic; separable gathers and weighted sums from the ONNX coordinate
+    tables) and constant Pad (fill, then the interior; a negative pad crops)."""
+    x = np.random.default_rng(11).standard_normal((1, 2, 5, 7)).astype(np.float32)
+    compiled = _run_all(e2e_models.resize_pad(), {"x": x}, tmp_path)
+    names = {k["name"].rsplit("_", 1)[0] for k in compiled.kernels}
+    assert {"resize", "pad"} <= names
