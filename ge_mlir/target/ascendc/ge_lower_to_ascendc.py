@@ -81,6 +81,37 @@ def _scalar_constant(v: ir.Value) -> float | None:
     return float(flat[0]) if np.all(flat == flat[0]) else None
 
 
+def _const(v: ir.Value | None) -> np.ndarray | None:
+    """The value of a constant operand as numpy (None if not a constant), any size: a
+    ``dense_resource`` too large for :func:`constant_array` (a tied 50257 x 256 embedding) is read
+    from its blob."""
+    if v is None:
+        return None
+    op = constant_op(v)
+    if op is None:
+        return None
+    arr = constant_array(v)
+    if arr is None:
+        value = _constant_value(op, v) if _elem(v) not in ("f32", "f64") else _resource_f32(op, v)
+        arr = value if isinstance(value, np.ndarray) else None
+    return None if arr is None else arr.reshape(_shape(v))
+
+
+def _resource_f32(op: ir.Operation, v: ir.Value) -> np.ndarray | None:
+    from ...ir.constants import read_resource_bytes
+
+    try:
+        ir.DenseResourceElementsAttr(op.attributes["value"])
+    except (ValueError, TypeError):
+        return None
+    dtype = np.dtype(NUMPY_DTYPES[_elem(v)])
+    n = _numel(_shape(v))
+    raw = read_resource_bytes(op.attributes["value"])
+    if raw is None or len(raw) < n * dtype.itemsize:
+        return None
+    return np.frombuffer(raw[: n * dtype.itemsize], dtype).copy()
+
+
 def _constant_value(op: ir.Operation, v: ir.Value) -> object:
     """The attribute of a constant, or its data as numpy when it is a ``dense_resource`` of a type the
     emitter cannot read back (integer tables, position ids)."""
@@ -379,7 +410,7 @@ def epilogue(low: Lowering, acc: Buffer, out_value: ir.Value, shape: list[int], 
 
 def _matmul_bt(low: Lowering, b: ir.Value, k: int, n: int, batch_b: int) -> Buffer:
     """Global memory holding B^T ([..., N, K]) for the cube kernel."""
-    arr = constant_array(b) if constant_op(b) is not None else None
+    arr = _const(b)
     elem = _elem(b)
     if arr is not None:
         return low.const_buffer(np.swapaxes(arr, -1, -2), elem)
@@ -419,7 +450,7 @@ def lower_matmul(low: Lowering, op: ir.Operation) -> None:
         n = b_shape[0] if trans_b else b_shape[1]
         batch, a_batched, b_batched = 1, False, False
         if trans_b:
-            arr = constant_array(b) if constant_op(b) is not None else None
+            arr = _const(b)
             bt = low.const_buffer(arr, elem) if arr is not None else low.buffer(b)
         else:
             bt = _matmul_bt(low, b, k, n, 1)
@@ -475,7 +506,7 @@ def lower_conv2d(low: Lowering, op: ir.Operation) -> None:
     if attr_int(op, "groups", 1) != 1:
         lower_depthwise_conv2d(low, op)
         return
-    warr = constant_array(w) if constant_op(w) is not None else None
+    warr = _const(w)
     if warr is None:
         raise Unsupported("conv2d with a non-constant filter")
     fmt = attr_enum(op, "data_format", "NCHW")
@@ -527,7 +558,7 @@ def lower_depthwise_conv2d(low: Lowering, op: ir.Operation) -> None:
 
     x, w, bias, residual = conv_parts(op)
     groups = attr_int(op, "groups", 1)
-    warr = constant_array(w) if constant_op(w) is not None else None
+    warr = _const(w)
     if attr_enum(op, "data_format", "NCHW") != "NHWC":
         raise Unsupported("grouped conv2d outside NHWC (the ascendc pipeline computes convolutions in NHWC)")
     n, h, wd, c = _shape(x)
@@ -562,7 +593,7 @@ def lower_conv_transpose2d(low: Lowering, op: ir.Operation) -> None:
     scattered into the output blocks (a strided row copy), bias and activation on the way."""
     x, w = op.operands[0], op.operands[1]
     bias = op.operands[2] if len(op.operands) > 2 else None
-    warr = constant_array(w) if constant_op(w) is not None else None
+    warr = _const(w)
     if warr is None:
         raise Unsupported("conv_transpose2d with a non-constant filter")
     if attr_enum(op, "data_format", "NCHW") != "NHWC":
@@ -584,7 +615,7 @@ def lower_conv_transpose2d(low: Lowering, op: ir.Operation) -> None:
                [low.buffer(x), bt, acc])
     act = attr_enum(op, "activation", "none") if "activation" in op.attributes else "none"
     if bias is not None or act != "none":
-        barr = constant_array(bias) if bias is not None and constant_op(bias) is not None else None
+        barr = _const(bias)
         if bias is not None and barr is None:
             raise Unsupported("conv_transpose2d with a non-constant bias")
         biased = low.temp(elem, n * h * wd * cols)
@@ -607,8 +638,7 @@ def lower_conv_transpose2d(low: Lowering, op: ir.Operation) -> None:
 
 
 def lower_batch_norm(low: Lowering, op: ir.Operation) -> None:
-    stats = [constant_array(op.operands[i]) if constant_op(op.operands[i]) is not None else None
-             for i in range(1, 5)]
+    stats = [_const(op.operands[i]) for i in range(1, 5)]
     if any(s is None for s in stats):
         raise Unsupported("batch_norm with non-constant statistics")
     scale, beta, mean, var = (s.reshape(-1).astype(np.float64) for s in stats)
@@ -776,10 +806,19 @@ _CASTS = {("f32", "f16"): "rint", ("f16", "f32"): "none", ("i64", "f32"): "rint"
 def lower_cast(low: Lowering, op: ir.Operation) -> None:
     x = op.operands[0]
     src, dst = _elem(x), _elem(op.results[0])
+    n = _numel(_shape(x))
     mode = _CASTS.get((src, dst))
+    if mode is None and (src, "f32") in _CASTS and ("f32", dst) in _CASTS and src in ("i64", "i32"):
+        # Through f32 (e.g. int64 ids to f16): integers up to 2^24 are exact in f32, so only the
+        # second cast rounds, and anything larger overflows f16 either way.
+        mid = low.temp("f32", n)
+        low.launch(K.cast_kernel(low.name("cast"), src, "f32", n, _CASTS[(src, "f32")]), [low.buffer(x), mid])
+        low.launch(K.cast_kernel(low.name("cast"), "f32", dst, n, _CASTS[("f32", dst)]),
+                   [mid, low.result_buffer(op.results[0])])
+        return
     if mode is None:
         raise Unsupported(f"cast {src} -> {dst} (not a conversion the vector Cast documents)")
-    kb = K.cast_kernel(low.name("cast"), src, dst, _numel(_shape(x)), mode)
+    kb = K.cast_kernel(low.name("cast"), src, dst, n, mode)
     low.launch(kb, [low.buffer(x), low.result_buffer(op.results[0])])
 
 
