@@ -642,14 +642,14 @@ def elementwise_kernel(name: str, prog: Program, shape: Sequence[int], split: in
         cols = total // rows
         side = sum(align_up(cols if o.kind == "row" else o.period, align) for o in prog.operands
                    if o.kind != "full")
-        if (UB_BUDGET - side * eb) < align_up(cols, align) * eb * (2 * n_full + 2 + temps) and \
-                all(o.kind in ("full", "row") for o in prog.operands):
-            # Rows too long to keep a row operand beside the tiles (an attention mask over
-            # [S, S] scores): flat tiles that divide the row operand's period read it like a
-            # full operand at (offset mod period).
+        if (UB_BUDGET - side * eb) < align_up(cols, align) * eb * (2 * n_full + 2 + temps):
+            # Rows too long for a tile of whole rows (an attention mask over [S, S] scores, a
+            # per-channel op on a 224x224 NCHW image): flat tiles that divide the row length, so
+            # each tile lies in one row. A row operand is read like a full operand at (offset mod
+            # row length); a col operand's value for the tile's row comes from its side buffer.
             period = cols
             flat = True
-            n_full = len(prog.operands)
+            n_full = sum(1 for o in prog.operands if o.kind != "col")
     kb = KernelBuilder(name)
     kb.account(vector_bytes=total * eb * max(1, len(prog.instrs)))
     ins_gm = [kb.arg(f"in{i}", elem) for i in range(len(prog.operands))]  # C++ names in0, in1, ...
@@ -658,7 +658,8 @@ def elementwise_kernel(name: str, prog: Program, shape: Sequence[int], split: in
     if flat:
         rows, cols, slot = 1, total, 0
         units = 2 * n_full + 2 + temps
-        tile = max(align, (UB_BUDGET // units // eb) // align * align)
+        col_side = sum(align_up(o.period, align) for o in prog.operands if o.kind == "col") if period else 0
+        tile = max(align, ((UB_BUDGET - col_side * eb) // units // eb) // align * align)
         tile = min(tile, align_up(total, align))
         if period:
             tile = next((t for t in range(min(tile, period) // align * align, 0, -align) if period % t == 0), 0)
@@ -685,12 +686,12 @@ def elementwise_kernel(name: str, prog: Program, shape: Sequence[int], split: in
     lt = local_t(elem, tile, "vecin")
     ot = local_t(elem, tile, "vecout")
     in_q = {i: kb.queue(pipe, "vecin", 2, 2, tile * eb) for i, o in enumerate(prog.operands)
-            if o.kind == "full" or period}
+            if o.kind == "full" or (period and o.kind == "row")}
     out_q = kb.queue(pipe, "vecout", 2, 2, tile * eb)
     temp_bufs = [kb.tbuf_tensor(pipe, "veccalc", elem, tile) for _ in range(temps)]
     side_bufs: dict[int, ir.Value] = {}
     for i, o in enumerate(prog.operands):
-        if o.kind == "full" or period:
+        if o.kind == "full" or (period and o.kind == "row"):
             continue
         n = cols if o.kind == "row" else o.period
         side_bufs[i] = kb.tbuf_tensor(pipe, "veccalc", elem, align_up(n, align))
@@ -728,7 +729,8 @@ def elementwise_kernel(name: str, prog: Program, shape: Sequence[int], split: in
             for i, q in in_q.items():
                 tiles[i] = kb.deque(q, lt)
             y = kb.alloc(out_q, ot)
-            _run_program(kb, prog, tiles, temp_bufs, y, cnt, elem, None)
+            flatctx = (kb.div(off, p_period), side_bufs) if period else None
+            _run_program(kb, prog, tiles, temp_bufs, y, cnt, elem, None, flatctx)
             for i, q in in_q.items():
                 kb.free(q, tiles[i])
             kb.enque(out_q, y)
@@ -774,7 +776,7 @@ def elementwise_kernel(name: str, prog: Program, shape: Sequence[int], split: in
 
 
 def _run_program(kb: KernelBuilder, prog: Program, tiles: dict[int, ir.Value], temp_bufs: list[ir.Value],
-                 out: ir.Value, count: ir.Value, elem: str, rowctx) -> None:
+                 out: ir.Value, count: ir.Value, elem: str, rowctx, flatctx=None) -> None:
     """Emits the program's instructions; the last one writes the output tile."""
     plan, _ = prog.plan()
     where: dict[tuple, ir.Value] = {("in", i): v for i, v in tiles.items()}
@@ -785,6 +787,10 @@ def _run_program(kb: KernelBuilder, prog: Program, tiles: dict[int, ir.Value], t
         if kind == "row" and rowctx is None:
             # A periodic row operand in flat mode: its tile lines up with the output tile.
             _vector_instr(kb, ("binary", ins[1], ins[2], ("in", ins[3])), dst, src, tiles[ins[3]], count, elem)
+        elif kind == "col" and rowctx is None:
+            # Flat tiles within one row (flatctx: that row's index): the col operand is one scalar.
+            row, side_bufs = flatctx
+            _col_instr(kb, ins[1], dst, src, side_bufs[ins[3]], row, ins[3], count, elem)
         elif kind in ("row", "col"):
             _broadcast_instr(kb, ins, dst, src, elem, rowctx)
         else:

@@ -159,8 +159,10 @@ def transformer_ops() -> onnx.ModelProto:
 
 def cnn_ops() -> onnx.ModelProto:
     """A 3x128x128 image (larger than the unified buffer: banded im2col and pooling, tiled layout
-    transposes), a stride-2 conv, a 3x3/2 max pool, a depthwise conv with ReLU6 and a 2x2/2
-    transposed conv with bias. Input [1, 3, 128, 128]; outputs [1, 8, 32, 32] and [1, 8, 64, 64]."""
+    transposes), a stride-2 conv, a 3x3/2 max pool, a depthwise conv with ReLU6, a 2x2/2
+    transposed conv with bias, and a per-channel scale and shift of the NCHW image (rows of
+    128x128 too long for whole-row tiles). Input [1, 3, 128, 128]; outputs [1, 8, 32, 32],
+    [1, 8, 64, 64] and [1, 3, 128, 128]."""
     rng = np.random.default_rng(6)
     inits = {"W": (rng.standard_normal((8, 3, 3, 3)) * 0.3).astype(np.float32),
              "B": rng.standard_normal(8).astype(np.float32),
@@ -168,14 +170,17 @@ def cnn_ops() -> onnx.ModelProto:
              "DB": rng.standard_normal(8).astype(np.float32),
              "T": (rng.standard_normal((8, 8, 2, 2)) * 0.3).astype(np.float32),
              "TB": rng.standard_normal(8).astype(np.float32),
-             "lo": np.array(0, np.float32), "hi": np.array(6, np.float32)}
-    nodes = [helper.make_node("Conv", ["x", "W", "B"], ["c"], pads=[1, 1, 1, 1], strides=[2, 2]),
+             "lo": np.array(0, np.float32), "hi": np.array(6, np.float32),
+             "S": rng.uniform(0.5, 2, (1, 3, 1, 1)).astype(np.float32),
+             "M": rng.standard_normal((1, 3, 1, 1)).astype(np.float32)}
+    nodes = [helper.make_node("Mul", ["x", "S"], ["xs"]), helper.make_node("Add", ["xs", "M"], ["xn"]),
+             helper.make_node("Conv", ["x", "W", "B"], ["c"], pads=[1, 1, 1, 1], strides=[2, 2]),
              helper.make_node("MaxPool", ["c"], ["p"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1]),
              helper.make_node("Conv", ["p", "D", "DB"], ["d"], pads=[1, 1, 1, 1], group=8),
              helper.make_node("Clip", ["d", "lo", "hi"], ["y"]),
              helper.make_node("ConvTranspose", ["y", "T", "TB"], ["u"], kernel_shape=[2, 2], strides=[2, 2])]
-    return _model(nodes, [("x", [1, 3, 128, 128])], [("y", [1, 8, 32, 32]), ("u", [1, 8, 64, 64])], inits,
-                  "cnn_ops")
+    return _model(nodes, [("x", [1, 3, 128, 128])], [("y", [1, 8, 32, 32]), ("u", [1, 8, 64, 64]),
+                                                    ("xn", [1, 3, 128, 128])], inits, "cnn_ops")
 
 
 def long_rows() -> onnx.ModelProto:

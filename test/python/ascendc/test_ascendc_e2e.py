@@ -311,6 +311,8 @@ def test_cnn_ops_larger_than_the_unified_buffer(tmp_path):
     compiled = _run_all(e2e_models.cnn_ops(), {"x": x}, tmp_path)
     names = {k["name"].rsplit("_", 1)[0] for k in compiled.kernels}
     assert {"im2col", "pool", "depthwise", "conv_transpose", "trans_data"} <= names
+    # The per-channel scale and shift went in flat tiles within a row (a "period" field).
+    assert "int64_t period;" in (compiled.project_dir / "tiling.h").read_text()
     assert max(k["blocks"] for k in compiled.kernels) > 8      # the 910B1 preset: 48 vector, 24 cube cores
     assert all(k["blocks"] <= (24 if k["kind"] == "cube" else 48) for k in compiled.kernels)
 
