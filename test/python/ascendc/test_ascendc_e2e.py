@@ -340,3 +340,28 @@ def test_resize_and_pad(tmp_path):
     compiled = _run_all(e2e_models.resize_pad(), {"x": x}, tmp_path)
     names = {k["name"].rsplit("_", 1)[0] for k in compiled.kernels}
     assert {"resize", "pad"} <= names
+
+
+@pytest.mark.parametrize("name", ["mlp_b1", "llama"])
+def test_torch_exported_models(name, tmp_path):
+    """Real exports (bench/models.py): the batch-1 MLP of nn.Linear layers, and a one-layer
+    LLaMA-style decoder (RMSNorm, rotary embedding, grouped-query attention with a causal mask,
+    SiLU-gated MLP) at reduced size. All nine full-size bench models: bench/ascendc_models.py."""
+    import sys
+    from pathlib import Path
+
+    import torch
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
+    from models import LlamaDecoder, Mlp  # noqa: E402
+
+    from ge_mlir.frontend.torch import export_onnx
+
+    torch.manual_seed(0)
+    if name == "mlp_b1":
+        module, args, names = Mlp().eval(), (torch.randn(1, 512),), ["x"]
+    else:
+        module = LlamaDecoder(vocab=256, d=64, heads=4, kv_heads=2, ff=96, layers=1, seq=16).eval()
+        args, names = (torch.randint(0, 256, (1, 16)),), ["input_ids"]
+    proto = export_onnx(module, args, input_names=names)
+    _run_all(proto, {n: a.numpy() for n, a in zip(names, args)}, tmp_path)
