@@ -1209,6 +1209,29 @@ def build_host(low: Lowering, module_block: ir.Block, name: str, loc: ir.Locatio
             ascendc.LaunchOp(ir.FlatSymbolRefAttr.get(launch.kernel), values)
 
 
+def share_identical_kernels(low: Lowering) -> tuple[list[ir.Operation], int]:
+    """The kernels to keep, and how many were dropped: a kernel identical to an earlier one but for
+    its name (same template, shapes, tiling: a transformer's repeated layers, a CNN's repeated
+    blocks) is not emitted again; its launches use the earlier one, with the same tiling struct.
+    Each kept kernel is one source file and one compile fewer for the project."""
+    first: dict[str, str] = {}
+    rename: dict[str, str] = {}
+    keep = []
+    for kop in low.kernels:
+        name = ir.StringAttr(kop.attributes["sym_name"]).value
+        key = str(kop).replace(f"@{name} ", "@_ ", 1)
+        if key in first:
+            rename[name] = first[key]
+            kop.erase()
+        else:
+            first[key] = name
+            keep.append(kop)
+    for launch in low.launches:
+        launch.kernel = rename.get(launch.kernel, launch.kernel)
+    low.kernels = keep
+    return keep, len(rename)
+
+
 _ALIGN = {"UB": 32, "L1": 32, "L0A": 512, "L0B": 512, "L0C": 64, "BT": 64}
 
 
@@ -1297,9 +1320,11 @@ class GeLowerToAscendCPass(Pass):
                 scratch.operation.verify()
             except ir.MLIRError as e:
                 raise PassFailure(f"internal error: generated ascendc IR does not verify: {e}", at=fn) from None
+        kernels, shared = share_identical_kernels(low)
         for kop in kernels:
             kop.move_before(fn)
         build_host(low, mblock, self.opt("host-name"), fn.location)
         fn.erase()
         self.bump("kernels", len(kernels))
+        self.bump("shared-kernels", shared)
         self.bump("rewrites", len(kernels))
