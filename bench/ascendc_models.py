@@ -6,7 +6,7 @@ run, and compared with onnxruntime.
 Per model of ``speed_models()`` (bench/models.py: torch-exported, random weights): ``ge_mlir.compile``
 with ``target="ascendc"`` (the project is written and built with g++ against the shim), one run on the
 shim, and onnxruntime on the same inputs. Printed: compile time (ge-mlir stages plus the g++ build), the
-shim run time (a CPU emulation: no device speed), the kernel count, the cost model's device-time
+shim run time (a CPU emulation: no device speed), the kernels emitted and launched, the cost model's device-time
 estimate and its largest kernel (a roofline model with assumed rates, see ge_mlir/target/ascendc/cost.py),
 and the error relative to the output's largest magnitude: ``max|ge - ort| / max|ort|``.
 
@@ -63,12 +63,13 @@ def run_one(name: str, proto, feeds: dict[str, np.ndarray], want: list[np.ndarra
     run_s = time.perf_counter() - t0
     err = max(float(np.abs(g.astype(np.float64) - w).max() / max(np.abs(w).max(), 1e-30))
               for g, w in zip(got, want))
-    est = [k["estimate"] for k in model.kernels]
-    total = sum(e["us"] for e in est)
-    top = max(model.kernels, key=lambda k: k["estimate"]["us"])
-    share = 100 * top["estimate"]["us"] / max(total, 1e-12)
+    spent = {k["name"]: k["estimate"]["us"] * k["launches"] for k in model.kernels}   # per launch
+    total = sum(spent.values())
+    top = max(model.kernels, key=lambda k: spent[k["name"]])
+    share = 100 * spent[top["name"]] / max(total, 1e-12)
     ok = "ok" if err <= TOLERANCE[precision] else "FAIL"
-    return [name, precision, f"{compile_s:.1f}", f"{run_s:.2f}", str(len(model.kernels)), f"{total:.0f}",
+    launches = sum(k["launches"] for k in model.kernels)
+    return [name, precision, f"{compile_s:.1f}", f"{run_s:.2f}", f"{len(model.kernels)} / {launches}", f"{total:.0f}",
             f"{top['name']} {share:.0f}% ({top['estimate']['bound']})", f"{err:.1e}", ok]
 
 
@@ -100,7 +101,7 @@ def main() -> int:
             failed |= row[-1] != "ok"
             rows.append(row)
             print("  ".join(row), file=sys.stderr, flush=True)
-    print_table(["model", "dtype", "compile s", "shim run s", "kernels", "device us (model)",
+    print_table(["model", "dtype", "compile s", "shim run s", "kernels / launches", "device us (model)",
                  "largest kernel (model)", "max err / max|out|", "status"], rows, markdown=args.markdown)
     print(f"projects in {out_dir}; tolerances: fp32 {TOLERANCE['fp32']}, fp16 {TOLERANCE['fp16']} "
           "(relative to the output's largest magnitude)")

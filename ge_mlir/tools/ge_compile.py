@@ -329,15 +329,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         for k in model.kernels:
             usage = ", ".join(f"{mem} {b}" for mem, b in k["bytes"].items())
             est = k.get("estimate")
-            cost = f", est. {est['us']:.1f} us ({est['bound']}-bound)" if est else ""
+            times = f" x{k['launches']}" if k.get("launches", 1) != 1 else ""
+            cost = f", est. {est['us']:.1f} us{times} ({est['bound']}-bound)" if est else ""
             print(f"  kernel {k['name']:<16} {k['kind']:<6} {k['blocks']} block(s), bytes: {usage}{cost}", file=info)
         estimates = [k for k in model.kernels if k.get("estimate")]
         if estimates:
-            total = sum(k["estimate"]["us"] for k in estimates)
-            top = sorted(estimates, key=lambda k: -k["estimate"]["us"])[:3]
+            # A shared kernel costs once per launch.
+            spent = {k["name"]: k["estimate"]["us"] * k.get("launches", 1) for k in estimates}
+            total = sum(spent.values())
+            top = sorted(spent, key=lambda n: -spent[n])[:3]
             print(f"  device time est. {total:.1f} us, {estimates[0]['estimate']['model']}; largest: "
-                  + ", ".join(f"{k['name']} {100 * k['estimate']['us'] / max(total, 1e-12):.0f}%" for k in top),
-                  file=info)
+                  + ", ".join(f"{n} {100 * spent[n] / max(total, 1e-12):.0f}%" for n in top), file=info)
         for spec in model.inputs:
             print(f"  input  {spec}", file=info)
         for spec in model.outputs:

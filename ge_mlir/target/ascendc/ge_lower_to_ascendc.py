@@ -1246,13 +1246,21 @@ def _walk_ops(op: ir.Operation):
 
 def kernel_summaries(module: ir.Module) -> list[dict[str, object]]:
     """Per ``ascendc.kernel``: name, kind, blocks, the on-chip bytes its queues and buffers
-    take per memory (the kernel verifier's accounting) and the cost model's estimate
-    (:func:`.cost.estimate`: a roofline model, not a measurement)."""
+    take per memory (the kernel verifier's accounting), how many times the host launches it, and
+    the cost model's estimate of one launch (:func:`.cost.estimate`: a roofline model, not a
+    measurement)."""
     from .cost import estimate
 
     soc = None
     if "ascendc.target" in module.operation.attributes:
         soc = TargetAttr(module.operation.attributes["ascendc.target"]).soc
+    launches: dict[str, int] = {}
+    for op in module.body.operations:
+        if op.operation.name == "ascendc.host":
+            for o in _walk_ops(op.operation):
+                if o.name == "ascendc.launch":
+                    k = ir.FlatSymbolRefAttr(o.attributes["kernel"]).value
+                    launches[k] = launches.get(k, 0) + 1
     out = []
     for op in module.body.operations:
         op = op.operation
@@ -1272,8 +1280,9 @@ def kernel_summaries(module: ir.Module) -> list[dict[str, object]]:
         work = {}
         if "work" in op.attributes:
             work = {a.name: ir.IntegerAttr(a.attr).value for a in ir.DictAttr(op.attributes["work"])}
-        out.append({"name": ir.StringAttr(op.attributes["sym_name"]).value, "kind": kind, "blocks": blocks,
-                    "bytes": usage, "estimate": estimate(work, blocks, soc)})
+        name = ir.StringAttr(op.attributes["sym_name"]).value
+        out.append({"name": name, "kind": kind, "blocks": blocks, "bytes": usage, "launches": launches.get(name, 0),
+                    "estimate": estimate(work, blocks, soc)})
     return out
 
 

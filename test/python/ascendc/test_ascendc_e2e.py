@@ -46,6 +46,7 @@ def test_models_fp32(name, kernels, tmp_path):
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-4 * max(1.0, np.abs(want).max()))
     if kernels:
         assert (len(compiled.kernels), compiled.ir("ascendc").count("ascendc.launch @")) == kernels
+        assert sum(k["launches"] for k in compiled.kernels) == kernels[1]
     assert compiled.stages == ("ge", "optimized", "ascendc", "source")
     assert (compiled.project_dir / "CMakeLists.txt").is_file()
     for k in compiled.kernels:
