@@ -368,3 +368,18 @@ def test_torch_exported_models(name, tmp_path):
         args, names = (torch.randint(0, 256, (1, 16)),), ["input_ids"]
     proto = export_onnx(module, args, input_names=names)
     _run_all(proto, {n: a.numpy() for n, a in zip(names, args)}, tmp_path)
+
+
+def test_matmul_tile_edges(tmp_path):
+    """M, K and N that are no multiple of the cube tiles (33 x 1000 x 130, batch 2 sharing B): the
+    ragged last tiles of every loop."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    rng = np.random.default_rng(12)
+    w = rng.standard_normal((1000, 130)).astype(np.float32)
+    g = helper.make_graph([helper.make_node("MatMul", ["x", "W"], ["y"])], "mm",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 33, 1000])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 33, 130])],
+                          [numpy_helper.from_array(w, "W")])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    _run_all(model, {"x": rng.standard_normal((2, 33, 1000)).astype(np.float32)}, tmp_path)
