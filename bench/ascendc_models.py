@@ -102,7 +102,7 @@ def main() -> int:
             rows.append(row)
             print("  ".join(row), file=sys.stderr, flush=True)
     print_table(["model", "dtype", "compile s", "shim run s", "kernels / launches", "device us (model)",
-                 "largest kernel (model)", "max err / max|out|", "status"], rows, markdown=args.markdown)
+                 "largest kernel (model)", "err (rel. to max abs)", "status"], rows, markdown=args.markdown)
     print(f"projects in {out_dir}; tolerances: fp32 {TOLERANCE['fp32']}, fp16 {TOLERANCE['fp16']} "
           "(relative to the output's largest magnitude)")
     return 1 if failed else 0
