@@ -129,6 +129,9 @@ def GE_GeluOp : GE_UnaryOp<"gelu", GE_FloatTensor> {
 def GE_ErfOp : GE_UnaryOp<"erf", GE_FloatTensor>;
 def GE_SinOp : GE_UnaryOp<"sin", GE_FloatTensor>;
 def GE_CosOp : GE_UnaryOp<"cos", GE_FloatTensor>;
+def GE_AcosOp : GE_UnaryOp<"acos", GE_FloatTensor>;
+def GE_AsinOp : GE_UnaryOp<"asin", GE_FloatTensor>;
+def GE_AtanOp : GE_UnaryOp<"atan", GE_FloatTensor>;
 def GE_FloorOp : GE_UnaryOp<"floor", GE_FloatTensor>;
 def GE_CeilOp : GE_UnaryOp<"ceil", GE_FloatTensor>;
 def GE_RoundOp : GE_UnaryOp<"round", GE_FloatTensor> {
@@ -136,6 +139,7 @@ def GE_RoundOp : GE_UnaryOp<"round", GE_FloatTensor> {
 }
 def GE_SignOp : GE_UnaryOp<"sign">;
 def GE_NotOp : GE_UnaryOp<"not", GE_BoolTensor>;
+def GE_BitwiseNotOp : GE_UnaryOp<"bitwise_not", GE_IntegerTensor>;
 def GE_SoftplusOp : GE_UnaryOp<"softplus", GE_FloatTensor>;
 def GE_HardSigmoidOp : GE_UnaryOp<"hard_sigmoid", GE_FloatTensor> {
   let description = "`max(0, min(1, alpha * x + beta))`.";
@@ -158,6 +162,14 @@ def GE_ClipOp : GE_UnaryOp<"clip"> {
 }
 def GE_CumSumOp : GE_UnaryOp<"cumsum"> {
   let summary = "cumulative sum along an axis";
+  let arguments = (ins GE_NumericTensor:$input,
+                       I64Attr:$axis,
+                       DefaultValuedAttr<BoolAttr, "false">:$exclusive,
+                       DefaultValuedAttr<BoolAttr, "false">:$reverse);
+  let hasVerifier = 1;
+}
+def GE_CumProdOp : GE_UnaryOp<"cumprod"> {
+  let summary = "cumulative product along an axis";
   let arguments = (ins GE_NumericTensor:$input,
                        I64Attr:$axis,
                        DefaultValuedAttr<BoolAttr, "false">:$exclusive,
@@ -223,6 +235,18 @@ def GE_ModOp : GE_BinaryOp<"mod", GE_NumericTensor, GE_NumericTensor> {
 def GE_AndOp : GE_BinaryOp<"and", GE_BoolTensor, GE_BoolTensor, "false", [Commutative]>;
 def GE_OrOp : GE_BinaryOp<"or", GE_BoolTensor, GE_BoolTensor, "false", [Commutative]>;
 def GE_XorOp : GE_BinaryOp<"xor", GE_BoolTensor, GE_BoolTensor, "false", [Commutative]>;
+def GE_BitwiseAndOp : GE_BinaryOp<"bitwise_and", GE_IntegerTensor, GE_IntegerTensor, "false", [Commutative]>;
+def GE_BitwiseOrOp : GE_BinaryOp<"bitwise_or", GE_IntegerTensor, GE_IntegerTensor, "false", [Commutative]>;
+def GE_BitwiseXorOp : GE_BinaryOp<"bitwise_xor", GE_IntegerTensor, GE_IntegerTensor, "false", [Commutative]>;
+def GE_BitShiftOp : GE_BinaryOp<"bit_shift", GE_IntegerTensor, GE_IntegerTensor> {
+  let description = [{
+    `lhs` shifted by `rhs` bits, left or (`right`) right; a signed right shift is arithmetic.
+    A shift that is negative or not less than the bit width gives what the sign fill alone gives
+    (-1 for a right shift of a negative value, else 0), as ONNX BitShift specifies.
+  }];
+  let arguments = (ins GE_IntegerTensor:$lhs, GE_IntegerTensor:$rhs,
+                       DefaultValuedAttr<BoolAttr, "false">:$right);
+}
 def GE_EqualOp : GE_BinaryOp<"equal", GE_Tensor, GE_BoolTensor, "true", [Commutative]>;
 def GE_LessOp : GE_BinaryOp<"less", GE_NumericTensor, GE_BoolTensor, "true">;
 def GE_LessEqualOp : GE_BinaryOp<"less_equal", GE_NumericTensor, GE_BoolTensor, "true">;

@@ -48,11 +48,13 @@ CUSTOM_DOMAIN = "ge"
 _UNARY = {"abs": "Abs", "ceil": "Ceil", "cos": "Cos", "erf": "Erf", "exp": "Exp", "floor": "Floor",
           "identity": "Identity", "log": "Log", "neg": "Neg", "not": "Not", "reciprocal": "Reciprocal",
           "relu": "Relu", "round": "Round", "sigmoid": "Sigmoid", "sign": "Sign", "sin": "Sin", "sqrt": "Sqrt",
-          "tanh": "Tanh", "softplus": "Softplus", "hard_swish": "HardSwish"}
+          "tanh": "Tanh", "softplus": "Softplus", "hard_swish": "HardSwish", "acos": "Acos", "asin": "Asin",
+          "atan": "Atan", "bitwise_not": "BitwiseNot"}
 _BINARY = {"add": "Add", "sub": "Sub", "mul": "Mul", "div": "Div", "pow": "Pow", "max": "Max", "min": "Min",
            "and": "And", "or": "Or", "xor": "Xor", "equal": "Equal", "greater": "Greater",
            "greater_equal": "GreaterOrEqual", "less": "Less", "less_equal": "LessOrEqual", "where": "Where",
-           "gather": "Gather", "gather_elements": "GatherElements"}
+           "gather": "Gather", "gather_elements": "GatherElements", "bitwise_and": "BitwiseAnd",
+           "bitwise_or": "BitwiseOr", "bitwise_xor": "BitwiseXor"}
 _REDUCE = {"reduce_sum": "ReduceSum", "reduce_mean": "ReduceMean", "reduce_max": "ReduceMax",
            "reduce_min": "ReduceMin", "reduce_prod": "ReduceProd", "reduce_l2": "ReduceL2"}
 _TO_NCHW, _TO_NHWC = [0, 3, 1, 2], [0, 2, 3, 1]
@@ -487,6 +489,42 @@ class _Exporter:
         self.one("CumSum", [ins[0], self.i64(attrs["axis"], f"{base}/axis")], base,
                  out=self._result_name(op, 0, base), exclusive=int(attrs.get("exclusive", False)),
                  reverse=int(attrs.get("reverse", False)))
+
+    def _op_bit_shift(self, op, ins, attrs, base):
+        self.one("BitShift", ins, base, out=self._result_name(op, 0, base),
+                 direction="RIGHT" if attrs.get("right", False) else "LEFT")
+
+    def _op_cumprod(self, op, ins, attrs, base):
+        # ONNX CumProd needs opset 26; at the export opset it is a log-depth scan: y *= y shifted by
+        # 1, 2, 4, ... along the axis (Pad with 1 in front, Slice back to size). Exclusive shifts the
+        # result by one more; reverse flips before and after (Slice with step -1).
+        rt = ir.RankedTensorType(op.results[0].type)
+        rank, elem = rt.rank, rt.element_type
+        axis = attrs["axis"] % rank
+        n = rt.get_dim_size(axis)
+        one = self.scalar_like(1, elem, f"{base}/one")
+        flip = [self.i64([-1], f"{base}/fs"), self.i64([-(2 ** 62)], f"{base}/fe"), self.i64([axis], f"{base}/fa"),
+                self.i64([-1], f"{base}/fst")]
+
+        def shifted(y: str, k: int, tag: str) -> str:
+            pads = [0] * (2 * rank)
+            pads[axis] = k
+            padded = self.one("Pad", [y, self.i64(pads, f"{base}/{tag}_pads"), one], f"{base}/{tag}_pad")
+            return self.one("Slice", [padded, self.i64([0], f"{base}/{tag}_s"), self.i64([n], f"{base}/{tag}_e"),
+                                      self.i64([axis], f"{base}/{tag}_a")], f"{base}/{tag}_slice")
+
+        y = ins[0]
+        if attrs.get("reverse", False):
+            y = self.one("Slice", [y, *flip], f"{base}/flip_in")
+        k = 1
+        while k < n:
+            y = self.one("Mul", [y, shifted(y, k, f"k{k}")], f"{base}/mul{k}")
+            k *= 2
+        if attrs.get("exclusive", False):
+            y = shifted(y, 1, "excl")
+        if attrs.get("reverse", False):
+            y = self.one("Slice", [y, *flip], f"{base}/flip_out")
+        self.one("Identity", [y], base, out=self._result_name(op, 0, base))
 
     def _op_softmax(self, op, ins, attrs, base):
         self.one("Softmax", ins, base, out=self._result_name(op, 0, base), axis=attrs.get("axis", -1))

@@ -70,6 +70,7 @@ ONNX_OP_TO_GE: dict[str, tuple[str, ...]] = {
     "Gather": ("ge.gather",),
     "GatherElements": ("ge.gather_elements",),
     "CumSum": ("ge.cumsum",),
+    "CumProd": ("ge.cumprod",),
     "ReduceSum": ("ge.reduce_sum",),
     "ReduceMean": ("ge.reduce_mean",),
     "ReduceMax": ("ge.reduce_max",),

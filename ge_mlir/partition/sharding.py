@@ -30,9 +30,10 @@ PIPELINE_GRID = "ge_pipeline"
 
 #: ge ops with a ShardingInterface model (lib/Ge/GeSharding.cpp: keep in step).
 SHARDABLE: frozenset[str] = frozenset(f"ge.{n}" for n in (
-    "abs neg exp log sqrt rsqrt reciprocal tanh sigmoid relu leaky_relu gelu erf sin cos floor ceil round sign "
-    "not softplus hard_sigmoid hard_swish silu identity clip cumsum softmax log_softmax cast add sub mul div pow "
-    "max min mod and or xor equal less less_equal greater greater_equal where layer_norm rms_norm "
+    "abs neg exp log sqrt rsqrt reciprocal tanh sigmoid relu leaky_relu gelu erf sin cos acos asin atan floor "
+    "ceil round sign not bitwise_not softplus hard_sigmoid hard_swish silu identity clip cumsum cumprod softmax "
+    "log_softmax cast add sub mul div pow max min mod and or xor bitwise_and bitwise_or bitwise_xor bit_shift "
+    "equal less less_equal greater greater_equal where layer_norm rms_norm "
     "concat split slice pad transpose reshape squeeze unsqueeze flatten matmul gemm gather "
     "conv2d conv_transpose2d max_pool2d avg_pool2d global_avg_pool global_max_pool resize batch_norm "
     "instance_norm reduce_sum reduce_mean reduce_max reduce_min reduce_prod reduce_l2 argmax argmin").split())

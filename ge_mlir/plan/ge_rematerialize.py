@@ -111,7 +111,7 @@ _MOVES = frozenset({"ge.constant", "ge.transpose", "ge.trans_data", "ge.concat",
                     "ge.shape", "ge.range", "ge.one_hot"}) | VIEW_OPS
 _PER_INPUT = frozenset({"ge.reduce_sum", "ge.reduce_mean", "ge.reduce_max", "ge.reduce_min", "ge.reduce_prod",
                         "ge.reduce_l2", "ge.argmax", "ge.argmin", "ge.global_avg_pool", "ge.global_max_pool",
-                        "ge.cumsum", "ge.top_k"})
+                        "ge.cumsum", "ge.cumprod", "ge.top_k"})
 _PER_OUTPUT = {"ge.softmax": 5, "ge.log_softmax": 5, "ge.layer_norm": 8, "ge.instance_norm": 8, "ge.rms_norm": 6,
                "ge.batch_norm": 2}
 

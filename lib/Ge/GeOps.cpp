@@ -481,6 +481,9 @@ static LogicalResult verifyAxisAttr(Operation *op, int64_t axis, Type type,
 LogicalResult CumSumOp::verify() {
   return verifyAxisAttr(*this, getAxis(), getInput().getType());
 }
+LogicalResult CumProdOp::verify() {
+  return verifyAxisAttr(*this, getAxis(), getInput().getType());
+}
 LogicalResult SoftmaxOp::verify() {
   return verifyAxisAttr(*this, getAxis(), getInput().getType());
 }

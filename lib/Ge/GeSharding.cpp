@@ -119,6 +119,8 @@ FailureOr<Layout> elementwiseLayout(Operation *op) {
     l.forbidden[loops[normAxis(o.getAxis(), rank)]] = "its softmax axis";
   else if (auto o = dyn_cast<CumSumOp>(op))
     l.forbidden[loops[normAxis(o.getAxis(), rank)]] = "its cumulative axis";
+  else if (auto o = dyn_cast<CumProdOp>(op))
+    l.forbidden[loops[normAxis(o.getAxis(), rank)]] = "its cumulative axis";
   else if (auto o = dyn_cast<LayerNormOp>(op))
     forbidFrom(o.getAxis(), "the normalized axis");
   else if (auto o = dyn_cast<RmsNormOp>(op))
@@ -558,10 +560,11 @@ namespace mlir::ge {
 void attachShardingInterfaces(MLIRContext *ctx) {
   attach<elementwiseLayout, AbsOp, NegOp, ExpOp, LogOp, SqrtOp, RsqrtOp,
          ReciprocalOp, TanhOp, SigmoidOp, ReluOp, LeakyReluOp, GeluOp, ErfOp,
-         SinOp, CosOp, FloorOp, CeilOp, RoundOp, SignOp, NotOp, SoftplusOp,
-         HardSigmoidOp, HardSwishOp, SiluOp, IdentityOp, ClipOp, CumSumOp,
-         SoftmaxOp, LogSoftmaxOp, CastOp, AddOp, SubOp, MulOp, DivOp, PowOp,
-         MaxOp, MinOp, ModOp, AndOp, OrOp, XorOp, EqualOp, LessOp,
+         SinOp, CosOp, AcosOp, AsinOp, AtanOp, FloorOp, CeilOp, RoundOp, SignOp,
+         NotOp, BitwiseNotOp, SoftplusOp, HardSigmoidOp, HardSwishOp, SiluOp,
+         IdentityOp, ClipOp, CumSumOp, CumProdOp, SoftmaxOp, LogSoftmaxOp,
+         CastOp, AddOp, SubOp, MulOp, DivOp, PowOp, MaxOp, MinOp, ModOp, AndOp,
+         OrOp, XorOp, BitwiseAndOp, BitwiseOrOp, BitwiseXorOp, BitShiftOp, EqualOp, LessOp,
          LessEqualOp, GreaterOp, GreaterEqualOp, WhereOp, LayerNormOp,
          RmsNormOp>(ctx);
   attach<sameRankLayout, ConcatOp, SplitOp, SliceOp, PadOp>(ctx);

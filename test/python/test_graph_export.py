@@ -298,6 +298,15 @@ def kitchen_sink() -> onnx.ModelProto:
     vals, inds = n("TopK", [x, c([2], np.int64)], n_out=2, axis=-1)
     out(vals)
     out(inds, TP.INT64)
+    unit = n("Tanh", [x])
+    for op in ("Acos", "Asin", "Atan"):
+        out(n(op, [unit]))
+    xi = n("Cast", [n("Mul", [n("Abs", [x]), c(40.0)])], to=TP.UINT8)
+    for op in ("BitwiseAnd", "BitwiseOr", "BitwiseXor"):
+        out(n(op, [xi, c([5, 12, 200, 255, 17], np.uint8)]), TP.UINT8)
+    out(n("BitwiseNot", [xi]), TP.UINT8)
+    out(n("BitShift", [xi, c([0, 1, 3, 7, 2], np.uint8)], direction="LEFT"), TP.UINT8)
+    out(n("BitShift", [xi, c([0, 1, 3, 7, 2], np.uint8)], direction="RIGHT"), TP.UINT8)
     graph = helper.make_graph(nodes, "kitchen_sink", [helper.make_tensor_value_info("x", TP.FLOAT, [2, 3, 4, 5])],
                               outs, initializer=inits)
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)], ir_version=10)
@@ -336,7 +345,7 @@ def _extras_ir() -> str:
 func.func @extras(%x: {t} {{onnx.name = "x"}}, %xn: {tn} {{onnx.name = "xn"}}, %rn: tensor<2x4x5x4xf32>)
     -> ({t}, {t}, {t}, {tn}, {t}, {tn}, tensor<6x20xf32>, tensor<2x4x5x4xf32>, tensor<2x4x4x5xf32>,
         tensor<2x3x4x6xf32>, tensor<6x7xf32>, tensor<2x3x4x6xf32>, tensor<6x7xf32>, tensor<2x3x4x3xf32>, {tn},
-        tensor<2x1x1x3xf32>, tensor<3xi64>, tensor<5xf32>, tensor<2x3x4x6xf32>, tensor<2x4x4x5xf32>) {{
+        tensor<2x1x1x3xf32>, tensor<3xi64>, tensor<5xf32>, tensor<2x3x4x6xf32>, tensor<2x4x4x5xf32>, {t}) {{
   %abs = ge.abs %x : {t}
   %one = ge.constant dense<1.0> : tensor<f32>
   %pos = ge.add %abs, %one : ({t}, tensor<f32>) -> {t}
@@ -376,10 +385,11 @@ func.func @extras(%x: {t} {{onnx.name = "x"}}, %xn: {tn} {{onnx.name = "xn"}}, %
   %rg = ge.range %st, %li, %de : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<5xf32>
   %mm3 = ge.matmul %x, %w2 {{activation = #ge.act<sigmoid>}} : ({t}, tensor<5x6xf32>) -> tensor<2x3x4x6xf32>
   %c3 = ge.conv2d %x, %w {{activation = #ge.act<tanh>, pads = array<i64: 1, 1, 1, 1>}} : ({t}, tensor<4x3x3x3xf32>) -> tensor<2x4x4x5xf32>
-  return %r, %s, %rms, %t1, %t3, %t5, %nd, %c1, %c2, %mm, %g, %mm2, %g2, %ap, %bn, %gp, %sh, %rg, %mm3, %c3
+  %cp = ge.cumprod %pos {{axis = 3 : i64, exclusive = true, reverse = true}} : {t}
+  return %r, %s, %rms, %t1, %t3, %t5, %nd, %c1, %c2, %mm, %g, %mm2, %g2, %ap, %bn, %gp, %sh, %rg, %mm3, %c3, %cp
     : {t}, {t}, {t}, {tn}, {t}, {tn}, tensor<6x20xf32>, tensor<2x4x5x4xf32>, tensor<2x4x4x5xf32>,
       tensor<2x3x4x6xf32>, tensor<6x7xf32>, tensor<2x3x4x6xf32>, tensor<6x7xf32>, tensor<2x3x4x3xf32>, {tn},
-      tensor<2x1x1x3xf32>, tensor<3xi64>, tensor<5xf32>, tensor<2x3x4x6xf32>, tensor<2x4x4x5xf32>
+      tensor<2x1x1x3xf32>, tensor<3xi64>, tensor<5xf32>, tensor<2x3x4x6xf32>, tensor<2x4x4x5xf32>, {t}
 }}
 """
 

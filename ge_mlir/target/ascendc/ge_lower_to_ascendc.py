@@ -163,6 +163,8 @@ class Lowering:
     counter: dict[str, int] = field(default_factory=dict)
     #: The graph's outputs (host arguments after the inputs).
     outputs: list[Buffer] = field(default_factory=list)
+    #: Device memory of the SoC: no tensor may be larger.
+    gm_bytes: int = 64 << 30
 
     def name(self, family: str) -> str:
         n = self.counter.get(family, 0)
@@ -197,6 +199,11 @@ class Lowering:
         return buf
 
     def launch(self, kb: K.KernelBuilder, args: list[Buffer]) -> None:
+        for b in args:
+            nbytes = b.numel * K.elem_bytes(b.elem)
+            if nbytes > self.gm_bytes:
+                raise Unsupported(f"a {b.kind} tensor of {nbytes} bytes is larger than the device memory "
+                                  f"({self.gm_bytes} bytes)")
         # GM traffic for the cost model: each argument read or written once (a lower bound).
         kb.account(gm_bytes=sum(b.numel * K.elem_bytes(b.elem) for b in args))
         self.kernels.append(kb.finish())
@@ -1095,10 +1102,10 @@ def _is_alias(op: ir.Operation | None) -> bool:
     return op.name in _ALIASES or (op.name == "ge.cast" and op.operands[0].type == op.results[0].type)
 
 
-def lower_function(fn: ir.Operation) -> Lowering:
+def lower_function(fn: ir.Operation, gm_bytes: int = 64 << 30) -> Lowering:
     """The kernels and launches of ``fn`` (kernels built in the current context and location)."""
     block = fn.regions[0].blocks[0]
-    low = Lowering(fn)
+    low = Lowering(fn, gm_bytes=gm_bytes)
     ops = [op.operation for op in block.operations]
     ret = ops[-1]
     args = list(block.arguments)
@@ -1317,7 +1324,7 @@ class GeLowerToAscendCPass(Pass):
         # vector cores runs both on its AI cores).
         vector_cores = target.aiv or target.aic
         with module.context, fn.location, K.ub_budget(target.ub - UB_HEADROOM), K.cores(vector_cores, target.aic):
-            low = lower_function(fn)
+            low = lower_function(fn, int(SOCS.get(target.soc, SOCS[DEFAULT_SOC])["gm_bytes"]))
             kernels = low.kernels
             # A template bug is an internal error naming the kernel here, as when the
             # kernels were text to parse. Like then, the scratch module has no

@@ -22,10 +22,12 @@ from mlir import ir
 #: SoC name -> architecture, on-chip bytes, AI cube / vector core counts.
 SOCS: dict[str, dict[str, object]] = {
     "Ascend910B1": {"arch": "dav-2201", "ub": 196608, "l1": 524288, "l0a": 65536, "l0b": 65536,
-                    "l0c": 131072, "aic": 24, "aiv": 48, "gm_align": 64},
+                    "l0c": 131072, "aic": 24, "aiv": 48, "gm_align": 64, "gm_bytes": 64 << 30},
     "Ascend310P3": {"arch": "dav-2002", "ub": 262144, "l1": 1048576, "l0a": 65536, "l0b": 65536,
-                    "l0c": 262144, "aic": 8, "aiv": 0, "gm_align": 64},
+                    "l0c": 262144, "aic": 8, "aiv": 0, "gm_align": 64, "gm_bytes": 24 << 30},
 }
+#: ``gm_bytes``: the device memory of the product line (public product specifications: 64 GB HBM
+#: on Atlas A2 training cards, 24 GB on Atlas 300I Pro); no tensor of a compiled graph may exceed it.
 DEFAULT_SOC = "Ascend910B1"
 #: Unified-buffer bytes the kernel templates leave free (reduction scratch, alignment).
 UB_HEADROOM = 32 * 1024

@@ -537,3 +537,75 @@ func.func @where_wrong_result_shape(%c: tensor<2x1xi1>, %x: tensor<1x4xf32>, %y:
   %0 = ge.where %c, %x, %y : (tensor<2x1xi1>, tensor<1x4xf32>, tensor<4xf32>) -> tensor<1x4xf32>
   return %0 : tensor<1x4xf32>
 }
+
+// -----
+
+func.func @acos_int(%x: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{'ge.acos' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<4xi32>'}}
+  %0 = ge.acos %x : tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+func.func @asin_int(%x: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{'ge.asin' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<4xi32>'}}
+  %0 = ge.asin %x : tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+func.func @atan_int(%x: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{'ge.atan' op operand #0 must be ranked tensor of floating-point values, but got 'tensor<4xi32>'}}
+  %0 = ge.atan %x : tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+func.func @bitwise_not_float(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'ge.bitwise_not' op operand #0 must be ranked tensor of}}
+  %0 = ge.bitwise_not %x : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @bitwise_and_bool(%x: tensor<4xi1>) -> tensor<4xi1> {
+  // expected-error @+1 {{'ge.bitwise_and' op operand #0 must be ranked tensor of}}
+  %0 = ge.bitwise_and %x, %x : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+func.func @bitwise_or_float(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'ge.bitwise_or' op operand #0 must be ranked tensor of}}
+  %0 = ge.bitwise_or %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @bitwise_xor_float(%x: tensor<4xf16>) -> tensor<4xf16> {
+  // expected-error @+1 {{'ge.bitwise_xor' op operand #0 must be ranked tensor of}}
+  %0 = ge.bitwise_xor %x, %x : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16>
+  return %0 : tensor<4xf16>
+}
+
+// -----
+
+func.func @bit_shift_float(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'ge.bit_shift' op operand #0 must be ranked tensor of}}
+  %0 = ge.bit_shift %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @cumprod_axis_out_of_range(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'ge.cumprod' op attribute 'axis' value 2 is out of range for rank 2 (expected [-2, 2))}}
+  %0 = ge.cumprod %x {axis = 2 : i64} : tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}

@@ -132,3 +132,39 @@ func.func @cast(%x: tensor<2x?xf32>) -> tensor<2x?xi64> {
   %1 = ge.cast %0 : tensor<2x?xf16> to tensor<2x?xi64>
   return %1 : tensor<2x?xi64>
 }
+
+// CHECK-LABEL: func.func @inverse_trig_cumprod(
+// CHECK-SAME: %[[ARG0:[^ ,:)]+]]: tensor<2x8xf32>) -> tensor<2x8xf32> {
+// CHECK-NEXT: %[[V0:[^ ,:)]+]] = ge.acos %[[ARG0]] : tensor<2x8xf32>
+// CHECK-NEXT: %[[V1:[^ ,:)]+]] = ge.asin %[[V0]] : tensor<2x8xf32>
+// CHECK-NEXT: %[[V2:[^ ,:)]+]] = ge.atan %[[V1]] : tensor<2x8xf32>
+// CHECK-NEXT: %[[V3:[^ ,:)]+]] = ge.cumprod %[[V2]] {axis = 1 : i64, exclusive = true} : tensor<2x8xf32>
+// CHECK-NEXT: return %[[V3]] : tensor<2x8xf32>
+// CHECK-NEXT: }
+func.func @inverse_trig_cumprod(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  %0 = ge.acos %x : tensor<2x8xf32>
+  %1 = ge.asin %0 : tensor<2x8xf32>
+  %2 = ge.atan %1 : tensor<2x8xf32>
+  %3 = ge.cumprod %2 {axis = 1 : i64, exclusive = true} : tensor<2x8xf32>
+  return %3 : tensor<2x8xf32>
+}
+
+// CHECK-LABEL: func.func @bitwise(
+// CHECK-SAME: %[[ARG0:[^ ,:)]+]]: tensor<4xui8>, %[[ARG1:[^ ,:)]+]]: tensor<3x1xui8>) -> tensor<3x4xui8> {
+// CHECK-NEXT: %[[V0:[^ ,:)]+]] = ge.bitwise_not %[[ARG0]] : tensor<4xui8>
+// CHECK-NEXT: %[[V1:[^ ,:)]+]] = ge.bitwise_and %[[V0]], %[[ARG1]] : (tensor<4xui8>, tensor<3x1xui8>) -> tensor<3x4xui8>
+// CHECK-NEXT: %[[V2:[^ ,:)]+]] = ge.bitwise_or %[[V1]], %[[ARG0]] : (tensor<3x4xui8>, tensor<4xui8>) -> tensor<3x4xui8>
+// CHECK-NEXT: %[[V3:[^ ,:)]+]] = ge.bitwise_xor %[[V2]], %[[V1]] : (tensor<3x4xui8>, tensor<3x4xui8>) -> tensor<3x4xui8>
+// CHECK-NEXT: %[[V4:[^ ,:)]+]] = ge.bit_shift %[[V3]], %[[ARG1]] {right = true} : (tensor<3x4xui8>, tensor<3x1xui8>) -> tensor<3x4xui8>
+// CHECK-NEXT: %[[V5:[^ ,:)]+]] = ge.bit_shift %[[V4]], %[[ARG1]] : (tensor<3x4xui8>, tensor<3x1xui8>) -> tensor<3x4xui8>
+// CHECK-NEXT: return %[[V5]] : tensor<3x4xui8>
+// CHECK-NEXT: }
+func.func @bitwise(%a: tensor<4xui8>, %b: tensor<3x1xui8>) -> tensor<3x4xui8> {
+  %0 = ge.bitwise_not %a : tensor<4xui8>
+  %1 = ge.bitwise_and %0, %b : (tensor<4xui8>, tensor<3x1xui8>) -> tensor<3x4xui8>
+  %2 = ge.bitwise_or %1, %a : (tensor<3x4xui8>, tensor<4xui8>) -> tensor<3x4xui8>
+  %3 = ge.bitwise_xor %2, %1 : (tensor<3x4xui8>, tensor<3x4xui8>) -> tensor<3x4xui8>
+  %4 = ge.bit_shift %3, %b {right = true} : (tensor<3x4xui8>, tensor<3x1xui8>) -> tensor<3x4xui8>
+  %5 = ge.bit_shift %4, %b : (tensor<3x4xui8>, tensor<3x1xui8>) -> tensor<3x4xui8>
+  return %5 : tensor<3x4xui8>
+}

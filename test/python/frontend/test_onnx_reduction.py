@@ -36,7 +36,7 @@ import reduction_models as rm  # noqa: E402
 MODULE = "ge_mlir.frontend.onnx.ops.reduction"
 NEWEST = onnx.defs.onnx_opset_version()
 ARG_OPS = ["ArgMax", "ArgMin"]
-ALL_OPS = rm.REDUCE_OPS + ARG_OPS + ["CumSum"]
+ALL_OPS = rm.REDUCE_OPS + ARG_OPS + ["CumSum", "CumProd"]
 
 #: Models the importer refuses, with a piece of the expected reason.
 REFUSED = {
@@ -148,7 +148,7 @@ def test_registered_op_types():
     assert registered == set(ALL_OPS)
     for op in ALL_OPS:
         (sup,) = supported_ops()[("", op)]
-        assert (sup.since, sup.until) == (11, None) and sup.notes
+        assert (sup.since, sup.until) == (26 if op == "CumProd" else 11, None) and sup.notes
 
 
 @pytest.mark.parametrize("op", rm.REDUCE_OPS)
@@ -166,7 +166,8 @@ def test_axes_input_since_matches_the_onnx_schemas(op):
 def _schema_versions(op: str) -> list[int]:
     """Opset 11, every later opset in which ``op`` changed, and the newest opset."""
     since = {s.since_version for s in onnx.defs.get_all_schemas_with_history() if s.name == op and s.domain == ""}
-    return sorted({11, NEWEST} | {v for v in since if v > 11})
+    first = max(11, min(since))  # CumProd exists from opset 26
+    return sorted({first, NEWEST} | {v for v in since if v > first})
 
 
 _SWEEP = [(op, v) for op in ALL_OPS for v in _schema_versions(op)]
@@ -185,7 +186,7 @@ def test_every_schema_version(ctx, op, opset):
     else:
         model = em.make([h.make_node(op, ["x", "axis"], ["y"], reverse=1)], [em.vi("x", T.FLOAT, [2, 3, 4])],
                         [("y", T.FLOAT)], opset, inits=[em.init("axis", np.array(-2, np.int64))])
-        expected = {"cumsum"}
+        expected = {op.lower()}
     onnx.checker.check_model(model, full_check=True)
     module = import_onnx(model)
     assert_types_match_ort(model, module)

@@ -15,6 +15,7 @@ _UNARY = {
     "Tanh": ge.tanh, "Sigmoid": ge.sigmoid, "Relu": ge.relu, "Erf": ge.erf, "Sin": ge.sin, "Cos": ge.cos,
     "Floor": ge.floor, "Ceil": ge.ceil, "Round": ge.round, "Sign": ge.sign, "Not": ge.not_,
     "Softplus": ge.softplus, "HardSwish": ge.hard_swish, "Identity": ge.identity,
+    "Acos": ge.acos, "Asin": ge.asin, "Atan": ge.atan, "BitwiseNot": ge.bitwise_not,
 }
 
 
@@ -29,6 +30,7 @@ _BINARY = {
     "Add": ge.add, "Sub": ge.sub, "Mul": ge.mul, "Div": ge.div, "And": ge.and_, "Or": ge.or_, "Xor": ge.xor,
     "Equal": ge.equal, "Less": ge.less, "LessOrEqual": ge.less_equal, "Greater": ge.greater,
     "GreaterOrEqual": ge.greater_equal,
+    "BitwiseAnd": ge.bitwise_and, "BitwiseOr": ge.bitwise_or, "BitwiseXor": ge.bitwise_xor,
 }
 
 
@@ -38,6 +40,15 @@ def _binary(fn):
 
 for _op, _fn in _BINARY.items():
     converter(_op)(_binary(_fn))
+
+
+@converter("BitShift", notes="direction LEFT or RIGHT; out-of-range shifts give the sign fill")
+def bit_shift(ctx):
+    direction = ctx.attr("direction", "")
+    direction = direction.decode() if isinstance(direction, bytes) else direction
+    if direction not in ("LEFT", "RIGHT"):
+        ctx.invalid(f"direction must be LEFT or RIGHT, got {direction!r}")
+    return ge.bit_shift(ctx.input(0), ctx.input(1), right=direction == "RIGHT")
 
 
 @converter("Pow")

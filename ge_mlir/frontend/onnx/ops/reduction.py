@@ -215,12 +215,13 @@ def arg_reduce(ctx):
 
 
 @converter("CumSum", since=11, notes="axis input must be constant")
+@converter("CumProd", since=26, notes="axis input must be constant")
 def cumsum(ctx):
     raw = np.asarray(ctx.require_const(1, "axis"))
     if raw.size != 1:
         ctx.invalid(f"axis must be a single integer, got shape {list(raw.shape)}")
     axis = _normalize_axis(ctx, int(raw.reshape(-1)[0]), ctx.rank(0), "axis")
-    return ge.cumsum(
+    return (ge.cumprod if ctx.op_type == "CumProd" else ge.cumsum)(
         ctx.input(0), axis,
         exclusive=bool(ctx.attr("exclusive", 0)),
         reverse=bool(ctx.attr("reverse", 0)),

@@ -113,6 +113,9 @@ def _unary_body(op: ir.OpView, name: str) -> Body | None:
         "erf": mmath.erf,
         "sin": mmath.sin,
         "cos": mmath.cos,
+        "acos": mmath.acos,
+        "asin": mmath.asin,
+        "atan": mmath.atan,
         "floor": mmath.floor,
         "ceil": mmath.ceil,
         "round": mmath.roundeven,
@@ -204,6 +207,14 @@ def _unary_body(op: ir.OpView, name: str) -> Body | None:
             return arith.xori(xs[0], const(xs[0].type, 1))
 
         return bnot
+    if name == "bitwise_not":
+
+        def inot(xs: list[ir.Value], ts: list[ir.Type]) -> ir.Value:
+            if kind(ts[0]) not in "su":
+                raise Unsupported(f"element type {ts[0]}")
+            return arith.xori(xs[0], const(xs[0].type, -1))
+
+        return inot
     return None
 
 
@@ -295,7 +306,13 @@ def _binary_body(op: ir.OpView, name: str) -> Body | None:
     }
     U = dict(S, div=_safe_div(False), max=arith.maxui, min=arith.minui, mod=_safe_rem(False))
     B = {"and": arith.andi, "or": arith.ori, "xor": arith.xori}
-    if name in F:
+    bitwise = {"bitwise_and": arith.andi, "bitwise_or": arith.ori, "bitwise_xor": arith.xori}
+    if name in bitwise:
+        table = {"s": bitwise, "u": bitwise}
+    elif name == "bit_shift":
+        right = attr_bool(op, "right", False)
+        table = {"s": {name: _bit_shift(right, True)}, "u": {name: _bit_shift(right, False)}}
+    elif name in F:
         table = {"f": F, "s": S, "u": U}
     elif name in B:
         table = {"b": B}
@@ -323,6 +340,25 @@ def _binary_body(op: ir.OpView, name: str) -> Body | None:
         return table[k][name](xs[0], xs[1])
 
     return body
+
+
+def _bit_shift(right: bool, signed: bool) -> Callable[[ir.Value, ir.Value], ir.Value]:
+    """ONNX BitShift: a shift that is negative or not less than the width gives the sign fill alone
+    (-1 for a signed right shift of a negative value, else 0), not LLVM's poison."""
+
+    def fn(a: ir.Value, b: ir.Value) -> ir.Value:
+        width = ir.IntegerType(a.type).width
+        zero = const(a.type, 0)
+        out_of_range = arith.cmpi(arith.CmpIPredicate.uge, b, const(a.type, width))  # negative too
+        if right:
+            shifted = arith.shrsi(a, b) if signed else arith.shrui(a, b)
+            fill = arith.select(arith.cmpi(arith.CmpIPredicate.slt, a, zero), const(a.type, -1), zero) \
+                if signed else zero
+        else:
+            shifted, fill = arith.shli(a, b), zero
+        return arith.select(out_of_range, fill, shifted)
+
+    return fn
 
 
 def _where_body(xs: list[ir.Value], ts: list[ir.Type]) -> ir.Value:
@@ -364,11 +400,13 @@ def _cast_body(dst: ir.Type) -> Body:
 
 UNARY_OPS = (
     "abs", "neg", "exp", "log", "sqrt", "rsqrt", "reciprocal", "tanh", "sigmoid", "relu",
-    "leaky_relu", "gelu", "erf", "sin", "cos", "floor", "ceil", "round", "sign", "not",
+    "leaky_relu", "gelu", "erf", "sin", "cos", "acos", "asin", "atan", "floor", "ceil", "round", "sign", "not",
+    "bitwise_not",
     "softplus", "hard_sigmoid", "hard_swish", "silu", "clip",
 )
 BINARY_OPS = (
     "add", "sub", "mul", "div", "pow", "max", "min", "mod", "and", "or", "xor",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "bit_shift",
     "equal", "less", "less_equal", "greater", "greater_equal",
 )
 

@@ -27,7 +27,7 @@ element, so the CPU target can tile and vectorize it. Semantics:
   ``sorted = false``, where any order is allowed). It is computed by k
   selection steps in an ``scf.for``: step s picks the best element that comes
   after the one picked in step s - 1 in that total order -- O(k n) per row;
-* ``cumsum`` is an ``scf.for`` along the axis carrying the running sum of one
+* ``cumsum`` (``cumprod``) is an ``scf.for`` along the axis carrying the running sum (product) of one
   slice (O(n), not the O(n^2) masked reduction).
 """
 
@@ -707,6 +707,15 @@ def _insert(src: ir.Value, dest: ir.Value, shape: list[int], axis: int, at: ir.V
 
 @lowering("cumsum")
 def lower_cumsum(op: ir.OpView) -> ir.Value:
+    return _cumulative(op, 0, _add)
+
+
+@lowering("cumprod")
+def lower_cumprod(op: ir.OpView) -> ir.Value:
+    return _cumulative(op, 1, _mul)
+
+
+def _cumulative(op: ir.OpView, identity: float, combine: Callable[[ir.Value, ir.Value], ir.Value]) -> ir.Value:
     it = _static(op.operands[0], "input shape")
     elem = it.element_type
     if kind(elem) not in "fsu" or _static(op.results[0], "result shape") != it:
@@ -722,7 +731,7 @@ def lower_cumsum(op: ir.OpView) -> ir.Value:
     ident = ir.AffineMap.get_identity(rank)
     x = op.operands[0]
 
-    run0 = _filled(slice_shape, acc_elem, 0)
+    run0 = _filled(slice_shape, acc_elem, identity)
     out0 = tensor.EmptyOp(shape, elem).result
     loop = scf.ForOp(_index(0), _index(n), _index(1), [out0, run0])
     with ir.InsertionPoint(loop.body):
@@ -733,7 +742,7 @@ def lower_cumsum(op: ir.OpView) -> ir.Value:
 
         def body(args: list[ir.Value]) -> list[ir.Value]:
             xv, old = _to_compute(args[0], elem), _to_compute(args[1], acc_elem)
-            new = _add(old, xv)
+            new = combine(old, xv)
             return [_from_compute(new, acc_elem), _from_compute(old if exclusive else new, elem)]
 
         # Both outputs are written in place -- the running sum into the

@@ -75,7 +75,7 @@ def unary_model(op: str, opset: int, elem=T.FLOAT, shape=(2, 3), out_elem=None, 
 #: Unary ops with a 1:1 ge op, tested on f32 in one model (one output each).
 UNARY_FLOAT = [
     "Abs", "Neg", "Exp", "Log", "Sqrt", "Reciprocal", "Tanh", "Sigmoid", "Relu", "Erf", "Sin", "Cos",
-    "Floor", "Ceil", "Round", "Sign", "Softplus", "HardSwish", "Identity",
+    "Floor", "Ceil", "Round", "Sign", "Softplus", "HardSwish", "Identity", "Acos", "Asin", "Atan",
 ]
 
 
@@ -145,6 +145,19 @@ def logical():
     return make(
         nodes, [vi("a", T.BOOL, [2, 3]), vi("b", T.BOOL, [1, 3])],
         [(f"y_{op.lower()}", T.BOOL) for op in ops], 7,
+    )
+
+
+@model
+def bitwise():
+    ops = ["BitwiseAnd", "BitwiseOr", "BitwiseXor"]
+    nodes = [h.make_node(op, ["a", "b"], [f"y_{op.lower()}"]) for op in ops]
+    nodes += [h.make_node("BitwiseNot", ["a"], ["y_not"]),
+              h.make_node("BitShift", ["a", "b"], ["y_left"], direction="LEFT"),
+              h.make_node("BitShift", ["a", "b"], ["y_right"], direction="RIGHT")]
+    return make(
+        nodes, [vi("a", T.UINT8, [2, 3]), vi("b", T.UINT8, [1, 3])],
+        [(f"y_{op.lower()}", T.UINT8) for op in ops] + [(n, T.UINT8) for n in ("y_not", "y_left", "y_right")], 18,
     )
 
 
