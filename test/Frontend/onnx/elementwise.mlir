@@ -5,7 +5,7 @@
 
 // Unary ops with a 1:1 ge op.
 // RUN: %python %S/Inputs/elementwise_models.py unary_f32 %t.unary_f32.onnx && ge-import-onnx %t.unary_f32.onnx | FileCheck %s --check-prefix=UNARY-F32
-// UNARY-F32-LABEL: func.func @main(%arg0: tensor<2x3xf32> {onnx.name = "x"}) -> (tensor<2x3xf32> {onnx.name = "y_abs"}, tensor<2x3xf32> {onnx.name = "y_neg"}, tensor<2x3xf32> {onnx.name = "y_exp"}, tensor<2x3xf32> {onnx.name = "y_log"}, tensor<2x3xf32> {onnx.name = "y_sqrt"}, tensor<2x3xf32> {onnx.name = "y_reciprocal"}, tensor<2x3xf32> {onnx.name = "y_tanh"}, tensor<2x3xf32> {onnx.name = "y_sigmoid"}, tensor<2x3xf32> {onnx.name = "y_relu"}, tensor<2x3xf32> {onnx.name = "y_erf"}, tensor<2x3xf32> {onnx.name = "y_sin"}, tensor<2x3xf32> {onnx.name = "y_cos"}, tensor<2x3xf32> {onnx.name = "y_floor"}, tensor<2x3xf32> {onnx.name = "y_ceil"}, tensor<2x3xf32> {onnx.name = "y_round"}, tensor<2x3xf32> {onnx.name = "y_sign"}, tensor<2x3xf32> {onnx.name = "y_softplus"}, tensor<2x3xf32> {onnx.name = "y_hardswish"}, tensor<2x3xf32> {onnx.name = "y_identity"}) {
+// UNARY-F32-LABEL: func.func @main(%arg0: tensor<2x3xf32> {onnx.name = "x"}) -> (tensor<2x3xf32> {onnx.name = "y_abs"}, tensor<2x3xf32> {onnx.name = "y_neg"}, tensor<2x3xf32> {onnx.name = "y_exp"}, tensor<2x3xf32> {onnx.name = "y_log"}, tensor<2x3xf32> {onnx.name = "y_sqrt"}, tensor<2x3xf32> {onnx.name = "y_reciprocal"}, tensor<2x3xf32> {onnx.name = "y_tanh"}, tensor<2x3xf32> {onnx.name = "y_sigmoid"}, tensor<2x3xf32> {onnx.name = "y_relu"}, tensor<2x3xf32> {onnx.name = "y_erf"}, tensor<2x3xf32> {onnx.name = "y_sin"}, tensor<2x3xf32> {onnx.name = "y_cos"}, tensor<2x3xf32> {onnx.name = "y_floor"}, tensor<2x3xf32> {onnx.name = "y_ceil"}, tensor<2x3xf32> {onnx.name = "y_round"}, tensor<2x3xf32> {onnx.name = "y_sign"}, tensor<2x3xf32> {onnx.name = "y_softplus"}, tensor<2x3xf32> {onnx.name = "y_hardswish"}, tensor<2x3xf32> {onnx.name = "y_identity"}, tensor<2x3xf32> {onnx.name = "y_acos"}, tensor<2x3xf32> {onnx.name = "y_asin"}, tensor<2x3xf32> {onnx.name = "y_atan"}) {
 // UNARY-F32-NEXT: %[[V0:.*]] = ge.abs %arg0 : tensor<2x3xf32>
 // UNARY-F32-NEXT: %[[V1:.*]] = ge.neg %arg0 : tensor<2x3xf32>
 // UNARY-F32-NEXT: %[[V2:.*]] = ge.exp %arg0 : tensor<2x3xf32>
@@ -25,7 +25,20 @@
 // UNARY-F32-NEXT: %[[V16:.*]] = ge.softplus %arg0 : tensor<2x3xf32>
 // UNARY-F32-NEXT: %[[V17:.*]] = ge.hard_swish %arg0 : tensor<2x3xf32>
 // UNARY-F32-NEXT: %[[V18:.*]] = ge.identity %arg0 : tensor<2x3xf32>
-// UNARY-F32-NEXT: return %[[V0]], %[[V1]], %[[V2]], %[[V3]], %[[V4]], %[[V5]], %[[V6]], %[[V7]], %[[V8]], %[[V9]], %[[V10]], %[[V11]], %[[V12]], %[[V13]], %[[V14]], %[[V15]], %[[V16]], %[[V17]], %[[V18]] : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+// UNARY-F32-NEXT: %[[V19:.*]] = ge.acos %arg0 : tensor<2x3xf32>
+// UNARY-F32-NEXT: %[[V20:.*]] = ge.asin %arg0 : tensor<2x3xf32>
+// UNARY-F32-NEXT: %[[V21:.*]] = ge.atan %arg0 : tensor<2x3xf32>
+// UNARY-F32-NEXT: return %[[V0]], %[[V1]], %[[V2]], %[[V3]], %[[V4]], %[[V5]], %[[V6]], %[[V7]], %[[V8]], %[[V9]], %[[V10]], %[[V11]], %[[V12]], %[[V13]], %[[V14]], %[[V15]], %[[V16]], %[[V17]], %[[V18]], %[[V19]], %[[V20]], %[[V21]] : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+
+// RUN: %python %S/Inputs/elementwise_models.py bitwise %t.bitwise.onnx && ge-import-onnx %t.bitwise.onnx | FileCheck %s --check-prefix=BITWISE
+// BITWISE-LABEL: func.func @main(
+// BITWISE-NEXT: %[[A:.*]] = ge.bitwise_and %arg0, %arg1 : (tensor<2x3xui8>, tensor<1x3xui8>) -> tensor<2x3xui8>
+// BITWISE-NEXT: %[[O:.*]] = ge.bitwise_or %arg0, %arg1 : (tensor<2x3xui8>, tensor<1x3xui8>) -> tensor<2x3xui8>
+// BITWISE-NEXT: %[[X:.*]] = ge.bitwise_xor %arg0, %arg1 : (tensor<2x3xui8>, tensor<1x3xui8>) -> tensor<2x3xui8>
+// BITWISE-NEXT: %[[N:.*]] = ge.bitwise_not %arg0 : tensor<2x3xui8>
+// BITWISE-NEXT: %[[L:.*]] = ge.bit_shift %arg0, %arg1 : (tensor<2x3xui8>, tensor<1x3xui8>) -> tensor<2x3xui8>
+// BITWISE-NEXT: %[[R:.*]] = ge.bit_shift %arg0, %arg1 {right = true} : (tensor<2x3xui8>, tensor<1x3xui8>) -> tensor<2x3xui8>
+// BITWISE-NEXT: return %[[A]], %[[O]], %[[X]], %[[N]], %[[L]], %[[R]]
 
 // RUN: %python %S/Inputs/elementwise_models.py unary_f16 %t.unary_f16.onnx && ge-import-onnx %t.unary_f16.onnx | FileCheck %s --check-prefix=UNARY-F16
 // UNARY-F16-LABEL: func.func @main(%arg0: tensor<4xf16> {onnx.name = "x"}) -> (tensor<4xf16> {onnx.name = "y_exp"}, tensor<4xf16> {onnx.name = "y_tanh"}, tensor<4xf16> {onnx.name = "y_relu"}) {
