@@ -94,6 +94,27 @@ def read_resource_bytes(attr: ir.Attribute) -> bytes | None:
     return ctypes.string_at(blob.data, blob.size)
 
 
+def read_resource_array(attr: ir.Attribute) -> np.ndarray | None:
+    """A ``dense_resource`` attribute's data as a flat numpy array of its element type, any size
+    (an embedding table of millions of elements, integer ids), or None (not a resource, an element
+    type numpy cannot hold, a missing or short blob). The blob is read only when ``attr`` is a
+    resource: the C API reader reinterprets any other attribute's storage (and aborts)."""
+    try:
+        ir.DenseResourceElementsAttr(attr)
+    except (ValueError, TypeError):
+        return None
+    ttype = ir.RankedTensorType(attr.type)
+    elem = str(ttype.element_type)
+    if elem not in NUMPY_DTYPES or elem == "i1" or not ttype.has_static_shape:
+        return None
+    dtype = np.dtype(NUMPY_DTYPES[elem])
+    n = int(np.prod(ttype.shape)) if ttype.shape else 1
+    raw = read_resource_bytes(attr)
+    if raw is None or len(raw) < n * dtype.itemsize:
+        return None
+    return np.frombuffer(raw[: n * dtype.itemsize], dtype, count=n).copy()
+
+
 def constant_op(value: ir.Value, ops: tuple[str, ...] = ("ge.constant",)) -> ir.Operation | None:
     """The defining op of ``value`` when it is one of ``ops`` (constants with a ``value`` attribute)."""
     op = defining_op(value)

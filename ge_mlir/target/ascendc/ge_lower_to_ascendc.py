@@ -37,7 +37,7 @@ from mlir import ir
 from ...dialects.ascendc import KernelKindAttr, QueueType, TargetAttr, TBufType, position_memory
 from ...errors import Unsupported
 from ...ir.attrs import attr_bool, attr_enum, attr_float, attr_int, attr_ints
-from ...ir.constants import constant_array, constant_op
+from ...ir.constants import constant_array, constant_op, read_resource_array
 from ...ir.functions import io_names
 from ...ir.patterns import defining_op
 from ...ir.types import NUMPY_DTYPES
@@ -85,52 +85,29 @@ def _const(v: ir.Value | None) -> np.ndarray | None:
     """The value of a constant operand as numpy (None if not a constant), any size: a
     ``dense_resource`` too large for :func:`constant_array` (a tied 50257 x 256 embedding) is read
     from its blob."""
-    if v is None:
-        return None
-    op = constant_op(v)
+    op = constant_op(v) if v is not None else None
     if op is None:
         return None
     arr = constant_array(v)
     if arr is None:
-        value = _constant_value(op, v) if _elem(v) not in ("f32", "f64") else _resource_f32(op, v)
-        arr = value if isinstance(value, np.ndarray) else None
+        arr = read_resource_array(op.attributes["value"])
     return None if arr is None else arr.reshape(_shape(v))
-
-
-def _resource_f32(op: ir.Operation, v: ir.Value) -> np.ndarray | None:
-    from ...ir.constants import read_resource_bytes
-
-    try:
-        ir.DenseResourceElementsAttr(op.attributes["value"])
-    except (ValueError, TypeError):
-        return None
-    dtype = np.dtype(NUMPY_DTYPES[_elem(v)])
-    n = _numel(_shape(v))
-    raw = read_resource_bytes(op.attributes["value"])
-    if raw is None or len(raw) < n * dtype.itemsize:
-        return None
-    return np.frombuffer(raw[: n * dtype.itemsize], dtype).copy()
 
 
 def _constant_value(op: ir.Operation, v: ir.Value) -> object:
     """The attribute of a constant, or its data as numpy when it is a ``dense_resource`` of a type the
     emitter cannot read back (integer tables, position ids)."""
-    from ...ir.constants import read_resource_bytes
-
     attr = op.attributes["value"]
-    elem = _elem(v)
     try:
         ir.DenseResourceElementsAttr(attr)
     except (ValueError, TypeError):
         return attr
-    if elem in ("f32", "f64"):
+    if _elem(v) in ("f32", "f64"):
         return attr
-    dtype = np.dtype(NUMPY_DTYPES[elem])
-    n = _numel(_shape(v))
-    raw = read_resource_bytes(attr)
-    if raw is None or len(raw) < n * dtype.itemsize:
-        raise Unsupported(f"the data of a {elem} constant cannot be read")
-    return np.frombuffer(raw[: n * dtype.itemsize], dtype).copy()
+    arr = read_resource_array(attr)
+    if arr is None:
+        raise Unsupported(f"the data of a {_elem(v)} constant cannot be read")
+    return arr
 
 
 @dataclass
@@ -949,6 +926,9 @@ def lower_where(low: Lowering, op: ir.Operation) -> None:
         if s is None and _shape(v) != out_shape:
             raise Unsupported(f"where with a broadcast operand of shape {_shape(v)}")
         scalars.append(s)
+    if _numel(out_shape) * K.elem_bytes(elem) > low.gm_bytes:  # before packing a mask that large
+        raise Unsupported(f"an output of {_numel(out_shape) * K.elem_bytes(elem)} bytes is larger than the "
+                          f"device memory ({low.gm_bytes} bytes)")
     # The condition broadcast to the output, one bit per element, LSB first (Select's mask layout).
     bits = np.packbits(np.broadcast_to(carr.astype(bool), out_shape).reshape(-1), bitorder="little")
     mask = Buffer("ui8", int(bits.size), "const", value=bits)

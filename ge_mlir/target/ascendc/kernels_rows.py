@@ -50,6 +50,15 @@ def _row_stat(kb: KernelBuilder, acc: ir.Value) -> ir.Value:
     return v
 
 
+def _store(kb: KernelBuilder, y_gm: ir.Value, off: ir.Value, yb: ir.Value, n: ir.Value) -> None:
+    """Writes a computed chunk (V -> MTE3 before, MTE3 -> V after) and lets the next chunk's input
+    overwrite this one's (V -> MTE2)."""
+    kb.flag("v_mte3")
+    kb.copy_out(y_gm, off, yb, n, pad=True)
+    kb.flag("mte3_v")
+    kb.flag("v_mte2")
+
+
 def _chunks(kb: KernelBuilder, p_cols: ir.Value, p_ch: ir.Value, body) -> None:
     """``body(c0, n, first)`` per chunk of a row."""
     with kb.loop(kb.c(0), p_cols, p_ch) as c0:
@@ -103,10 +112,7 @@ def softmax_long_kernel(name: str, elem: str, rows: int, cols: int) -> KernelBui
             kb.vscalar("adds", yb, xb, neg, n)
             kb.vunary("exp", yb, yb, n)
             kb.vscalar("muls", yb, yb, inv, n)
-            kb.flag("v_mte3")
-            kb.copy_out(y_gm, kb.add(base, c0), yb, n, pad=True)
-            kb.flag("mte3_v")
-            kb.flag("v_mte2")
+            _store(kb, y_gm, kb.add(base, c0), yb, n)
 
         _chunks(kb, p_cols, p_ch, write)
     return kb
@@ -187,10 +193,7 @@ def layer_norm_long_kernel(name: str, elem: str, rows: int, cols: int, eps: floa
                 kb.vbinary("mul", yb, yb, sb, n)
             if bb is not None:
                 kb.vbinary("add", yb, yb, bb, n)
-            kb.flag("v_mte3")
-            kb.copy_out(y_gm, kb.add(base, c0), yb, n, pad=True)
-            kb.flag("mte3_v")
-            kb.flag("v_mte2")
+            _store(kb, y_gm, kb.add(base, c0), yb, n)
 
         _chunks(kb, p_cols, p_ch, write)
     return kb

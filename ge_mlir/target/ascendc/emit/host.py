@@ -318,19 +318,10 @@ def _constant_bytes(op: ir.Operation, elem: str) -> bytes:
 
 def _resource_array(op: ir.Operation, attr: ir.Attribute) -> np.ndarray:
     """The data of a ``dense_resource`` constant, any size (an embedding table of millions of
-    elements included). Only resource attributes may reach the C API reader: it reinterprets any
-    other attribute's storage (and aborts)."""
-    from ....ir.constants import read_resource_bytes
+    elements included)."""
+    from ....ir.constants import read_resource_array
 
-    try:
-        ir.DenseResourceElementsAttr(attr)
-        ttype = ir.RankedTensorType(attr.type)
-    except (ValueError, TypeError):
-        ttype = None
-    elem = str(ttype.element_type) if ttype is not None else ""
-    raw = read_resource_bytes(attr) if elem in NUMPY and elem != "i1" else None
-    dtype = np.dtype(NUMPY[elem]) if raw is not None else None
-    n = int(np.prod(ttype.shape)) if ttype is not None else 0
-    if raw is None or len(raw) < n * dtype.itemsize:
+    arr = read_resource_array(attr)
+    if arr is None:
         raise error(op, "cannot read the constant's data (a dense_resource blob that is missing or short)")
-    return np.frombuffer(raw[: n * dtype.itemsize], dtype, count=n)
+    return arr
