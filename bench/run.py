@@ -1,6 +1,6 @@
 """ge-mlir CPU latency against onnxruntime, same process, interleaved runs.
 
-    python bench/run.py [--models resnet18,bert_encoder] [--runs 20] [--threads 1,2] [--markdown]
+    python bench/run.py [--models resnet18,bert_encoder] [--runs 20] [--threads 1,2] [--markdown] [--precise-math]
     GE_MLIR_JIT_CPU=x86-64-v3 python bench/run.py     # the code an AVX2-only CPU runs
 
 Per model of ``speed_models()`` (bench/models.py: torch-exported, random weights): compile
@@ -56,6 +56,8 @@ def main() -> int:
     p.add_argument("--runs", type=int, default=20)
     p.add_argument("--threads", default="1,2", help="comma-separated thread counts (default 1,2)")
     p.add_argument("--markdown", action="store_true")
+    p.add_argument("--precise-math", action="store_true",
+                   help="libm exp/tanh/erf instead of the vectorized polynomials (CompileOptions.precise_math)")
     args = p.parse_args()
     import onnxruntime as ort
 
@@ -73,6 +75,8 @@ def main() -> int:
         row = [name]
         for n in threads:
             options = {"keep_ir": False}
+            if args.precise_math:
+                options["precise_math"] = True
             if _threads_supported():
                 options["num_threads"] = n
             t0 = time.perf_counter()

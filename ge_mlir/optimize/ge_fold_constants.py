@@ -290,7 +290,7 @@ class GeFoldConstantsPass(Pass):
                 func.ReturnOp([mapping[v] for v in outputs])
             self.bump("subgraphs-evaluated")
             try:
-                exe = CpuExecutable(scratch, "ge_fold", opt_level=0)
+                exe = CpuExecutable(scratch, "ge_fold", opt_level=0, precise_math=True)
                 return exe()
             except Exception:  # noqa: BLE001 - any lowering/JIT failure means "do not fold"
                 self.bump("evaluation-failures")
@@ -343,7 +343,7 @@ class GeFoldConstantsPass(Pass):
             self.bump("subgraphs-evaluated")
             self.bump("subgraphs-evaluated-in-f32")
             try:
-                return CpuExecutable(scratch, "ge_fold", opt_level=0)()
+                return CpuExecutable(scratch, "ge_fold", opt_level=0, precise_math=True)()
             except Exception:  # noqa: BLE001 - any lowering/JIT failure: the caller folds the usual way
                 return None
 

@@ -65,11 +65,12 @@ ASYNC_PIPELINE = (
 
 def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, check_bounds: bool = False,
                    memory_strategy: str = "aggressive", profile: bool = False, cpu: str = "host",
-                   threads: int = 1) -> str:
+                   threads: int = 1, precise_math: bool = False) -> str:
     """The pass pipeline of one CPU stage (see :func:`lower_stage`), as ``ge-opt --pass-pipeline`` takes it.
     ``profile`` ends the ``bufferized`` stage with ``ge-instrument-ops`` (the profiler's stamps); ``cpu``
     (the JIT CPU, :data:`JIT_CPUS`) sizes the codegen strategy's kernels; ``threads`` > 1 runs large
-    matmuls' column panels as async runtime tasks (:data:`ASYNC_PIPELINE`)."""
+    matmuls' column panels as async runtime tasks (:data:`ASYNC_PIPELINE`); ``precise_math`` keeps libm's
+    exp/tanh/erf instead of ``ge-approximate-math``'s vectorizable polynomials."""
     if stage == "linalg":
         checks = "true" if check_bounds else "false"
         passes = ["ge-emit-c-interface", f"ge-lower-to-linalg{{fail-on-unlowered=true check-bounds={checks}}}",
@@ -94,6 +95,8 @@ def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, 
             passes.append(ASYNC_PIPELINE.format(threads=threads))
     elif stage == "llvm":
         passes = ["ge-flatten-constant-globals", "ge-lower-memref-copies", "ge-expand-bf16-truncations"]
+        if not precise_math:
+            passes.append("ge-approximate-math")
         if threads > 1:
             passes.append("convert-async-to-llvm")
         passes.append(LLVM_PIPELINE)
@@ -104,7 +107,7 @@ def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, 
 
 def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspace: bool = True,
                 check_bounds: bool = False, memory_strategy: str = "aggressive", profile: bool = False,
-                cpu: str = "host", threads: int = 1) -> None:
+                cpu: str = "host", threads: int = 1, precise_math: bool = False) -> None:
     """Runs one CPU stage on ``module`` in place (see :data:`CPU_STAGES`); its
     passes are :func:`stage_pipeline` (``ge-opt --list-passes``, docs/passes.md).
 
@@ -124,7 +127,8 @@ def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspac
     Raises :class:`ExecutionError` (``cannot <action>``) with the failing pass's diagnostics.
     """
     pipeline = stage_pipeline(stage, codegen=codegen, workspace=workspace, check_bounds=check_bounds,
-                              memory_strategy=memory_strategy, profile=profile, cpu=cpu, threads=threads)
+                              memory_strategy=memory_strategy, profile=profile, cpu=cpu, threads=threads,
+                              precise_math=precise_math)
     try:
         run_pipeline(module, pipeline)
     except (PassFailedError, VerificationError) as e:
@@ -403,6 +407,8 @@ class CpuExecutable:
             large matmuls and convolutions run as tasks of the MLIR async runtime
             (``libmlir_async_runtime.so``, its worker pool has one thread per hardware
             thread); results are bitwise those of one thread (same reduction order).
+        precise_math: f32 exp, tanh and erf call libm (correctly rounded or nearly) instead of
+            ``ge-approximate-math``'s polynomials (at most 1, 2 and 8 ulp, vectorized).
     """
 
     def __init__(
@@ -418,6 +424,7 @@ class CpuExecutable:
         memory_strategy: str = "aggressive",
         profile: bool = False,
         num_threads: int = 1,
+        precise_math: bool = False,
     ) -> None:
         from mlir.execution_engine import ExecutionEngine
 
@@ -458,7 +465,7 @@ class CpuExecutable:
             self.num_threads = num_threads
             for stage in CPU_STAGES:
                 lower_stage(self._module, stage, check_bounds=check_bounds, memory_strategy=memory_strategy,
-                            profile=profile, cpu=cpu, threads=num_threads)
+                            profile=profile, cpu=cpu, threads=num_threads, precise_math=precise_math)
                 if stage == "linalg":
                     self._bounds_checks = _bounds_checks(self._module, self.func_name)
                 if stage == "bufferized":
