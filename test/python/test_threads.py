@@ -59,42 +59,6 @@ def test_two_threads_give_the_bits_of_one_and_match_onnxruntime(tmp_path):
         np.testing.assert_array_equal(two(x)[0], a)
 
 
-def _row_ops_model() -> onnx.ModelProto:
-    """Elementwise and row ops only (GELU, softmax over rows, layer norm, tanh): no matmul, so every
-    parallel loop is a split linalg.generic (the first parallel loop, never a reduction)."""
-    rng = np.random.default_rng(2)
-    scale = numpy_helper.from_array(rng.standard_normal(1024).astype(np.float32), "scale")
-    nodes = [helper.make_node("Gelu", ["x"], ["g"]), helper.make_node("Softmax", ["g"], ["s"], axis=-1),
-             helper.make_node("LayerNormalization", ["s", "scale"], ["n"], axis=-1),
-             helper.make_node("Tanh", ["n"], ["y"])]
-    graph = helper.make_graph(nodes, "rows", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 96, 1024])],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 96, 1024])],
-                              initializer=[scale])
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)])
-
-
-def test_elementwise_and_row_ops_run_on_threads_with_the_bits_of_one():
-    import onnxruntime as ort
-
-    from ge_mlir.target.cpu.codegen import parallelize_generics
-
-    proto = _row_ops_model()
-    x = np.random.default_rng(3).standard_normal((2, 96, 1024)).astype(np.float32)
-    linalg_ir = ge_mlir.compile(proto, compile_to="linalg").ir("linalg")
-    with ir.Context():
-        m = ir.Module.parse(linalg_ir)
-        split = parallelize_generics(m, 3)
-        text = str(m)
-    # GELU, the softmax's and the norm's row loops and tanh are each cut into 3 blocks of rows.
-    assert split >= 4
-    assert text.count("scf.forall (") == split
-    (a,) = ge_mlir.compile(proto, options={"num_threads": 1})(x)
-    (b,) = ge_mlir.compile(proto, options={"num_threads": 2})(x)
-    np.testing.assert_array_equal(a, b)
-    (want,) = ort.InferenceSession(proto.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"x": x})
-    np.testing.assert_allclose(b, want, rtol=0, atol=1e-5)
-
-
 def test_thread_count_is_checked():
     for bad in (0, -1, 1.5, True, "2"):
         with pytest.raises(CompileError, match="num_threads must be a positive integer"):

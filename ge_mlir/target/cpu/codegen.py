@@ -510,81 +510,6 @@ def hoist_vector_transfers(module: ir.Module | ir.Operation) -> None:
         interpreter.apply_named_sequence(module.operation, script.body.operations[0], script)
 
 
-#: The fewest elements (of the largest operand) a linalg.generic needs before its outer parallel
-#: loop is split over threads: each task costs an async dispatch and a wake-up (microseconds),
-#: vectorized elementwise code handles about one element a nanosecond.
-PARALLEL_MIN_ELEMENTS = 1 << 16
-
-
-def _generic_split(op: ir.Operation, threads: int) -> list[int] | None:
-    """Tile sizes that cut a top-level ``linalg.generic``'s first parallel loop into ``threads``
-    blocks (elementwise ops, im2col gathers, the row loops of softmax and norms), or None when it
-    is too small or no parallel loop has a known extent of at least ``threads``. Only parallel
-    loops are cut: every output element is computed as in one thread (bitwise identical)."""
-    parent = op.parent
-    if parent is None or parent.name != "func.func":
-        return None
-    shapes = [_static(v.type) for v in op.operands]
-    if not shapes or any(t is None for t in shapes):
-        return None
-    if max(int(np.prod(t.shape, dtype=np.int64)) for t in shapes) < PARALLEL_MIN_ELEMENTS:
-        return None
-    iters = [str(a) for a in ir.ArrayAttr(op.attributes["iterator_types"])]
-    maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
-    extent: dict[int, int] = {}
-    for t, m in zip(shapes, maps):  # a loop's extent from any operand that indexes it by a plain dim
-        for pos, expr in enumerate(m.results):
-            if isinstance(expr, ir.AffineDimExpr):
-                extent.setdefault(expr.position, t.shape[pos])
-    for d, kind in enumerate(iters):
-        if "parallel" in kind and extent.get(d, 0) >= threads:
-            sizes = [0] * len(iters)
-            sizes[d] = -(-extent[d] // threads)
-            return sizes
-        if "parallel" not in kind:
-            return None  # never cut inside or after a reduction loop
-    return None
-
-
-def parallelize_generics(module: ir.Module | ir.Operation, threads: int) -> int:
-    """Puts the first parallel loop of each large top-level ``linalg.generic`` in an
-    ``scf.forall`` of ``threads`` blocks; returns how many."""
-    from mlir.dialects.transform import interpreter
-
-    if threads < 2:
-        return 0
-    i64 = ir.IntegerType.get_signless(64)
-    lines = []
-    any_op = "!transform.any_op"
-    for i, op in enumerate(_ops(module, ("linalg.generic",))):
-        sizes = _generic_split(op, threads)
-        if sizes is None:
-            continue
-        op.attributes[_PAR_TAG] = ir.IntegerAttr.get(i64, i)
-        lines.append(f'%g{i} = transform.structured.match attributes {{{_PAR_TAG} = {i} : i64}} in %root '
-                     f": ({any_op}) -> {any_op}")
-        lines.append(f"%gt{i}, %gf{i} = transform.structured.tile_using_forall %g{i} "
-                     f"tile_sizes [{', '.join(map(str, sizes))}] : ({any_op}) -> ({any_op}, {any_op})")
-    if not lines:
-        return 0
-    body = "\n    ".join(lines)
-    script = ir.Module.parse(f"""
-module attributes {{transform.with_named_sequence}} {{
-  transform.named_sequence @__transform_main(%root: {any_op} {{transform.consumed}}) {{
-    {body}
-    transform.yield
-  }}
-}}""")
-    interpreter.apply_named_sequence(module.operation, script.body.operations[0], script)
-    for op in _ops(module, ("linalg.generic",)):
-        if _PAR_TAG in op.attributes:
-            del op.attributes[_PAR_TAG]
-    return len(lines) // 2
-
-
-_PAR_TAG = "ge.cpu_parallel"
-
-
 def apply_strategy(module: ir.Module | ir.Operation, *, tile_m: int, tile_n: int, threads: int = 1,
                    gemv_n: int = 0) -> dict[str, int]:
     """Applies the strategy in place; returns counts (convolutions, contractions tiled).
@@ -604,7 +529,6 @@ def apply_strategy(module: ir.Module | ir.Operation, *, tile_m: int, tile_n: int
                 stats["img2col"] += conv_to_img2col(conv)
         for op in _ops(module, _WINDOW_OPS):
             stats["windows"] += window_to_taps(op)
-        stats["parallel_generics"] = parallelize_generics(module, threads)
         plans = []
         nd_of: dict[int, int] = {}
         kblocks: dict[int, int] = {}

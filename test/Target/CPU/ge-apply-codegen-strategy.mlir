@@ -131,50 +131,5 @@ func.func @big(%a: tensor<64x1024xf32>, %b: tensor<1024x128xf32>, %c: tensor<64x
   return %r : tensor<64x128xf32>
 }
 
-// With threads, a large linalg.generic's first parallel loop is cut into one block per thread
-// (2^16 elements and more): elementwise ops over their rows, a row reduction over its rows only
-// (never the reduction loop, so each sum keeps its order); small ones and one thread stay as is.
-// THREADS-LABEL: func.func @rows(
-// THREADS: scf.forall (%{{.*}}) in (2) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<256x512xf32>)
-// THREADS: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]{{.*}} ins(%{{.*}} : tensor<128x512xf32>)
-// THREADS: math.exp
-// THREADS: scf.forall (%{{.*}}) in (2) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<256xf32>)
-// THREADS: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} ins(%{{.*}} : tensor<128x512xf32>)
-// THREADS: tensor.parallel_insert_slice %{{.*}} [128] [1] : tensor<128xf32> into tensor<256xf32>
-// THREADS-NOT: scf.forall (
-// THREADS: arith.negf
-// THREADS: return
-// CHECK-LABEL: func.func @rows(
-// CHECK-NOT: scf.forall
-// CHECK: return
-#id = affine_map<(d0, d1) -> (d0, d1)>
-#row = affine_map<(d0, d1) -> (d0)>
-func.func @rows(%x: tensor<256x512xf32>, %small: tensor<16x16xf32>) -> (tensor<256xf32>, tensor<16x16xf32>) {
-  %e = tensor.empty() : tensor<256x512xf32>
-  %exp = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%x : tensor<256x512xf32>) outs(%e : tensor<256x512xf32>) {
-  ^bb0(%in: f32, %out: f32):
-    %v = math.exp %in : f32
-    linalg.yield %v : f32
-  } -> tensor<256x512xf32>
-  %zero = arith.constant 0.0 : f32
-  %r0 = tensor.empty() : tensor<256xf32>
-  %acc = linalg.fill ins(%zero : f32) outs(%r0 : tensor<256xf32>) -> tensor<256xf32>
-  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
-      ins(%exp : tensor<256x512xf32>) outs(%acc : tensor<256xf32>) {
-  ^bb0(%in: f32, %out: f32):
-    %v = arith.addf %in, %out : f32
-    linalg.yield %v : f32
-  } -> tensor<256xf32>
-  %e2 = tensor.empty() : tensor<16x16xf32>
-  %neg = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%small : tensor<16x16xf32>) outs(%e2 : tensor<16x16xf32>) {
-  ^bb0(%in: f32, %out: f32):
-    %v = arith.negf %in : f32
-    linalg.yield %v : f32
-  } -> tensor<16x16xf32>
-  return %sum, %neg : tensor<256xf32>, tensor<16x16xf32>
-}
-
 // ERR: error: ge-apply-codegen-strategy: the matmul register tile must be positive, got -2x
 // CPU: error: ge-apply-codegen-strategy: unknown JIT CPU 'pentium'
