@@ -183,7 +183,8 @@ func.func @argmin_last(%x: tensor<4x5xi32>) -> tensor<5xi64> {
 
 // -----
 
-// Row max, then sum of exp(x - max), then exp(x - max) / sum.
+// Row max, then e = exp(x - max) once (its own loop vectorizes), the row sums of e (reassociation
+// allowed: vector partial sums), then e / sum.
 // CHECK-LABEL: func.func @softmax(
 // CHECK-SAME: %[[X:.*]]: tensor<2x8xf32>)
 // CHECK-NEXT: tensor.empty() : tensor<2xf32>
@@ -192,15 +193,16 @@ func.func @argmin_last(%x: tensor<4x5xi32>) -> tensor<5xi64> {
 // CHECK-NEXT: %[[M:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<2x8xf32>)
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: arith.maximumf
-// CHECK: %[[S:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[X]], %[[M]] : tensor<2x8xf32>, tensor<2xf32>)
-// CHECK-NEXT: ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK: %[[E:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[M]] : tensor<2x8xf32>, tensor<2xf32>)
+// CHECK-NEXT: ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT: %[[D:.*]] = arith.subf %[[A]], %[[B]] : f32
 // CHECK-NEXT: %[[EX:.*]] = math.exp %[[D]] : f32
-// CHECK-NEXT: arith.addf %[[ACC]], %[[EX]] : f32
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[M]], %[[S]] : tensor<2x8xf32>, tensor<2xf32>, tensor<2xf32>)
-// CHECK-NEXT: ^bb0(%[[A2:.*]]: f32, %[[M2:.*]]: f32, %[[S2:.*]]: f32, %{{.*}}: f32):
-// CHECK-NEXT: %[[D2:.*]] = arith.subf %[[A2]], %[[M2]] : f32
-// CHECK-NEXT: %[[E2:.*]] = math.exp %[[D2]] : f32
+// CHECK-NEXT: linalg.yield %[[EX]] : f32
+// CHECK: %[[S:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%[[E]] : tensor<2x8xf32>)
+// CHECK-NEXT: ^bb0(%[[V:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT: arith.addf %[[ACC]], %[[V]] fastmath<reassoc> : f32
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[E]], %[[S]] : tensor<2x8xf32>, tensor<2xf32>)
+// CHECK-NEXT: ^bb0(%[[E2:.*]]: f32, %[[S2:.*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT: arith.divf %[[E2]], %[[S2]] : f32
 func.func @softmax(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
   %0 = ge.softmax %x : tensor<2x8xf32>

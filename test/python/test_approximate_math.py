@@ -39,7 +39,8 @@ def _inputs(op: str) -> np.ndarray:
     lo, hi = RANGES[op]
     rng = np.random.default_rng(5)
     tiny = np.geomspace(1e-38, 1.0, 4096)
-    special = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 88.72283, 88.72284, -87.33655, -103.97,
+    special = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 88.72283, 88.72284, 88.7, -87.33655, -103.97,
+               -87.0, -86.99999, -3.4e38,
                0.625, -0.625, 0.62499994, 4.0, -4.0, 3.4e38, -3.4e38]
     x = np.concatenate([np.linspace(lo, hi, _N - 2 * tiny.size - len(special) - 4096), tiny, -tiny, special,
                         rng.uniform(lo, hi, 4096)])
@@ -59,6 +60,10 @@ def test_within_the_stated_ulps_and_specials(op):
     x = _inputs(op)
     compiled = ge_mlir.compile(_module(op, x.size), progress=False)
     got = compiled(x)[0]
+    if op == "math.exp":  # below e^-87 the result is 0 (no denormal is computed)
+        low = x < -87.0
+        assert (got[low] == 0).all()
+        got, x = got[~low], x[~low]
     ulps = _ulps(got, x, op)
     assert ulps.max() <= BOUNDS[op], f"{op}: {ulps.max():.2f} ulp at x = {x[np.argmax(ulps)]!r}"
     # Specials follow libm: NaN stays NaN, overflow is +inf, the infinities map as f(+-inf).

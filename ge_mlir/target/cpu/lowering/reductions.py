@@ -498,6 +498,10 @@ def _float_input(op: ir.OpView) -> tuple[ir.RankedTensorType, ir.Type]:
     return it, it.element_type
 
 
+def _REASSOC() -> ir.Attribute:  # noqa: N802 (an attribute constant of the current context)
+    return ir.Attribute.parse("#arith.fastmath<reassoc>")
+
+
 @lowering("softmax", "log_softmax")
 def lower_softmax(op: ir.OpView) -> ir.Value:
     it, elem = _float_input(op)
@@ -510,11 +514,21 @@ def lower_softmax(op: ir.OpView) -> ir.Value:
     row_map = _map(rank, _kept(reduced))
     acc = compute_type(elem)
     m = _reduce([x], [ident], shape, reduced, acc, -_pymath.inf, lambda xs, a: arith.maximumf(a, xs[0]))
+    log = op.operation.name == "ge.log_softmax"
+    if not log:
+        # exp once, in a loop of its own (it vectorizes; inside the sum's loop it could not), then
+        # the row sums with reassociation allowed (vector partial sums, as onnxruntime's MLAS adds;
+        # rows are never split over threads, so each sum is the same on 1 and N threads).
+        e = _generic([x, m], [tensor.EmptyOp(shape, acc).result], [ident, row_map, ident], [_PAR] * rank,
+                     lambda args: [mmath.exp(arith.subf(_to_compute(args[0], elem), args[1]))])[0]
+        s = _reduce([e], [ident], shape, reduced, acc, 0.0,
+                    lambda xs, a: arith.addf(a, xs[0], fastmath=_REASSOC()))
+        return _generic([e, s], [tensor.EmptyOp(shape, elem).result], [ident, row_map, ident], [_PAR] * rank,
+                        lambda args: [_from_compute(arith.divf(args[0], args[1]), elem)])[0]
     s = _reduce(
         [x, m], [ident, row_map], shape, reduced, acc, 0.0,
         lambda xs, a: arith.addf(a, mmath.exp(arith.subf(xs[0], xs[1]))),
     )
-    log = op.operation.name == "ge.log_softmax"
 
     def body(args: list[ir.Value]) -> list[ir.Value]:
         xv = _to_compute(args[0], elem)
