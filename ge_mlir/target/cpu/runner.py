@@ -94,12 +94,13 @@ def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, 
         if threads > 1:
             passes.append(ASYNC_PIPELINE.format(threads=threads))
     elif stage == "llvm":
-        passes = ["ge-flatten-constant-globals", "ge-lower-memref-copies", "ge-expand-bf16-truncations"]
+        passes = ["ge-flatten-constant-globals", "ge-lower-memref-copies", "ge-expand-bf16-truncations",
+                  "ge-outline-noalias-kernels"]
         if not precise_math:
             passes.append("ge-approximate-math")
         if threads > 1:
             passes.append("convert-async-to-llvm")
-        passes.append(LLVM_PIPELINE)
+        passes += [LLVM_PIPELINE, "ge-mark-noalias-pointers"]
     else:
         raise ValueError(f"unknown CPU stage {stage!r} (stages: {', '.join(CPU_STAGES)})")
     return f"builtin.module({', '.join(passes)})"

@@ -1,0 +1,93 @@
+// RUN: ge-opt %s --pass-pipeline='builtin.module(ge-outline-noalias-kernels)' | FileCheck %s
+
+// A generic whose buffers are an argument, a row view and a constant global (read) and a
+// disjoint view of the workspace (written) moves into a private kernel taking each buffer once;
+// the constant its body uses comes along; the aligned data pointers (1, 8, 13, 20 of 26 expanded
+// LLVM arguments) are recorded for ge-mark-noalias-pointers. An in-place op passes its one buffer
+// once. Overlapping views and a subview stay inline.
+// CHECK-LABEL: func.func @f(
+// CHECK-SAME: %[[X:.*]]: memref<4x8xf32>, %[[Y:.*]]: memref<4x8xf32>, %[[WS:.*]]: memref<256xi8>)
+// CHECK: %[[M:.*]] = memref.view %[[WS]][%{{.*}}][] : memref<256xi8> to memref<4xf32>
+// CHECK-NEXT: %[[T:.*]] = memref.view %[[WS]][%{{.*}}][] : memref<256xi8> to memref<4x8xf32>
+// CHECK-NEXT: %[[O:.*]] = memref.view %[[WS]][%{{.*}}][] : memref<256xi8> to memref<4x8xf32>
+// CHECK-NEXT: %[[W:.*]] = memref.get_global @w : memref<4x8xf32>
+// CHECK-NEXT: call @__ge_kernel_0(%[[X]], %[[M]], %[[W]], %[[T]]) : (memref<4x8xf32>, memref<4xf32>, memref<4x8xf32>, memref<4x8xf32>) -> ()
+// CHECK-NEXT: call @__ge_kernel_1(%[[T]]) : (memref<4x8xf32>) -> ()
+// CHECK-NEXT: linalg.generic {{.*}} ins(%[[T]] : memref<4x8xf32>) outs(%[[O]] : memref<4x8xf32>)
+// CHECK: %[[S:.*]] = memref.subview
+// CHECK-NEXT: memref.view
+// CHECK-NEXT: linalg.generic {{.*}} ins(%[[S]] : memref<2x8xf32, strided<[8, 1]>>) outs(%{{.*}} : memref<2x8xf32>)
+// CHECK: call @__ge_kernel_2(%[[T]], %[[Y]]) : (memref<4x8xf32>, memref<4x8xf32>) -> ()
+// CHECK-NEXT: return
+// A function the runner does not call (no llvm.emit_c_interface) may get aliasing arguments.
+// CHECK-LABEL: func.func @not_an_entry(
+// CHECK-NEXT: linalg.generic
+// CHECK-LABEL: func.func private @__ge_kernel_0(
+// CHECK-SAME: %[[A0:.*]]: memref<4x8xf32>, %[[A1:.*]]: memref<4xf32>, %[[A2:.*]]: memref<4x8xf32>, %[[A3:.*]]: memref<4x8xf32>)
+// CHECK-SAME: attributes {ge.expanded_args = 26 : i64, ge.noalias_pointers = array<i64: 1, 8, 13, 20>}
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: linalg.generic {{.*}} ins(%[[A0]], %[[A1]], %[[A2]] : memref<4x8xf32>, memref<4xf32>, memref<4x8xf32>) outs(%[[A3]] : memref<4x8xf32>)
+// CHECK: arith.addf %{{.*}}, %[[ONE]] : f32
+// CHECK: return
+// CHECK-LABEL: func.func private @__ge_kernel_1(
+// CHECK-SAME: attributes {ge.expanded_args = 7 : i64, ge.noalias_pointers = array<i64: 1>}
+// CHECK-LABEL: func.func private @__ge_kernel_2(
+// CHECK-SAME: attributes {ge.expanded_args = 14 : i64, ge.noalias_pointers = array<i64: 1, 8>}
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+memref.global "private" constant @w : memref<4x8xf32> = dense<1.0>
+func.func @f(%x: memref<4x8xf32>, %y: memref<4x8xf32>, %ws: memref<256xi8>) attributes {llvm.emit_c_interface} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %one = arith.constant 1.0 : f32
+  %m = memref.view %ws[%c128][] : memref<256xi8> to memref<4xf32>
+  %t = memref.view %ws[%c0][] : memref<256xi8> to memref<4x8xf32>
+  %o = memref.view %ws[%c64][] : memref<256xi8> to memref<4x8xf32>
+  %w = memref.get_global @w : memref<4x8xf32>
+  linalg.generic {indexing_maps = [#id, #row, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m, %w : memref<4x8xf32>, memref<4xf32>, memref<4x8xf32>) outs(%t : memref<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %out: f32):
+    %s = arith.subf %a, %b : f32
+    %e = arith.addf %s, %one : f32
+    %r = arith.mulf %e, %c : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t : memref<4x8xf32>) outs(%t : memref<4x8xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %r = arith.negf %a : f32
+    linalg.yield %r : f32
+  }
+  // Bytes [64, 192) overlap [0, 128): stays inline.
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t : memref<4x8xf32>) outs(%o : memref<4x8xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %r = arith.negf %a : f32
+    linalg.yield %r : f32
+  }
+  // A subview's range is not tracked: stays inline.
+  %s = memref.subview %x[0, 0] [2, 8] [1, 1] : memref<4x8xf32> to memref<2x8xf32, strided<[8, 1]>>
+  %half = memref.view %ws[%c128][] : memref<256xi8> to memref<2x8xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%s : memref<2x8xf32, strided<[8, 1]>>) outs(%half : memref<2x8xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t : memref<4x8xf32>) outs(%y : memref<4x8xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %r = arith.negf %a : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+func.func @not_an_entry(%a: memref<8xf32>, %b: memref<8xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%a : memref<8xf32>) outs(%b : memref<8xf32>) {
+  ^bb0(%v: f32, %out: f32):
+    linalg.yield %v : f32
+  }
+  return
+}
