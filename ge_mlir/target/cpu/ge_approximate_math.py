@@ -88,9 +88,8 @@ class _Builder:
 
         self.a = arith
         self.t = t
-        self.vector = isinstance(t, ir.VectorType)
-        self.i32 = ir.VectorType.get(ir.VectorType(t).shape, ir.IntegerType.get_signless(32)) if self.vector \
-            else ir.IntegerType.get_signless(32)
+        i32 = ir.IntegerType.get_signless(32)
+        self.i32 = ir.VectorType.get(ir.VectorType(t).shape, i32) if isinstance(t, ir.VectorType) else i32
 
     def _const(self, t: ir.Type, attr: ir.Attribute) -> ir.Value:
         if isinstance(t, ir.VectorType):
@@ -134,7 +133,7 @@ def _exp(b: _Builder, x: ir.Value) -> ir.Value:
     n = b.sub(b.add(b.mul(xc, b.f(_LOG2E)), shifter), shifter)
     r = b.sub(b.sub(xc, b.mul(n, b.f(_LN2_HI))), b.mul(n, b.f(_LN2_LO)))
     p = b.add(b.add(b.mul(b.mul(b.horner(r, _EXP_POLY), r), r), r), b.f(1.0))
-    # 2^n as two factors 2^(n>>1) * 2^(n - n>>1): each a valid exponent field for n in [-150, 128].
+    # 2^n as two factors 2^(n>>1) * 2^(n - n>>1): each a valid exponent field for n in [-126, 128].
     ni = b.a.fptosi(b.i32, n)
     n1 = b.a.shrsi(ni, b.i(1))
     n2 = b.a.subi(ni, n1)

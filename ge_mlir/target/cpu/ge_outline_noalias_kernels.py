@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from mlir import ir
 
+from ...ir.patterns import defining_op
+from ...ir.types import tensor_bytes
 from ...passes.registry import Pass, register_pass
 
 #: Function attribute: the positions of the noalias data pointers among the LLVM arguments.
@@ -52,27 +54,13 @@ def _op(owner: object) -> ir.Operation | None:
     return owner if isinstance(owner, ir.Operation) else None
 
 
-def _byte_size(t: ir.MemRefType) -> int | None:
-    elem = t.element_type
-    if isinstance(elem, ir.IntegerType):
-        bits = ir.IntegerType(elem).width
-    elif isinstance(elem, ir.FloatType):
-        bits = ir.FloatType(elem).width
-    else:
-        return None
-    n = 1
-    for d in t.shape:
-        n *= d
-    return n * max(1, (bits + 7) // 8)
-
-
 def _extent(v: ir.Value) -> tuple[str, int, int, int] | None:
     """``("arg", i, 0, -1)`` for a whole argument, ``("view", i, lo, hi)`` for bytes [lo, hi) of
     argument i, ``("global", 0, 0, -1)`` for a constant global, None when unknown."""
     while True:
         if isinstance(v, ir.BlockArgument):
             return ("arg", v.arg_number, 0, -1)
-        op = _op(v.owner)
+        op = defining_op(v)
         if op is None:
             return None
         if op.name in ("memref.expand_shape", "memref.collapse_shape"):
@@ -81,9 +69,8 @@ def _extent(v: ir.Value) -> tuple[str, int, int, int] | None:
         if op.name == "memref.view":
             if len(op.operands) != 2 or not isinstance(op.operands[0], ir.BlockArgument):
                 return None  # dynamic sizes, or a view of something else
-            off = _op(op.operands[1].owner)
-            t = ir.MemRefType(op.results[0].type)
-            size = _byte_size(t) if t.has_static_shape else None
+            off = defining_op(op.operands[1])
+            size = tensor_bytes(op.results[0].type)
             if off is None or off.name != "arith.constant" or size is None:
                 return None
             lo = ir.IntegerAttr(off.attributes["value"]).value
@@ -153,7 +140,7 @@ def _captured(op: ir.Operation) -> list[ir.Operation] | None:
             if _op(owner) not in inside:
                 return None
             continue
-        d = _op(v.owner)
+        d = defining_op(v)
         if d in inside:
             continue
         if d is None or d.name != "arith.constant":
