@@ -186,7 +186,7 @@ def _spec(entry: dict[str, Any]) -> tuple[str, TensorSpec]:
     dtype = numpy_dtype(entry["element_type"])
     if dtype is None:
         raise ValueError(f"unknown element type {entry['element_type']!r}")
-    return str(entry["name"]), TensorSpec(tuple(int(d) for d in entry["shape"]), dtype)
+    return str(entry["name"]), TensorSpec(tuple(None if d is None else int(d) for d in entry["shape"]), dtype)
 
 
 def load(path: str | Path) -> CompiledModel:

@@ -64,11 +64,11 @@ class IOSpec:
     """A named model input or output."""
 
     name: str
-    shape: tuple[int, ...]
+    shape: tuple[int | None, ...]  # None: a dynamic dim (any size at run time)
     dtype: np.dtype
 
     def __str__(self) -> str:
-        return f"{self.name}: {'x'.join(map(str, self.shape)) or 'scalar'} {self.dtype}"
+        return f"{self.name}: {'x'.join('?' if d is None else str(d) for d in self.shape) or 'scalar'} {self.dtype}"
 
 
 class _Progress:

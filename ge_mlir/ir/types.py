@@ -60,22 +60,31 @@ def tensor_bytes(t: ir.Type) -> int | None:
 class TensorSpec:
     """Shape and dtype of a host array passed to or returned by a compiled function."""
 
-    shape: tuple[int, ...]
+    shape: tuple[int | None, ...]  # None: a dynamic dimension (any size at run time)
     dtype: np.dtype
 
+    @property
+    def dynamic(self) -> bool:
+        return None in self.shape
+
     def __str__(self) -> str:
-        return f"{'x'.join(map(str, self.shape)) or 'scalar'} {self.dtype}"
+        return f"{'x'.join('?' if d is None else str(d) for d in self.shape) or 'scalar'} {self.dtype}"
 
 
 def tensor_spec(t: ir.Type) -> TensorSpec | str:
     """The host spec of a function argument/result type, or why it has none (a message)."""
-    if not isinstance(t, ir.RankedTensorType) or not ir.RankedTensorType(t).has_static_shape:
-        return f"has type {t}; only statically shaped ranked tensors can be run"
+    if not isinstance(t, ir.RankedTensorType):
+        return f"has type {t}; only ranked tensors can be run"
     rt = ir.RankedTensorType(t)
     dtype = numpy_dtype(rt.element_type)
     if dtype is None:
         return f"has unsupported element type {rt.element_type}"
-    return TensorSpec(tuple(rt.shape), dtype)
+    return TensorSpec(tuple(None if rt.is_dynamic_dim(i) else rt.shape[i] for i in range(rt.rank)), dtype)
+
+
+def shape_matches(shape: tuple[int, ...], spec_shape: tuple[int | None, ...]) -> bool:
+    """``shape`` fits ``spec_shape`` (same rank; static dims equal, dynamic ones anything)."""
+    return len(shape) == len(spec_shape) and all(s is None or s == d for d, s in zip(shape, spec_shape))
 
 
 def check_arrays(args: Sequence[Any], specs: Sequence[TensorSpec], labels: Sequence[str]) -> list[np.ndarray]:
@@ -92,19 +101,25 @@ def check_arrays(args: Sequence[Any], specs: Sequence[TensorSpec], labels: Seque
         a = np.asarray(a)
         if a.dtype != spec.dtype:
             raise ExecutionError(f"{label} has dtype {a.dtype}, expected {spec.dtype}")
-        if tuple(a.shape) != spec.shape:
-            raise ExecutionError(f"{label} has shape {tuple(a.shape)}, expected {spec.shape}")
+        if not shape_matches(tuple(a.shape), spec.shape):
+            want = "(" + ", ".join("?" if d is None else str(d) for d in spec.shape) + ("," if len(spec.shape) == 1 else "") + ")"
+            raise ExecutionError(f"{label} has shape {tuple(a.shape)}, expected {want}")
         # Arguments are bufferized read-only, so a contiguous array is passed as is.
         arrays.append(np.ascontiguousarray(a))
     return arrays
 
 
-def random_arrays(specs: Sequence[Any], seed: int = 0, int_high: int = 10) -> dict[str, np.ndarray]:
+def random_arrays(specs: Sequence[Any], seed: int = 0, int_high: int = 10,
+                  dynamic_size: int = 2) -> dict[str, np.ndarray]:
     """Seeded random arrays for named specs (``IOSpec``-like: ``name``, ``shape``, ``dtype``):
-    booleans, integers in ``[0, int_high)``, standard normal floats."""
+    booleans, integers in ``[0, int_high)``, standard normal floats; a ``?`` dim (None) gets
+    ``dynamic_size`` elements."""
     rng = np.random.default_rng(seed)
     feeds = {}
     for spec in specs:
+        if None in tuple(spec.shape):
+            spec = type("Spec", (), {"name": spec.name, "dtype": spec.dtype,
+                                     "shape": tuple(dynamic_size if d is None else d for d in spec.shape)})
         if spec.dtype == np.bool_:
             feeds[spec.name] = rng.integers(0, 2, spec.shape).astype(np.bool_)
         elif spec.dtype.kind in "iu":

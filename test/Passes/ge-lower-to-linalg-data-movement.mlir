@@ -376,9 +376,13 @@ func.func @resize_linear(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x2x4xf32> {
 
 // -----
 
-// Dynamic shapes are left in place.
+// A dynamic dim: the init's size comes from the input (tensor.dim).
 // CHECK-LABEL: func.func @dynamic(
-// CHECK-NEXT: ge.transpose
+// CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[D:.*]] = tensor.dim %{{.*}}, %[[C0]] : tensor<?x4xf32>
+// CHECK-NEXT: %[[E:.*]] = tensor.empty(%[[D]]) : tensor<4x?xf32>
+// CHECK-NEXT: %[[T:.*]] = linalg.transpose ins(%{{.*}} : tensor<?x4xf32>) outs(%[[E]] : tensor<4x?xf32>) permutation = [1, 0]
+// CHECK-NEXT: return %[[T]]
 func.func @dynamic(%x: tensor<?x4xf32>) -> tensor<4x?xf32> {
   %0 = ge.transpose %x {perm = array<i64: 1, 0>} : (tensor<?x4xf32>) -> tensor<4x?xf32>
   return %0 : tensor<4x?xf32>

@@ -497,8 +497,12 @@ def test_dynamic_shapes_and_function_selection():
     two = ("func.func @a(%x: tensor<2xf32>) -> tensor<2xf32> {\n  return %x : tensor<2xf32>\n}\n"
            "func.func @b(%x: tensor<2xf32>) -> tensor<2xf32> {\n  %0 = ge.neg %x : tensor<2xf32>\n  return %0 : tensor<2xf32>\n}")
     with ir.Context():
-        with pytest.raises(ExecutionError, match="statically shaped"):
-            CpuExecutable(ge_mlir.parse_module(dyn))
+        exe = CpuExecutable(ge_mlir.parse_module(dyn))  # one executable, any length
+        for n in (0, 1, 5):
+            x = np.linspace(-1, 1, n).astype(np.float32)
+            check(exe(x)[0], np.exp(x), np.float32)
+        with pytest.raises(ExecutionError, match=r"has shape \(2, 2\), expected \(\?,\)"):
+            exe(np.ones((2, 2), np.float32))
         with pytest.raises(ExecutionError, match="2 public functions"):
             CpuExecutable(ge_mlir.parse_module(two))
         with pytest.raises(ExecutionError, match="no function @c"):

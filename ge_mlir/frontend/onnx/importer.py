@@ -304,9 +304,7 @@ class Importer:
         with ir.InsertionPoint(module.body):
             fname = self.func_name or _sanitize(graph.name or "main")
             fn = func.FuncOp(fname, (arg_types, []))
-            fn.arg_attrs = ir.ArrayAttr.get(
-                [ir.DictAttr.get({"onnx.name": ir.StringAttr.get(i.name)}) for i in real_inputs]
-            )
+            fn.arg_attrs = ir.ArrayAttr.get([ir.DictAttr.get(_arg_attrs(i, t)) for i, t in zip(real_inputs, arg_types)])
             entry = fn.add_entry_block(arg_locs=[ir.Location.name(i.name) for i in real_inputs])
         for i, arg in zip(real_inputs, entry.arguments):
             self.values[i.name] = arg
@@ -529,3 +527,20 @@ def import_onnx(
             _verify(module)
     module.operation.attributes["ge.source"] = ir.StringAttr.get(source, context=ctx)
     return module
+
+
+#: Argument attribute: the ONNX ``dim_param`` of each dim ("" where there is none), on arguments
+#: with a ``?`` dim named by one. Same name, same size: the CPU runner checks it on every call.
+DIM_PARAMS_ATTR = "onnx.dim_params"
+
+
+def _arg_attrs(vi: onnx.ValueInfoProto, t: ir.Type) -> dict[str, ir.Attribute]:
+    attrs: dict[str, ir.Attribute] = {"onnx.name": ir.StringAttr.get(vi.name)}
+    if not isinstance(t, ir.RankedTensorType) or ir.RankedTensorType(t).has_static_shape:
+        return attrs
+    rt = ir.RankedTensorType(t)
+    dims = vi.type.tensor_type.shape.dim
+    names = [d.dim_param if rt.is_dynamic_dim(i) and d.HasField("dim_param") else "" for i, d in enumerate(dims)]
+    if len(names) == rt.rank and any(names):
+        attrs[DIM_PARAMS_ATTR] = ir.ArrayAttr.get([ir.StringAttr.get(n) for n in names])
+    return attrs

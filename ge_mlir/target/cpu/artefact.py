@@ -194,6 +194,9 @@ def save_native(exe: Any, directory: Path) -> dict[str, Any]:
         "features": features,
         "workspace": [{"shape": list(a.shape), "element_bytes": a.dtype.itemsize} for a in exe._workspace],
         "bounds_checks": list(exe._bounds_checks),
+        # Run-time shapes: the shape-check result and the dim_param names the caller checks.
+        "shape_checks": list(exe._shape_checks),
+        "dim_params": [list(p) for p in exe._dim_params],
         "runtime_helpers": helpers,
         "num_threads": threads,
         "linker": {"cc": os.path.basename(cc), "version": version[0] if version else "",
@@ -276,4 +279,6 @@ def load_native(section: dict[str, Any], read: Callable[[str], bytes], inputs: l
     exe = CpuExecutable.from_native(lib, section["entry"], section["function"], inputs, outputs, workspace, bounds,
                                     jit_cpu=section["jit_cpu"], memory_plan=memory_plan)
     exe.num_threads = threads
+    exe._shape_checks = [dict(c) for c in section.get("shape_checks", [])]
+    exe._dim_params = [tuple(p) for p in section.get("dim_params", [])]
     return exe

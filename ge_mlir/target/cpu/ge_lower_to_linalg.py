@@ -27,6 +27,7 @@ from ...ir.patterns import pattern
 from ...passes.registry import Option, Pass, PassFailure, register_pass
 from .lowering import data_movement, elementwise, nn, reductions  # noqa: F401  (register the lowerings)
 from .lowering.common import Unsupported, registered_lowerings
+from .lowering.shape_checks import attach_shape_checks, discard_pending, lowering_op
 
 
 def lower_op(op: ir.OpView) -> list[ir.Value] | None:
@@ -38,7 +39,8 @@ def lower_op(op: ir.OpView) -> list[ir.Value] | None:
     if empty is not None:
         return empty
     try:
-        new = fn(op)
+        with lowering_op(op.operation):
+            new = fn(op)
     except Unsupported:
         return None
     if new is None:
@@ -115,7 +117,10 @@ class GeLowerToLinalgPass(Pass):
 
             with module.context, ir.Location.unknown():
                 self.bump("bounds-checks", insert_bounds_checks(module))
+        discard_pending()
         walk_and_apply_patterns(module, lowering_patterns().freeze())
+        with module.context, ir.Location.unknown():
+            self.bump("shape-checks", attach_shape_checks(module))
         if not self.opt("fail-on-unlowered"):
             return
         left = first_ge_op(module)

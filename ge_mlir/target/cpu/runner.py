@@ -34,6 +34,12 @@ ONE_SHOT_PIPELINE = (
     "eliminate-empty-tensors, one-shot-bufferize{bufferize-function-boundaries=1 function-boundary-type-conversion=identity-layout-map}, "
     "buffer-results-to-out-params{hoist-static-allocs=1 modify-public-functions=1}, canonicalize"
 )
+#: The same for functions with run-time result shapes: their results stay results, memrefs the
+#: function allocates (malloc) and hands over; the caller copies and frees them.
+ONE_SHOT_RETURNING_PIPELINE = (
+    "eliminate-empty-tensors, one-shot-bufferize{bufferize-function-boundaries=1 function-boundary-type-conversion=identity-layout-map}, "
+    "canonicalize"
+)
 #: Buffers to the LLVM dialect, plus ``convert-math-to-funcs`` (integer powers)
 #: and ``convert-math-to-libm`` (tanh, erf, log1p, ... without an LLVM
 #: intrinsic) before the func lowering.
@@ -65,12 +71,14 @@ ASYNC_PIPELINE = (
 
 def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, check_bounds: bool = False,
                    memory_strategy: str = "aggressive", profile: bool = False, cpu: str = "host",
-                   threads: int = 1, precise_math: bool = False) -> str:
+                   threads: int = 1, precise_math: bool = False, dynamic_results: bool = False) -> str:
     """The pass pipeline of one CPU stage (see :func:`lower_stage`), as ``ge-opt --pass-pipeline`` takes it.
     ``profile`` ends the ``bufferized`` stage with ``ge-instrument-ops`` (the profiler's stamps); ``cpu``
     (the JIT CPU, :data:`JIT_CPUS`) sizes the codegen strategy's kernels; ``threads`` > 1 runs large
     matmuls' column panels as async runtime tasks (:data:`ASYNC_PIPELINE`); ``precise_math`` keeps libm's
-    exp/tanh/erf instead of ``ge-approximate-math``'s vectorizable polynomials."""
+    exp/tanh/erf instead of ``ge-approximate-math``'s vectorizable polynomials; ``dynamic_results``
+    (a result with a run-time shape) returns every result as a function-allocated memref instead
+    of writing caller-allocated out-parameters."""
     if stage == "linalg":
         checks = "true" if check_bounds else "false"
         passes = ["ge-emit-c-interface", f"ge-lower-to-linalg{{fail-on-unlowered=true check-bounds={checks}}}",
@@ -81,12 +89,14 @@ def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, 
             # The strategy's im2col matrices are checked before bufferization, which aborts on overflowing sizes.
             passes += [f"ge-apply-codegen-strategy{{cpu={cpu} threads={threads}}}",
                        'ge-check-tensor-sizes{after="the CPU codegen strategy"}']
-        passes += ["ge-copy-duplicate-results", ONE_SHOT_PIPELINE]
+        passes += ["ge-copy-duplicate-results", ONE_SHOT_RETURNING_PIPELINE if dynamic_results else ONE_SHOT_PIPELINE]
         if workspace:
             # Before the deallocation pipeline: planned buffers become views it does not free.
             passes.append("ge-plan-memory" if memory_strategy == "aggressive"
                           else f"ge-plan-memory{{strategy={memory_strategy}}}")
         passes.append("buffer-deallocation-pipeline")
+        if dynamic_results:
+            passes.append("convert-bufferization-to-memref")  # the clones that hand results over
         if codegen:
             passes += ["ge-mark-noalias-arguments", "ge-hoist-vector-transfers"]
         if profile:
@@ -108,7 +118,8 @@ def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, 
 
 def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspace: bool = True,
                 check_bounds: bool = False, memory_strategy: str = "aggressive", profile: bool = False,
-                cpu: str = "host", threads: int = 1, precise_math: bool = False) -> None:
+                cpu: str = "host", threads: int = 1, precise_math: bool = False,
+                dynamic_results: bool = False) -> None:
     """Runs one CPU stage on ``module`` in place (see :data:`CPU_STAGES`); its
     passes are :func:`stage_pipeline` (``ge-opt --list-passes``, docs/passes.md).
 
@@ -129,7 +140,7 @@ def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspac
     """
     pipeline = stage_pipeline(stage, codegen=codegen, workspace=workspace, check_bounds=check_bounds,
                               memory_strategy=memory_strategy, profile=profile, cpu=cpu, threads=threads,
-                              precise_math=precise_math)
+                              precise_math=precise_math, dynamic_results=dynamic_results)
     try:
         run_pipeline(module, pipeline)
     except (PassFailedError, VerificationError) as e:
@@ -250,6 +261,73 @@ def _descriptor(array: np.ndarray) -> Any:
         d.shape[:] = array.shape
         d.strides[:] = [s // array.itemsize for s in array.strides] if array.size else [0] * array.ndim
     return d
+
+
+def _dim_params(fn: ir.Operation) -> list[tuple[int, int, str, str]]:
+    """(argument, dim, dim_param, argument name) of every named ``?`` dim of ``fn``'s arguments."""
+    if "arg_attrs" not in fn.attributes:
+        return []
+    out = []
+    for i, attrs in enumerate(ir.ArrayAttr(fn.attributes["arg_attrs"])):
+        d = ir.DictAttr(attrs)
+        if "onnx.dim_params" not in d:
+            continue
+        name = ir.StringAttr(d["onnx.name"]).value if "onnx.name" in d else f"#{i}"
+        for j, p in enumerate(ir.ArrayAttr(d["onnx.dim_params"])):
+            if ir.StringAttr(p).value:
+                out.append((i, j, ir.StringAttr(p).value, name))
+    return out
+
+
+def _check_dim_params(params: list[tuple[int, int, str, str]], arrays: Sequence[np.ndarray], fn: str) -> None:
+    """Same ONNX dim_param, same size (the model says so; the compiled code relies on it)."""
+    seen: dict[str, tuple[int, str, int]] = {}
+    for i, j, p, name in params:
+        size = arrays[i].shape[j]
+        if p in seen and seen[p][0] != size:
+            n0, d0 = seen[p][1], seen[p][2]
+            raise ExecutionError(f"@{fn}: dimension {p!r} is {seen[p][0]} in input {n0!r} (dim {d0}) but "
+                                 f"{size} in input {name!r} (dim {j})")
+        seen.setdefault(p, (size, name, j))
+
+
+_RESULT_CLASSES: dict[tuple[int, ...], type] = {}
+
+
+def _results_class(ranks: tuple[int, ...]) -> type:
+    """The C-interface result struct of a function returning memrefs of these ranks, in order."""
+    cls = _RESULT_CLASSES.get(ranks)
+    if cls is None:
+        fields = [(f"r{i}", _descriptor_class(r)) for i, r in enumerate(ranks)]
+        cls = _RESULT_CLASSES[ranks] = type(f"Results{len(ranks)}", (ctypes.Structure,), {"_fields_": fields})
+    return cls
+
+
+def _copy_out(d: Any, dtype: np.dtype) -> np.ndarray:
+    """A numpy copy of a returned memref (any strides and offset)."""
+    rank = len(d.shape) if hasattr(d, "shape") else 0
+    shape = tuple(d.shape[:rank]) if rank else ()
+    if 0 in shape:
+        return np.empty(shape, dtype)
+    strides = tuple(s * dtype.itemsize for s in d.strides[:rank]) if rank else ()
+    base = d.aligned + d.offset * dtype.itemsize
+    extent = 1 + sum((n - 1) * s for n, s in zip(shape, d.strides[:rank] if rank else ()))
+    buf = (ctypes.c_char * (extent * dtype.itemsize)).from_address(base)
+    view = np.ndarray(shape, dtype, buffer=buf, strides=strides)
+    return view.copy()
+
+
+_LIBC: list[Any] = []
+
+
+def _free_results(descs: Sequence[Any]) -> None:
+    """Frees the buffers of returned memrefs (malloc'ed by the compiled code), each once."""
+    if not _LIBC:
+        libc = ctypes.CDLL(None)
+        libc.free.argtypes = [ctypes.c_void_p]
+        _LIBC.append(libc)
+    for ptr in {d.allocated for d in descs if d.allocated}:
+        _LIBC[0].free(ptr)
 
 
 #: CPUs the JIT can be told to compile for instead of the host (the x86-64
@@ -449,6 +527,12 @@ class CpuExecutable:
             ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
             self.inputs = [_spec(t, f"argument #{i}", self.func_name) for i, t in enumerate(ftype.inputs)]
             self.outputs = [_spec(t, f"result #{i}", self.func_name) for i, t in enumerate(ftype.results)]
+            #: Run-time shapes: some input has a ``?`` dim (descriptors are built per call), some result
+            #: has one (results come back as memrefs the function allocated).
+            self.dynamic_inputs = any(spec.dynamic for spec in self.inputs)
+            self.dynamic_results = any(spec.dynamic for spec in self.outputs)
+            self._shape_checks: list[dict[str, Any]] = []
+            self._dim_params = _dim_params(fn)
             if compile_to not in CPU_STAGES:
                 raise ExecutionError(f"compile_to must be one of {', '.join(CPU_STAGES)}, got {compile_to!r}")
             self._engine = None
@@ -466,9 +550,13 @@ class CpuExecutable:
             self.num_threads = num_threads
             for stage in CPU_STAGES:
                 lower_stage(self._module, stage, check_bounds=check_bounds, memory_strategy=memory_strategy,
-                            profile=profile, cpu=cpu, threads=num_threads, precise_math=precise_math)
+                            profile=profile, cpu=cpu, threads=num_threads, precise_math=precise_math,
+                            dynamic_results=self.dynamic_results)
                 if stage == "linalg":
+                    from .lowering.shape_checks import read_shape_checks
+
                     self._bounds_checks = _bounds_checks(self._module, self.func_name)
+                    self._shape_checks = read_shape_checks(pick_function(self._module, self.func_name))
                 if stage == "bufferized":
                     self._workspace = _workspace_arrays(self._module, self.func_name)
                     self.memory_plan = read_memory_plan(pick_function(self._module, self.func_name))
@@ -520,6 +608,10 @@ class CpuExecutable:
         self._workspace, self._bounds_checks = list(workspace), list(bounds_checks)
         self.memory_plan, self.jit_cpu = memory_plan, jit_cpu
         self.profiler = self._profile_arg = None
+        self.dynamic_inputs = any(spec.dynamic for spec in self.inputs)
+        self.dynamic_results = any(spec.dynamic for spec in self.outputs)
+        self._shape_checks = []
+        self._dim_params = []
         self.num_threads = 1
         return self
 
@@ -541,6 +633,8 @@ class CpuExecutable:
         """Runs on arrays already checked against :attr:`inputs` (C-contiguous, exact dtype and shape)."""
         if self._engine is None:
             raise ExecutionError(f"@{self.func_name} was compiled only to a partial stage; it cannot run")
+        if self.dynamic_inputs or self.dynamic_results:
+            return self._run_dynamic(arrays)
         try:
             outs = [np.empty(spec.shape, spec.dtype) for spec in self.outputs]
         except MemoryError:
@@ -565,6 +659,17 @@ class CpuExecutable:
                 flag[()] = 0
             self._packed_fn(packed)
             counts = [int(flag) for flag in flags]
+        self._last_shapes = ", ".join(str(tuple(a.shape)) for a in arrays)
+        self._raise_on_checks(counts)
+        return outs
+
+    def _raise_on_checks(self, counts: list[int]) -> None:
+        """ExecutionError for the first failed bounds check, or the failed shape check (the last count)."""
+        if self._shape_checks and counts and counts[-1]:
+            check = self._shape_checks[counts[-1] - 1]
+            raise ExecutionError(
+                f"{check['op']} at {check['loc']}: the run-time shapes do not fit ({check['what']} differ); "
+                f"inputs: {self._last_shapes}", op=check["op"], node=check.get("node"))
         for count, check in zip(counts, self._bounds_checks):
             if count:
                 raise ExecutionError(
@@ -572,12 +677,57 @@ class CpuExecutable:
                     f"[-{check['axis_size']}, {check['axis_size']}) (disable with CompileOptions.check_bounds=False)",
                     op=check["op"], node=check.get("node"),
                 )
-        return outs
+
+    def _run_dynamic(self, arrays: list[np.ndarray]) -> list[np.ndarray]:
+        """A call with run-time shapes: descriptors built for this call's arrays; results either
+        caller-allocated (static result shapes) or returned by the function, copied and freed."""
+        n_flags = len(self._bounds_checks) + (1 if self._shape_checks else 0)
+        if self._dim_params:
+            _check_dim_params(self._dim_params, arrays, self.func_name)
+        self._last_shapes = ", ".join(str(tuple(a.shape)) for a in arrays)
+        lock = getattr(self, "_dyn_lock", None)
+        if lock is None:
+            import threading
+
+            lock = self._dyn_lock = threading.Lock()
+        in_descs = [_descriptor(a) for a in arrays]
+        ws_descs = [_descriptor(a) for a in self._workspace]
+        extra = [self._profile_arg[-1]] if self._profile_arg is not None else []
+        if not self.dynamic_results:
+            outs = [np.empty(spec.shape, spec.dtype) for spec in self.outputs]
+            flags = [np.zeros((), np.int64) for _ in range(n_flags)]
+            descs = [*in_descs, *(_descriptor(a) for a in (*outs, *flags)), *ws_descs]
+            holders = [ctypes.pointer(d) for d in descs]
+            packed = (ctypes.c_void_p * (len(holders) + len(extra)))(
+                *[ctypes.cast(ctypes.pointer(h), ctypes.c_void_p) for h in holders], *extra)
+            with lock:
+                self._packed_fn(packed)
+            self._raise_on_checks([int(f) for f in flags])
+            return outs
+        ranks = [len(spec.shape) for spec in self.outputs] + [0] * n_flags
+        result_cls = _results_class(tuple(ranks))
+        result = result_cls()
+        res_ptr = ctypes.pointer(result)
+        descs = [*in_descs, *ws_descs]
+        holders = [ctypes.pointer(d) for d in descs]
+        packed = (ctypes.c_void_p * (1 + len(holders) + len(extra)))(
+            ctypes.cast(ctypes.pointer(res_ptr), ctypes.c_void_p),
+            *[ctypes.cast(ctypes.pointer(h), ctypes.c_void_p) for h in holders], *extra)
+        with lock:
+            self._packed_fn(packed)
+        returned = [getattr(result, f"r{i}") for i in range(len(ranks))]
+        try:
+            dtypes = [spec.dtype for spec in self.outputs] + [np.dtype(np.int64)] * n_flags
+            values = [_copy_out(d, dt) for d, dt in zip(returned, dtypes)]
+        finally:
+            _free_results(returned)
+        self._raise_on_checks([int(v) for v in values[len(self.outputs):]])
+        return values[: len(self.outputs)]
 
     def _call_frame(self, arrays: list[np.ndarray], outs: list[np.ndarray]) -> tuple[list[Any], Any, list[np.ndarray]]:
         """(descriptors of the inputs and outputs, the packed argument array, the bounds-check flags),
         built on the first call and reused (the descriptors and flags are kept alive with it)."""
-        flags = [np.zeros((), np.int64) for _ in self._bounds_checks]
+        flags = [np.zeros((), np.int64) for _ in range(len(self._bounds_checks) + bool(self._shape_checks))]
         all_arrays = [*arrays, *outs, *flags, *self._workspace]
         descs = [_descriptor(a) for a in all_arrays]
         profile_arg = self._profile_arg

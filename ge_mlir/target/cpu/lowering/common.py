@@ -80,6 +80,103 @@ def static_tensor(t: ir.Type) -> ir.RankedTensorType | None:
     return rt if rt.has_static_shape else None
 
 
+def ranked_tensor(t: ir.Type) -> ir.RankedTensorType | None:
+    """``t`` as a ranked tensor type, static or dynamic dims alike."""
+    return ir.RankedTensorType(t) if isinstance(t, ir.RankedTensorType) else None
+
+
+#: ``RankedTensorType.shape`` entry of a dynamic dimension.
+DYN = -(2**63)
+
+
+def dim_sizes(v: ir.Value) -> list[int | ir.Value]:
+    """The sizes of ``v``'s dims: ints for static dims, ``tensor.dim`` index values for dynamic ones."""
+    rt = ir.RankedTensorType(v.type)
+    return [s if s != DYN else tensor.dim(v, index(i)) for i, s in enumerate(rt.shape)]
+
+
+def index(v: int) -> ir.Value:
+    return arith.constant(ir.IndexType.get(), v)
+
+
+def as_index(v: int | ir.Value) -> ir.Value:
+    return index(v) if isinstance(v, int) else v
+
+
+def empty(sizes: "Sequence[int | ir.Value]", elem: ir.Type) -> ir.Value:
+    """``tensor.empty`` of static and run-time sizes (the result type has ``?`` where a size is a value)."""
+    return tensor.EmptyOp(list(sizes), elem).result
+
+
+def fit(v: ir.Value, sizes: "Sequence[int | ir.Value | None]") -> ir.Value:
+    """``v`` with its dynamic dims made the static sizes given (None: leave the dim): the first
+    ``min(d, n)`` elements, zero padded up to ``n``. Only a wrong-sized input takes the padding,
+    and then a shape check has already failed the call; it keeps every later read in bounds."""
+    rt = ir.RankedTensorType(v.type)
+    todo = [i for i, (d, n) in enumerate(zip(rt.shape, sizes)) if d == DYN and isinstance(n, int)]
+    if not todo:
+        return v
+    have = dim_sizes(v)
+    kept = list(have)
+    for i in todo:
+        kept[i] = arith.minsi(have[i], index(sizes[i]))
+    out_shape = [sizes[i] if i in todo else rt.shape[i] for i in range(rt.rank)]
+    out_t = ir.RankedTensorType.get(out_shape, rt.element_type)
+    dest = linalg.fill(const(rt.element_type, 0), outs=[empty([sizes[i] if i in todo else have[i]
+                                                             for i in range(rt.rank)], rt.element_type)])
+    # A slice copied into a filled tensor, not tensor.pad (see data_movement: no memrefCopy calls).
+    part = slice_of(v, kept)
+    window = slice_of(dest, kept)
+    filled = linalg.copy(part, outs=[window])
+    filled = filled if isinstance(filled, ir.Value) else filled.results[0] if hasattr(filled, "results") else filled[0]
+    out = insert_slice(filled, dest, kept)
+    assert out.type == out_t, (out.type, out_t)
+    return out
+
+
+def slice_of(v: ir.Value, sizes: "Sequence[int | ir.Value]") -> ir.Value:
+    """The leading ``sizes`` window of ``v`` (offsets 0, unit strides)."""
+    rt = ir.RankedTensorType(v.type)
+    t = ir.RankedTensorType.get([s if isinstance(s, int) else DYN for s in sizes], rt.element_type)
+    return tensor.ExtractSliceOp(t, v, [], [s for s in sizes if not isinstance(s, int)], [],
+                                 [0] * rt.rank, [s if isinstance(s, int) else DYN for s in sizes],
+                                 [1] * rt.rank).result
+
+
+def insert_slice(piece: ir.Value, dest: ir.Value, sizes: "Sequence[int | ir.Value]") -> ir.Value:
+    rank = len(sizes)
+    return tensor.InsertSliceOp(piece, dest, [], [s for s in sizes if not isinstance(s, int)], [],
+                                [0] * rank, [s if isinstance(s, int) else DYN for s in sizes],
+                                [1] * rank).result
+
+
+def same_size(sizes: "Sequence[int | ir.Value]", what: str) -> int | ir.Value:
+    """One size for dims the op's semantics say are equal.
+
+    Static sizes must agree (the verifiers saw to it). With run-time sizes the smallest one is
+    used, so no loop reads past any operand, and a run-time shape check (:mod:`.shape_checks`)
+    reports a mismatch, naming ``what``, before the caller sees a result."""
+    static = {s for s in sizes if isinstance(s, int)}
+    if len(static) > 1:
+        raise Unsupported(f"{what}: sizes {sorted(static)} differ")
+    values = [s for s in sizes if not isinstance(s, int)]
+    if not values:
+        return sizes[0]
+    if static:
+        # The static size wins; every run-time size must equal it (checked), and the caller makes
+        # the operands that size with :func:`fit` so that a wrong size cannot be read past.
+        (n,) = static
+        from .shape_checks import require_equal
+
+        require_equal([index(n), *values], what)
+        return n
+    if len(values) == 1:
+        return values[0]
+    from .shape_checks import require_equal
+
+    return require_equal(values, what)
+
+
 # --------------------------------------------------------------------------
 # Scalar helpers (used inside a linalg.generic body)
 # --------------------------------------------------------------------------
@@ -126,22 +223,41 @@ def broadcast_map(operand: ir.RankedTensorType, result: ir.RankedTensorType) -> 
     return ir.AffineMap.get(rank, 0, exprs)
 
 
+def broadcast_sizes(operands: Sequence[ir.Value], rt: ir.RankedTensorType, what: str) -> list[int | ir.Value]:
+    """The result sizes of a numpy-broadcasting op. A static 1 broadcasts; a ``?`` dim does not
+    (as in torch-mlir: it must equal the other non-1 sizes of its result dim, checked at run time)."""
+    sizes: list[int | ir.Value] = []
+    for d in range(rt.rank):
+        cands: list[int | ir.Value] = []
+        for v in operands:
+            t = ir.RankedTensorType(v.type)
+            i = d - (rt.rank - t.rank)
+            if i < 0 or (t.shape[i] == 1 and rt.shape[d] != 1):
+                continue
+            cands.append(t.shape[i] if t.shape[i] != DYN else tensor.dim(v, index(i)))
+        if rt.shape[d] != DYN:
+            cands.append(rt.shape[d])
+        sizes.append(same_size(cands, f"{what}: operand sizes of result dim {d}") if cands else 1)
+    return sizes
+
+
 def elementwise(
     operands: Sequence[ir.Value], result_type: ir.Type, body: Body, *, upcast: bool = True
 ) -> ir.Value:
     """One linalg.generic computing ``body`` over broadcast operands.
 
     With ``upcast`` float operands narrower than f32 reach ``body`` as f32 and
-    a float result is rounded back to the result element type.
+    a float result is rounded back to the result element type. Dynamic dims follow
+    :func:`broadcast_sizes`.
     """
-    rt = static_tensor(result_type)
+    rt = ranked_tensor(result_type)
     if rt is None:
-        raise Unsupported("dynamic result shape")
+        raise Unsupported("unranked result")
     in_types = []
     for v in operands:
-        t = static_tensor(v.type)
+        t = ranked_tensor(v.type)
         if t is None:
-            raise Unsupported("dynamic operand shape")
+            raise Unsupported("unranked operand")
         if t.rank > rt.rank:
             raise Unsupported("operand rank exceeds result rank")
         in_types.append(t)
@@ -149,11 +265,22 @@ def elementwise(
         if kind(t.element_type) == "?":
             raise Unsupported(f"element type {t.element_type}")
     out_elem = rt.element_type
-    init = tensor.EmptyOp(rt.shape, out_elem).result
+    if rt.has_static_shape and all(t.has_static_shape for t in in_types):
+        init = tensor.EmptyOp(rt.shape, out_elem).result
+    else:
+        sizes = broadcast_sizes(operands, rt, "elementwise operands")
+        operands = [fit(v, [sizes[d + rt.rank - t.rank] if t.shape[d] != 1 or rt.shape[d + rt.rank - t.rank] == 1
+                            else None for d in range(t.rank)]) for v, t in zip(operands, in_types)]
+        in_types = [ir.RankedTensorType(v.type) for v in operands]
+        init = empty(sizes, out_elem)
+        # Sizes may be static where the inferred type says ?, or the reverse: the generic's type is
+        # its init's, cast to the op's type (dims agree at run time; checked where they may not).
+        rt_init = ir.RankedTensorType(init.type)
     maps = [broadcast_map(t, rt) for t in in_types] + [ir.AffineMap.get_identity(rt.rank)]
     parallel = ir.Attribute.parse("#linalg.iterator_type<parallel>")
+    gen_t = ir.RankedTensorType(init.type)
     generic = linalg.GenericOp(
-        [rt],
+        [gen_t],
         list(operands),
         [init],
         ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in maps]),
@@ -167,7 +294,10 @@ def elementwise(
         generic.operation.erase()
         init.owner.erase()
         raise
-    return generic.result
+    result = generic.result
+    if gen_t != rt:
+        result = tensor.CastOp(rt, result).result
+    return result
 
 
 def _build_body(block: ir.Block, operands: Sequence[ir.Value], elem_types: list[ir.Type],
@@ -236,8 +366,11 @@ def expand(x: ir.Value, rt: ir.RankedTensorType, groups: list[list[int]]) -> ir.
 
 def reshape_to(x: ir.Value, rt: ir.RankedTensorType) -> ir.Value:
     """``x`` with ``rt``'s static shape (same element count): one collapse_shape
-    or expand_shape when a reassociation exists, else through a rank-1 tensor."""
+    or expand_shape when a reassociation exists, else through a rank-1 tensor.
+    With ``?`` dims: :func:`reshape_dynamic`."""
     st = ir.RankedTensorType(x.type)
+    if not st.has_static_shape or not rt.has_static_shape:
+        return reshape_dynamic(x, rt)
     src, dst = list(st.shape), list(rt.shape)
     if src == dst:
         return x
@@ -262,11 +395,121 @@ def reshape(x: ir.Value, shape: Sequence[int]) -> ir.Value:
     return reshape_to(x, ir.RankedTensorType.get(list(shape), ir.RankedTensorType(x.type).element_type))
 
 
+def collapse_groups(x: ir.Value, groups: list[list[int]]) -> ir.Value:
+    """``tensor.collapse_shape`` of ``x`` by ``groups`` (a group with a ``?`` dim gives ``?``)."""
+    st = ir.RankedTensorType(x.type)
+    shape = [DYN if any(st.shape[d] == DYN for d in g) else math.prod(st.shape[d] for d in g) for g in groups]
+    return collapse(x, ir.RankedTensorType.get(shape, st.element_type), groups)
+
+
+def expand_groups(x: ir.Value, groups: list[list[int]], sizes: Sequence[int | ir.Value]) -> ir.Value:
+    """``tensor.expand_shape`` of ``x`` into ``sizes`` (ints, or index values for ``?`` dims)."""
+    st = ir.RankedTensorType(x.type)
+    rt = ir.RankedTensorType.get([s if isinstance(s, int) else DYN for s in sizes], st.element_type)
+    if any(sum(not isinstance(sizes[d], int) for d in g) > 1 for g in groups):
+        # memref.expand_shape allows one run-time size per group (expand-strided-metadata asserts,
+        # aborting the process, on more): tensor.reshape to a shape tensor instead (memref.reshape).
+        i64 = ir.IntegerType.get_signless(64)
+        dims = [arith.constant(i64, s) if isinstance(s, int) else arith.index_cast(i64, s) for s in sizes]
+        shape = tensor.from_elements(ir.RankedTensorType.get([len(sizes)], i64), dims)
+        return tensor.ReshapeOp(rt, x, shape).result
+    return tensor.ExpandShapeOp(rt, x, groups, [s for s in sizes if not isinstance(s, int)],
+                                [s if isinstance(s, int) else DYN for s in sizes]).result
+
+
+def reshape_dynamic(x: ir.Value, rt: ir.RankedTensorType) -> ir.Value:
+    """``x`` (some ``?`` dims) reshaped to ``rt`` (same element count at run time).
+
+    Each ``?`` of ``rt`` must be found as a ``?`` of ``x`` with equal static products around it
+    (``[b, s, 256] -> [b, s, 4, 64]``: run-time sizes carried over), or be the only ``?`` of
+    ``rt`` (``[b, s, 256] -> [?, 256]``: the element count over the static sizes)."""
+    st = ir.RankedTensorType(x.type)
+    src, dst = list(st.shape), list(rt.shape)
+    if src == dst:
+        return x
+
+    def canon(shape: list[int]) -> tuple[list[list[int]], list[object]]:
+        groups: list[list[int]] = []
+        keys: list[object] = []
+        run: list[int] = []
+        for i, d in enumerate(shape):
+            if d == DYN:
+                # static 1s before a ? join its group (they carry nothing)
+                if run and math.prod(shape[j] for j in run) != 1:
+                    groups.append(run)
+                    keys.append(math.prod(shape[j] for j in run))
+                    run = []
+                groups.append([*run, i])
+                keys.append("?")
+                run = []
+            else:
+                run.append(i)
+        if run:
+            if math.prod(shape[j] for j in run) == 1 and groups:
+                groups[-1].extend(run)
+            else:
+                groups.append(run)
+                keys.append(math.prod(shape[j] for j in run))
+        return groups, keys
+
+    sg, sk = canon(src)
+    dg, dk = canon(dst)
+    if sk == dk:
+        mid = collapse_groups(x, sg) if len(sg) != len(src) else x
+        mid_sizes = dim_sizes(mid)
+        out: list[int | ir.Value] = []
+        for g, k, m in zip(dg, dk, mid_sizes):
+            for d in g:
+                out.append(m if dst[d] == DYN else dst[d])
+        return expand_groups(mid, dg, out) if len(dg) != len(dst) else mid
+    # ONNX's Reshape, as the importer builds it: a ? of the result at the index of a ? of the input
+    # is that dim copied (a 0 in the ONNX shape); at most one other ? is the remainder (the -1).
+    copies = [i for i, d in enumerate(dst) if d == DYN and i < len(src) and src[i] == DYN]
+    rest = [i for i, d in enumerate(dst) if d == DYN and i not in copies]
+    if len(rest) > 1:
+        raise Unsupported(f"reshape {src} -> {dst}: no run-time sizes for its ? dims")
+    if not rest and math.prod(d for i, d in enumerate(src) if i not in copies and d != DYN) != math.prod(
+            d for d in dst if d != DYN):
+        raise Unsupported(f"reshape {src} -> {dst}: which ? is the remainder is not known")
+    sizes = dim_sizes(x)
+    out_sizes: list[int | ir.Value] = [sizes[i] if i in copies else d for i, d in enumerate(dst)]
+    if rest:
+        total: int | ir.Value = 1
+        for v in sizes:
+            total = (total * v if isinstance(total, int) and isinstance(v, int)
+                     else arith.muli(as_index(total), as_index(v)))
+        known: int | ir.Value = 1
+        for i, v in enumerate(out_sizes):
+            if i != rest[0]:
+                known = (known * v if isinstance(known, int) and isinstance(v, int)
+                         else arith.muli(as_index(known), as_index(v)))
+        if isinstance(known, int) and known == 0:
+            out_sizes[rest[0]] = index(0)
+        else:
+            # Floor division: the result never has more elements than the input (a remainder is
+            # a wrong run-time shape, reported by the check below).
+            q = arith.divsi(as_index(total), as_index(known))
+            out_sizes[rest[0]] = q
+            from .shape_checks import require_equal
+
+            require_equal([as_index(total), arith.muli(q, as_index(known))],
+                          f"reshape {src} -> {dst}: the element counts")
+    flat = collapse_groups(x, [list(range(len(src)))]) if len(src) != 1 else x
+    if len(dst) == 1:
+        return flat
+    return expand_groups(flat, [list(range(len(dst)))], out_sizes)
+
+
+
 def transpose(x: ir.Value, perm: Sequence[int]) -> ir.Value:
     """linalg.transpose (result dim i is input dim perm[i]); identity perms are free."""
     st = ir.RankedTensorType(x.type)
     if list(perm) == list(range(st.rank)):
         return x
     rt = ir.RankedTensorType.get([st.shape[p] for p in perm], st.element_type)
+    if not st.has_static_shape:
+        sizes = dim_sizes(x)
+        init = empty([sizes[p] for p in perm], rt.element_type)
+        return linalg.transpose(x, outs=[init], permutation=list(perm)).results[0]
     init = tensor.EmptyOp(list(rt.shape), rt.element_type).result
     return linalg.transpose(x, outs=[init], permutation=list(perm)).results[0]

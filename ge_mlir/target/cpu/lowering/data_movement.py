@@ -74,6 +74,13 @@ def _static(v: ir.Value | ir.Type) -> ir.RankedTensorType:
     return t
 
 
+def _ranked(t: ir.Type) -> ir.RankedTensorType:
+    """A ranked tensor type of a movable element type, static or not."""
+    if not isinstance(t, ir.RankedTensorType) or not _movable(ir.RankedTensorType(t).element_type):
+        raise Unsupported(f"type {t}")
+    return ir.RankedTensorType(t)
+
+
 def _result(op: ir.OpView, i: int = 0) -> ir.RankedTensorType:
     return _static(op.operation.results[i].type)
 
@@ -242,6 +249,11 @@ def _pad_zero(x: ir.Value, high: Sequence[int]) -> ir.Value:
 @lowering("reshape", "flatten", "squeeze", "unsqueeze")
 def _lower_reshape(op: ir.OpView) -> ir.Value:
     x = _operand(op, 0)
+    if not _ranked(x.type).has_static_shape or not _ranked(op.results[0].type).has_static_shape:
+        st, rt = _ranked(x.type), _ranked(op.results[0].type)
+        if st.element_type != rt.element_type:
+            raise Unsupported("not a pure reshape")
+        return reshape_to(x, rt)
     st, rt = _static(x), _result(op)
     if st.element_type != rt.element_type or math.prod(st.shape) != math.prod(rt.shape):
         raise Unsupported("not a pure reshape")
@@ -256,8 +268,8 @@ def _lower_reshape(op: ir.OpView) -> ir.Value:
 @lowering("transpose")
 def _lower_transpose(op: ir.OpView) -> ir.Value:
     x = _operand(op, 0)
-    _static(x)
-    _result(op)
+    _ranked(x.type)
+    _ranked(op.results[0].type)
     return transpose(x, attr_ints(op, "perm", []))
 
 

@@ -29,7 +29,9 @@ from mlir import ir
 from mlir.dialects import arith, linalg, tensor
 from mlir.dialects import math as mmath
 
-from .common import Unsupported, broadcast_map, const, elementwise, kind, lowering, reshape, static_tensor, transpose
+from .common import (DYN, Unsupported, broadcast_map, broadcast_sizes, collapse_groups, const, dim_sizes, elementwise,
+                     empty, expand_groups, fit, kind, lowering, ranked_tensor, reshape, same_size, static_tensor,
+                     transpose)
 from ....ir.attrs import attr_bool, attr_enum, attr_float, attr_int, attr_ints
 from ....ir.constants import RESOURCE_THRESHOLD, constant_array
 from .elementwise import _hard_sigmoid_of, _sigmoid
@@ -121,25 +123,40 @@ def _epilogue(
 ) -> ir.Value:
     """``act(scale * acc + bias_scale * bias + residual)`` rounded to the result type, one generic."""
     act = _activation(op)
-    acc_t = _tensor(acc)
+    acc_t = ir.RankedTensorType(acc.type)
     if (bias is None and residual is None and act is None and scale in (None, 1.0)
             and acc_t.element_type == result_type.element_type):
         return acc
     operands = [acc] + [v for v in (bias, residual) if v is not None]
+    dynamic = not acc_t.has_static_shape
+    if dynamic:
+        if bias_map is not None or residual is not None:
+            raise Unsupported("run-time shapes with a mapped bias or a residual")
+        # The accumulator's sizes are the result's; a bias with ? dims is fitted to them.
+        sizes = dim_sizes(acc)
+        if bias is not None:
+            bt = ir.RankedTensorType(bias.type)
+            off = result_type.rank - bt.rank
+            bias = fit(bias, [None if bt.shape[i] == 1 else sizes[i + off] for i in range(bt.rank)])
+            operands[1] = bias
     maps = [ir.AffineMap.get_identity(result_type.rank)]
     if bias is not None:
-        maps.append(bias_map or broadcast_map(_tensor(bias), result_type))
+        maps.append(bias_map or broadcast_map(ir.RankedTensorType(bias.type), result_type))
     if residual is not None:
         maps.append(ir.AffineMap.get_identity(result_type.rank))
     maps.append(ir.AffineMap.get_identity(result_type.rank))
-    init = tensor.EmptyOp(result_type.shape, result_type.element_type).result
+    if dynamic:
+        init = empty(dim_sizes(acc), result_type.element_type)
+        result_type = ir.RankedTensorType(init.type)
+    else:
+        init = tensor.EmptyOp(result_type.shape, result_type.element_type).result
     parallel = ir.Attribute.parse("#linalg.iterator_type<parallel>")
     generic = linalg.GenericOp(
         [result_type], operands, [init],
         ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in maps]),
         ir.ArrayAttr.get([parallel] * result_type.rank),
     )
-    in_elems = [_tensor(v).element_type for v in operands]
+    in_elems = [ir.RankedTensorType(v.type).element_type for v in operands]
     block = generic.regions[0].blocks.append(*in_elems, result_type.element_type)
     acc_elem = acc_t.element_type
     out_elem = result_type.element_type
@@ -193,8 +210,64 @@ def _contract(a: ir.Value, b: ir.Value, batch: Sequence[int], acc: ir.Type) -> i
     return reshape(c, [*batch, m, n])
 
 
+def _matmul_dynamic(op: ir.OpView) -> ir.Value:
+    """matmul with ``?`` dims: A ``[*batch, M, K]`` times a 2-D B (batch and M fold into the rows),
+    or times a B with the same batch dims (``linalg.batch_matmul`` over the collapsed batch).
+    K sizes, and batch sizes, must agree at run time (checked); batch broadcasting is refused."""
+    a, b = op.operands[0], op.operands[1]
+    bias = op.operands[2] if len(op.operands) > 2 else None
+    at, bt, rt = ranked_tensor(a.type), ranked_tensor(b.type), ranked_tensor(op.results[0].type)
+    if at is None or bt is None or rt is None or at.rank < 2 or bt.rank < 2:
+        raise Unsupported("run-time shapes with a 1-D or unranked operand")
+    if at.element_type != bt.element_type:
+        raise Unsupported("mixed element types")
+    acc = _acc_type(at.element_type)
+    if bias is not None:
+        _acc_type(ir.RankedTensorType(bias.type).element_type)
+    _activation(op)
+    asz, bsz = dim_sizes(a), dim_sizes(b)
+    k = same_size([asz[-1], bsz[-2]], "matmul: the K sizes of A and B")
+    a = fit(a, [None] * (at.rank - 1) + [k])
+    b = fit(b, [None] * (bt.rank - 2) + [k, None])
+    asz, bsz = dim_sizes(a), dim_sizes(b)
+    n = bsz[-1]
+    if bt.rank == 2:
+        rows = collapse_groups(a, [list(range(at.rank - 1)), [at.rank - 1]]) if at.rank > 2 else a
+        m_rows = dim_sizes(rows)[0]
+        c = linalg.matmul(rows, b, outs=[_zeros([m_rows, n], acc)])
+        c = c if isinstance(c, ir.Value) else c.results[0] if hasattr(c, "results") else c[0]
+        if at.rank > 2:
+            c = expand_groups(c, [list(range(at.rank - 1)), [at.rank - 1]], [*asz[:-1], n])
+    else:
+        if at.rank != bt.rank:
+            raise Unsupported("run-time shapes with batch broadcasting")
+        batch = []
+        for i in range(at.rank - 2):
+            if at.shape[i] == 1 and bt.shape[i] != 1 or bt.shape[i] == 1 and at.shape[i] != 1:
+                raise Unsupported("run-time shapes with batch broadcasting")
+            batch.append(same_size([asz[i], bsz[i]], f"matmul: batch dim {i} of A and B"))
+        a = fit(a, [*batch, None, None])
+        b = fit(b, [*batch, None, None])
+        groups = [list(range(at.rank - 2)), [at.rank - 2], [at.rank - 1]]
+        a3 = collapse_groups(a, groups) if at.rank != 3 else a
+        b3 = collapse_groups(b, groups) if bt.rank != 3 else b
+        m = dim_sizes(a)[-2]
+        nb = dim_sizes(a3)[0]
+        c = linalg.batch_matmul(a3, b3, outs=[_zeros([nb, m, n], acc)])
+        c = c if isinstance(c, ir.Value) else c.results[0] if hasattr(c, "results") else c[0]
+        if at.rank != 3:
+            c = expand_groups(c, groups, [*batch, m, n])
+    out = _epilogue(c, rt, op, bias)
+    if out.type != rt:
+        out = tensor.CastOp(rt, out).result
+    return out
+
+
 @lowering("matmul")
 def lower_matmul(op: ir.OpView) -> ir.Value:
+    if not all(ranked_tensor(v.type) is not None and ranked_tensor(v.type).has_static_shape
+               for v in (*op.operands, op.results[0])):
+        return _matmul_dynamic(op)
     a, b = op.operands[0], op.operands[1]
     bias = op.operands[2] if len(op.operands) > 2 else None
     at, bt, rt = _tensor(a), _tensor(b), _tensor(op.results[0])
@@ -230,9 +303,12 @@ def lower_matmul(op: ir.OpView) -> ir.Value:
 def lower_gemm(op: ir.OpView) -> ir.Value:
     a, b = op.operands[0], op.operands[1]
     c = op.operands[2] if len(op.operands) > 2 else None
-    at, bt, rt = _tensor(a), _tensor(b), _tensor(op.results[0])
+    at, bt, rt = ranked_tensor(a.type), ranked_tensor(b.type), ranked_tensor(op.results[0].type)
+    if at is None or bt is None or rt is None or c is not None and ranked_tensor(c.type) is None:
+        raise Unsupported("unranked gemm operands")
     if at.rank != 2 or bt.rank != 2 or at.element_type != bt.element_type:
         raise Unsupported("gemm operands")
+    dynamic = not (at.has_static_shape and bt.has_static_shape and rt.has_static_shape)
     acc = _acc_type(at.element_type)
     if c is not None:
         _acc_type(_tensor(c).element_type)
@@ -244,8 +320,18 @@ def lower_gemm(op: ir.OpView) -> ir.Value:
     if attr_bool(op, "trans_a", False):
         a = transpose(a, [1, 0])
     m, n = rt.shape
+    if dynamic:
+        # Run-time M (a batch), K or N: K of A and B must agree (checked; both fitted to one size).
+        tb = attr_bool(op, "trans_b", False)
+        asz, bsz = dim_sizes(a), dim_sizes(b)
+        k = same_size([asz[1], bsz[1] if tb else bsz[0]], "gemm: the K sizes of A and B")
+        a = fit(a, [None, k])
+        b = fit(b, [None, k] if tb else [k, None])
+        m, n = dim_sizes(a)[0], dim_sizes(b)[0 if tb else 1]
+        bt = ir.RankedTensorType(b.type)
     d = ir.AffineDimExpr.get
-    weights = constant_array(b, ("ge.constant", "arith.constant")) if attr_bool(op, "trans_b", False) else None
+    weights = (constant_array(b, ("ge.constant", "arith.constant"))
+               if attr_bool(op, "trans_b", False) and bt.has_static_shape else None)
     if weights is not None and weights.dtype in (np.float32, np.float64):
         # Constant B (a torch nn.Linear's weight): stored transposed at compile time, so the
         # matmul reads rows of B, which the codegen strategy vectorizes (a [N, K] read by a map
@@ -263,7 +349,9 @@ def lower_gemm(op: ir.OpView) -> ir.Value:
                              indexing_maps=maps)
     else:
         prod = linalg.matmul(a, b, outs=[_zeros([m, n], acc)])
-    return _epilogue(prod, rt, op, c, scale=alpha, bias_scale=beta)
+    prod = prod if isinstance(prod, ir.Value) else prod.results[0] if hasattr(prod, "results") else prod[0]
+    out = _epilogue(prod, rt, op, c, scale=alpha, bias_scale=beta)
+    return out if out.type == rt else tensor.CastOp(rt, out).result
 
 
 # --------------------------------------------------------------------------

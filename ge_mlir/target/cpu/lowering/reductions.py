@@ -41,7 +41,9 @@ from mlir.dialects import arith, linalg, scf, tensor
 from mlir.dialects import math as mmath
 
 from .common import (
+    DYN,
     Unsupported,
+    dim_sizes,
     broadcast_map,
     compute_type,
     const,
@@ -490,10 +492,14 @@ def lower_arg_reduce(op: ir.OpView) -> ir.Value:
 
 
 def _float_input(op: ir.OpView) -> tuple[ir.RankedTensorType, ir.Type]:
-    it = _static(op.operands[0], "input shape")
+    """The input type of a row-wise float op (``?`` dims allowed: the result type must be the same)."""
+    t = op.operands[0].type
+    if not isinstance(t, ir.RankedTensorType):
+        raise Unsupported("unranked input")
+    it = ir.RankedTensorType(t)
     if kind(it.element_type) != "f":
         raise Unsupported(f"element type {it.element_type}")
-    if _static(op.results[0], "result shape") != it:
+    if op.results[0].type != it:
         raise Unsupported("result type differs from the input's")
     return it, it.element_type
 
@@ -508,7 +514,7 @@ def lower_softmax(op: ir.OpView) -> ir.Value:
     rank = it.rank
     axis = _normalize(attr_int(op, "axis", -1), rank)
     x = op.operands[0]
-    shape = list(it.shape)
+    shape = list(it.shape) if it.has_static_shape else dim_sizes(x)
     reduced = [d == axis for d in range(rank)]
     ident = ir.AffineMap.get_identity(rank)
     row_map = _map(rank, _kept(reduced))
@@ -552,7 +558,7 @@ def _param_map(p: ir.Value, it: ir.RankedTensorType, elem: ir.Type) -> ir.Affine
         raise Unsupported("parameter type")
     off = it.rank - pt.rank
     for i, n in enumerate(pt.shape):
-        if n != 1 and n != it.shape[off + i]:
+        if n != 1 and n != it.shape[off + i]:  # also a ? dim of the input: its size is not known to fit
             raise Unsupported("parameter shape")
     return broadcast_map(pt, it)
 
@@ -571,7 +577,9 @@ def _moments(
 ) -> tuple[ir.Value, tuple[ir.Value, ir.Value] | None, int]:
     """(sum of squared deviations, or of squares for ``rms``; the sum and the
     correction sum of the mean (:func:`_corrected_mean`), or None for rms; count)."""
-    shape = list(it.shape)
+    if any(n == DYN for n, r in zip(it.shape, reduced) if r):
+        raise Unsupported("normalized dims of run-time size")
+    shape = list(it.shape) if it.has_static_shape else dim_sizes(x)
     rank = it.rank
     ident = ir.AffineMap.get_identity(rank)
     acc = compute_type(it.element_type)
@@ -635,7 +643,7 @@ def _normalize_out(
             y = arith.addf(y, _to_compute(rest[1], elem))
         return [_from_compute(y, elem)]
 
-    init = tensor.EmptyOp(list(it.shape), elem).result
+    init = tensor.EmptyOp(list(it.shape) if it.has_static_shape else dim_sizes(x), elem).result
     maps = [ident, *[row_map] * len(stats), *[m for _, m in params], ident]
     return _generic([x, *stats, *[p for p, _ in params]], [init], maps, [_PAR] * rank, body)[0]
 
@@ -655,6 +663,8 @@ def lower_layer_norm(op: ir.OpView) -> ir.Value:
 @lowering("instance_norm")
 def lower_instance_norm(op: ir.OpView) -> ir.Value:
     it, elem = _float_input(op)
+    if not it.has_static_shape:
+        raise Unsupported("run-time shape")
     rank = it.rank
     if rank < 3:
         raise Unsupported("rank < 3")
@@ -667,6 +677,8 @@ def lower_instance_norm(op: ir.OpView) -> ir.Value:
 @lowering("batch_norm")
 def lower_batch_norm(op: ir.OpView) -> ir.Value:
     it, elem = _float_input(op)
+    if not it.has_static_shape:
+        raise Unsupported("run-time shape")
     rank = it.rank
     if rank < 2:
         raise Unsupported("rank < 2")

@@ -1,0 +1,69 @@
+// RUN: ge-opt %s --split-input-file --pass-pipeline='builtin.module(ge-lower-to-linalg)' | FileCheck %s
+
+// Two ? dims that must agree: the smaller size is used (no loop reads past either operand) and a
+// mismatch becomes the function's extra i64 result, listed in ge.shape_checks.
+// CHECK-LABEL: func.func @add_checked(
+// CHECK-SAME: -> (tensor<?x4xf32>, tensor<i64>) attributes {ge.shape_checks = [{{{.*}}op = "ge.add", what = "elementwise operands: operand sizes of result dim 0"}]}
+// CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[DA:.*]] = tensor.dim %arg0, %[[C0]] : tensor<?x4xf32>
+// CHECK-NEXT: %[[C0B:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[DB:.*]] = tensor.dim %arg1, %[[C0B]] : tensor<?x4xf32>
+// CHECK-NEXT: %[[N:.*]] = arith.minsi %[[DA]], %[[DB]] : index
+// CHECK-NEXT: %[[NEA:.*]] = arith.cmpi ne, %[[DA]], %[[N]] : index
+// CHECK-NEXT: %[[NEB:.*]] = arith.cmpi ne, %[[DB]], %[[N]] : index
+// CHECK-NEXT: %[[BAD:.*]] = arith.ori %[[NEA]], %[[NEB]] : i1
+// CHECK-NEXT: %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?x4xf32>
+// CHECK-NEXT: %[[R:.*]] = linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<?x4xf32>, tensor<?x4xf32>) outs(%[[E]] : tensor<?x4xf32>)
+// CHECK: %[[OK:.*]] = arith.constant 0 : i64
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK-NEXT: %[[CODE:.*]] = arith.select %[[BAD]], %[[ONE]], %[[OK]] : i64
+// CHECK-NEXT: %[[T:.*]] = tensor.from_elements %[[CODE]] : tensor<i64>
+// CHECK-NEXT: return %[[R]], %[[T]] : tensor<?x4xf32>, tensor<i64>
+func.func @add_checked(%a: tensor<?x4xf32>, %b: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %0 = ge.add %a, %b : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+
+// -----
+
+// A static 1 broadcasts over a ? dim (constant index in its map); nothing to check.
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[ROW:.*]] = affine_map<(d0, d1) -> (0, d1)>
+// CHECK-LABEL: func.func @broadcast_one(
+// CHECK-SAME: -> tensor<?x4xf32> {
+// CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[D:.*]] = tensor.dim %arg0, %[[C0]] : tensor<?x4xf32>
+// CHECK-NEXT: %[[E:.*]] = tensor.empty(%[[D]]) : tensor<?x4xf32>
+// CHECK-NEXT: %[[R:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ROW]], #[[ID]]]
+func.func @broadcast_one(%a: tensor<?x4xf32>, %b: tensor<1x4xf32>) -> tensor<?x4xf32> {
+  %0 = ge.mul %a, %b : (tensor<?x4xf32>, tensor<1x4xf32>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+
+// -----
+
+// [batch, seq, K] x [K, N]: batch and seq fold into the rows of one linalg.matmul and expand back
+// (two run-time sizes in one group: tensor.reshape, which memref.expand_shape cannot express).
+// CHECK-LABEL: func.func @matmul_rows(
+// CHECK: %[[ROWS:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1], [2]] : tensor<?x?x16xf32> into tensor<?x16xf32>
+// CHECK: %[[MM:.*]] = linalg.matmul ins(%[[ROWS]], %arg1 : tensor<?x16xf32>, tensor<16x8xf32>)
+// CHECK: %[[SHAPE:.*]] = tensor.from_elements {{.*}} : tensor<3xi64>
+// CHECK-NEXT: %[[OUT:.*]] = tensor.reshape %[[MM]](%[[SHAPE]]) : (tensor<?x8xf32>, tensor<3xi64>) -> tensor<?x?x8xf32>
+// CHECK-NEXT: return %[[OUT]] : tensor<?x?x8xf32>
+func.func @matmul_rows(%x: tensor<?x?x16xf32>, %w: tensor<16x8xf32>) -> tensor<?x?x8xf32> {
+  %0 = ge.matmul %x, %w : (tensor<?x?x16xf32>, tensor<16x8xf32>) -> tensor<?x?x8xf32>
+  return %0 : tensor<?x?x8xf32>
+}
+
+// -----
+
+// [b, s, 32] -> [b, s, 4, 8]: the ? dims carry over, the static group expands.
+// CHECK-LABEL: func.func @reshape_heads(
+// CHECK: %[[D0:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x?x32xf32>
+// CHECK: %[[D1:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x?x32xf32>
+// CHECK-NEXT: %[[R:.*]] = tensor.expand_shape %arg0 {{\[\[}}0], [1], [2, 3]] output_shape [%[[D0]], %[[D1]], 4, 8] : tensor<?x?x32xf32> into tensor<?x?x4x8xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @reshape_heads(%x: tensor<?x?x32xf32>) -> tensor<?x?x4x8xf32> {
+  %0 = ge.reshape %x : tensor<?x?x32xf32> to tensor<?x?x4x8xf32>
+  return %0 : tensor<?x?x4x8xf32>
+}

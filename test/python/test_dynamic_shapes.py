@@ -1,0 +1,148 @@
+"""Run-time (symbolic) dimensions on the CPU target: one compiled artefact, many shapes.
+
+Numerics against onnxruntime (f32: max abs error 1e-4 relative to the output's magnitude).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+import ge_mlir
+from ge_mlir.errors import ExecutionError
+
+
+def _model(nodes, inputs, outputs, inits=()):
+    g = helper.make_graph(nodes, "g", inputs, outputs, list(inits))
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def _close(y: np.ndarray, ref: np.ndarray) -> None:
+    assert y.shape == ref.shape and y.dtype == ref.dtype
+    scale = max(1.0, float(np.abs(ref).max()) if ref.size else 1.0)
+    assert float(np.abs(y - ref).max() if y.size else 0.0) <= 1e-4 * scale
+
+
+def _attention_model() -> onnx.ModelProto:
+    """Projection, ReLU, scores = h @ h^T, softmax, layer norm of scores @ h: [batch, seq, 16] -> [batch, seq, 8]."""
+    rng = np.random.default_rng(0)
+    w = numpy_helper.from_array(rng.standard_normal((16, 8)).astype(np.float32) * 0.3, "w")
+    b = numpy_helper.from_array(rng.standard_normal(8).astype(np.float32), "b")
+    g = numpy_helper.from_array(rng.standard_normal(8).astype(np.float32), "g")
+    shape = numpy_helper.from_array(np.array([0, 0, 2, 4], np.int64), "heads")
+    nodes = [
+        helper.make_node("MatMul", ["x", "w"], ["m"]),
+        helper.make_node("Add", ["m", "b"], ["a"]),
+        helper.make_node("Relu", ["a"], ["h"]),
+        helper.make_node("Transpose", ["h"], ["ht"], perm=[0, 2, 1]),
+        helper.make_node("MatMul", ["h", "ht"], ["s"]),
+        helper.make_node("Softmax", ["s"], ["p"], axis=-1),
+        helper.make_node("MatMul", ["p", "h"], ["o"]),
+        helper.make_node("LayerNormalization", ["o", "g", "b"], ["n"], axis=-1),
+        helper.make_node("Reshape", ["n", "heads"], ["r"]),
+        helper.make_node("Transpose", ["r"], ["rt"], perm=[0, 2, 1, 3]),
+        helper.make_node("Reshape", ["rt", "flat"], ["y"]),
+    ]
+    flat = numpy_helper.from_array(np.array([0, -1, 4], np.int64), "flat")
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", "seq", 16])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    return _model(nodes, [x], [y], [w, b, g, shape, flat])
+
+
+def test_one_artefact_runs_every_batch_and_sequence():
+    model = _attention_model()
+    compiled = ge_mlir.compile(model, target="cpu", progress=False)
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    rng = np.random.default_rng(1)
+    for batch, seq in ((1, 7), (3, 128), (8, 300), (1, 1)):
+        x = rng.standard_normal((batch, seq, 16)).astype(np.float32)
+        (y,) = compiled(x)
+        _close(y, sess.run(None, {"x": x})[0])
+
+
+def test_broadcast_of_a_static_one_and_zero_size_batches():
+    c = numpy_helper.from_array(np.arange(4, dtype=np.float32).reshape(1, 4), "c")
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 4])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n", 4])
+    model = _model([helper.make_node("Mul", ["x", "c"], ["t"]), helper.make_node("Tanh", ["t"], ["y"])], [x], [y], [c])
+    compiled = ge_mlir.compile(model, target="cpu", progress=False)
+    for n in (0, 1, 5):
+        xv = np.linspace(-2, 2, 4 * n, dtype=np.float32).reshape(n, 4)
+        (yv,) = compiled(xv)
+        _close(yv, np.tanh(xv * np.arange(4, dtype=np.float32)))
+
+
+def test_same_dim_param_must_have_the_same_size():
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 4])
+    z = helper.make_tensor_value_info("z", TensorProto.FLOAT, ["batch", 4])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", 4])
+    compiled = ge_mlir.compile(_model([helper.make_node("Add", ["x", "z"], ["y"])], [x, z], [y]),
+                               target="cpu", progress=False)
+    with pytest.raises(ExecutionError, match=r"dimension 'batch' is 3 in input 'x' \(dim 0\) but 4 in input 'z'"):
+        compiled(np.ones((3, 4), np.float32), np.ones((4, 4), np.float32))
+    with pytest.raises(ExecutionError, match="expected"):
+        compiled(np.ones((3, 5), np.float32), np.ones((3, 5), np.float32))  # a static dim is still static
+
+
+def test_run_time_shape_mismatch_names_the_op_and_node():
+    """Unrelated ? dims that an op needs equal: a shape check fails the call, naming the ONNX node;
+    no loop reads past the smaller operand (the op runs over the smaller size)."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["a", 4])
+    z = helper.make_tensor_value_info("z", TensorProto.FLOAT, ["b", 4])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    model = _model([helper.make_node("Sub", ["x", "z"], ["y"], name="the_sub")], [x, z], [y])
+    compiled = ge_mlir.compile(model, target="cpu", progress=False)
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    (ok,) = compiled(a, a + 1)
+    _close(ok, -np.ones((3, 4), np.float32))
+    with pytest.raises(ExecutionError, match=r"ge.sub .*run-time shapes do not fit") as e:
+        compiled(a, np.ones((2000, 4), np.float32))
+    assert e.value.node == "the_sub"
+
+
+def test_matmul_k_mismatch_is_checked():
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["m", "k"])
+    w = helper.make_tensor_value_info("w", TensorProto.FLOAT, ["k2", 3])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    compiled = ge_mlir.compile(_model([helper.make_node("MatMul", ["x", "w"], ["y"])], [x, w], [y]),
+                               target="cpu", progress=False)
+    rng = np.random.default_rng(2)
+    a, b = rng.standard_normal((5, 7)).astype(np.float32), rng.standard_normal((7, 3)).astype(np.float32)
+    _close(compiled(a, b)[0], a @ b)
+    with pytest.raises(ExecutionError, match="the K sizes of A and B"):
+        compiled(a, rng.standard_normal((9, 3)).astype(np.float32))
+
+
+def test_torch_exported_mlp_with_a_dynamic_batch():
+    torch = pytest.importorskip("torch")
+    from ge_mlir.frontend.torch import export_onnx
+
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Linear(32, 64), torch.nn.GELU(), torch.nn.Linear(64, 10), torch.nn.Softmax(-1))
+    model = export_onnx(net, [torch.randn(2, 32)], input_names=["x"], dynamic_batch=True, exporter="torchscript")
+    assert model.graph.input[0].type.tensor_type.shape.dim[0].dim_param
+    compiled = ge_mlir.compile(model, target="cpu", progress=False)
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    rng = np.random.default_rng(3)
+    for batch in (1, 3, 8):
+        x = rng.standard_normal((batch, 32)).astype(np.float32)
+        _close(compiled(x)[0], sess.run(None, {"x": x})[0])
+
+
+def test_a_saved_dynamic_artefact_keeps_its_checks(tmp_path):
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["a", 4])
+    z = helper.make_tensor_value_info("z", TensorProto.FLOAT, ["b", 4])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    compiled = ge_mlir.compile(_model([helper.make_node("Add", ["x", "z"], ["y"])], [x, z], [y]),
+                               target="cpu", progress=False)
+    path = tmp_path / "dyn.gemlir"
+    compiled.save(path)
+    loaded = ge_mlir.load(path)
+    for n in (1, 6):
+        a = np.full((n, 4), 2.0, np.float32)
+        _close(loaded(a, a)[0], a * 2)
+    with pytest.raises(ExecutionError, match="run-time shapes do not fit"):
+        loaded(np.ones((2, 4), np.float32), np.ones((3, 4), np.float32))
