@@ -162,6 +162,55 @@ class Gpt2Decoder(nn.Module):
         return self.ln_f(x) @ self.wte.weight.t()
 
 
+class KvSelfAttention(nn.Module):
+    """Causal self-attention over a KV cache: past keys/values [b, heads, past, dk] in, present
+    (past + this call's) out; the mask compares positions, so any past length works."""
+
+    def __init__(self, d: int, heads: int) -> None:
+        super().__init__()
+        self.h, self.dk = heads, d // heads
+        self.qkv = nn.Linear(d, 3 * d)
+        self.out = nn.Linear(d, d)
+
+    def forward(self, x, past_k, past_v):
+        b, s, d = x.shape
+        q, k, v = self.qkv(x).split(d, dim=-1)
+        q, k, v = (t.reshape(b, s, self.h, self.dk).transpose(1, 2) for t in (q, k, v))
+        k, v = torch.cat([past_k, k], dim=2), torch.cat([past_v, v], dim=2)
+        t = k.shape[2]
+        future = (torch.arange(s)[:, None] + (t - s)) < torch.arange(t)[None, :]
+        att = ((q @ k.transpose(-1, -2)) / (self.dk ** 0.5)).masked_fill(future, float("-inf"))
+        y = torch.softmax(att, dim=-1) @ v
+        return self.out(y.transpose(1, 2).reshape(b, s, d)), k, v
+
+
+class Gpt2KvDecoder(nn.Module):
+    """The GPT-2-style decoder with a KV cache: (ids, past_k0, past_v0, ...) -> (logits, present_k0,
+    present_v0, ...); positions continue after the past (a greedy decode loop feeds present back)."""
+
+    def __init__(self, vocab=50257, d=256, heads=4, layers=2, seq=128) -> None:
+        super().__init__()
+        self.wte, self.wpe = nn.Embedding(vocab, d), nn.Embedding(seq, d)
+        self.ln1 = nn.ModuleList(nn.LayerNorm(d) for _ in range(layers))
+        self.att = nn.ModuleList(KvSelfAttention(d, heads) for _ in range(layers))
+        self.ln2 = nn.ModuleList(nn.LayerNorm(d) for _ in range(layers))
+        self.mlp = nn.ModuleList(nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(approximate="tanh"), nn.Linear(4 * d, d))
+                                 for _ in range(layers))
+        self.ln_f = nn.LayerNorm(d)
+        self.heads, self.dk, self.layers = heads, d // heads, layers
+
+    def forward(self, ids, *past):
+        s, p = ids.shape[1], past[0].shape[2]
+        x = self.wte(ids) + self.wpe(torch.arange(p, p + s).unsqueeze(0))
+        present = []
+        for i in range(self.layers):
+            a, k, v = self.att[i](self.ln1[i](x), past[2 * i], past[2 * i + 1])
+            x = x + a
+            x = x + self.mlp[i](self.ln2[i](x))
+            present += [k, v]
+        return (self.ln_f(x) @ self.wte.weight.t(), *present)
+
+
 class VitTiny(nn.Module):
     """ViT-style classifier: 16x16 patch embedding (a strided conv), 4 encoder layers, hidden 192."""
 

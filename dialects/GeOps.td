@@ -627,6 +627,30 @@ def GE_ShapeOp : GE_InferOp<"shape"> {
   let hasFolder = 1;
 }
 
+def GE_DynamicReshapeOp : GE_ExplicitOp<"dynamic_reshape"> {
+  let summary = "reshape to a run-time shape (ONNX Reshape whose shape is computed)";
+  let description = [{
+    `shape` is a 1-D i64 tensor (its static length is the result's rank) read at run time with
+    ONNX Reshape's rules: a 0 copies the input dim at its index (unless `allowzero`), one -1 is
+    the element-count remainder. The result type may have `?` dims; its static dims, and the
+    element count, must agree at run time (the CPU lowering checks them).
+  }];
+  let arguments = (ins GE_Tensor:$input, RankedTensorOf<[I64]>:$shape,
+                       DefaultValuedAttr<BoolAttr, "false">:$allowzero);
+  let results = (outs GE_Tensor:$output);
+}
+
+def GE_FillOp : GE_ExplicitOp<"fill"> {
+  let summary = "a tensor of a run-time shape filled with one value (ONNX ConstantOfShape)";
+  let description = [{
+    `shape` is a 1-D i64 tensor holding the result's sizes (its static length is the result's
+    rank); `value` is a one-element tensor of the result's element type. The result type may
+    have `?` dims; its static dims must equal the run-time sizes (the CPU lowering checks them).
+  }];
+  let arguments = (ins GE_Tensor:$value, RankedTensorOf<[I64]>:$shape);
+  let results = (outs GE_Tensor:$output);
+}
+
 def GE_RangeOp : GE_ExplicitOp<"range"> {
   let summary = "1-D sequence start, start+delta, ... (< limit); scalar operands";
   let arguments = (ins GE_NumericTensor:$start, GE_NumericTensor:$limit,

@@ -42,8 +42,13 @@ def export_onnx(
     opset: int | None = None,
     exporter: str = "auto",
     dynamic_batch: bool = False,
+    dynamic_axes: Mapping[str, Mapping[int, str]] | None = None,
 ):
-    """Exports ``module`` to an ``onnx.ModelProto`` (eval mode, no grad)."""
+    """Exports ``module`` to an ``onnx.ModelProto`` (eval mode, no grad).
+
+    ``dynamic_batch`` names dim 0 of every input ``batch``; ``dynamic_axes`` (input name -> {dim:
+    name}, as ``torch.onnx.export`` takes it) names any dims. Named dims stay ``?`` dims in ge-mlir
+    (``docs/dynamic_shapes.md``)."""
     try:
         import torch
     except ImportError as e:  # pragma: no cover - depends on the environment
@@ -56,6 +61,8 @@ def export_onnx(
     args = tuple(example_args)
     names = list(input_names) if input_names else [f"input_{i}" for i in range(len(args))]
     dyn = {n: {0: "batch"} for n in names} if dynamic_batch else None
+    if dynamic_axes:
+        dyn = {**(dyn or {}), **{k: dict(v) for k, v in dynamic_axes.items()}}
     try:
         with torch.no_grad(), warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -53,6 +53,8 @@ _OPERANDS: dict[str, tuple[str, ...]] = {
     "ge.gather_elements": ("data", "indices"),
     "ge.scatter_elements": ("data", "indices", "updates"),
     "ge.range": ("start", "limit", "delta"),
+    "ge.fill": ("value", "shape"),
+    "ge.dynamic_reshape": ("input", "shape"),
     "ge.one_hot": ("indices",),
 }
 _BINARY = frozenset({"add", "sub", "mul", "div", "pow", "max", "min", "mod", "and", "or", "xor", "equal",

@@ -621,6 +621,13 @@ class _Exporter:
         self.one("OneHot", [ins[0], self.i64([attrs["depth"]], f"{base}/depth"), self.const(values, f"{base}/values")],
                  base, out=self._result_name(op, 0, base), axis=attrs.get("axis", -1))
 
+    def _op_dynamic_reshape(self, op, ins, attrs, base):
+        self.one("Reshape", ins, base, out=self._result_name(op, 0, base), allowzero=int(attrs.get("allowzero", False)))
+
+    def _op_fill(self, op, ins, attrs, base):
+        # Expand of the one-element value to the shape: ConstantOfShape's result, for any value.
+        self.one("Expand", ins, base, out=self._result_name(op, 0, base))
+
     def _op_range(self, op, ins, attrs, base):
         self.one("Range", ins, base, out=self._result_name(op, 0, base))
 

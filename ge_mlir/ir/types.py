@@ -127,3 +127,66 @@ def random_arrays(specs: Sequence[Any], seed: int = 0, int_high: int = 10,
         else:
             feeds[spec.name] = rng.standard_normal(spec.shape).astype(spec.dtype)
     return feeds
+
+
+def reshape_rule(src: Sequence[int | None], dst: Sequence[int | None]) -> str | None:
+    """How the run-time sizes of a ``ge.reshape`` result are read (None: a dynamic dim), or None
+    when its type does not say (the importer then builds ``ge.dynamic_reshape``):
+
+    * ``"static"``: no dynamic result dim;
+    * ``"groups"``: both shapes split into the same sequence of ``?`` dims and static runs of equal
+      products (``[b, s, 256] -> [b, s, 4, 64]``): each ``?`` is the ``?`` it pairs with;
+    * ``"remainder"``: one ``?`` in the result: the element count over the static sizes;
+    * ``"copies"``: a ``?`` at the index of an input ``?`` is that dim (ONNX's 0), and one other
+      ``?`` is the remainder absorbing the input's other ``?`` dims (ONNX's -1).
+    """
+    src, dst = list(src), list(dst)
+    if None not in dst:
+        return "static"
+    if _canon(src)[1] == _canon(dst)[1]:
+        return "groups"
+    if dst.count(None) == 1:
+        return "remainder"
+    copies = [i for i, d in enumerate(dst) if d is None and i < len(src) and src[i] is None]
+    rest = [i for i, d in enumerate(dst) if d is None and i not in copies]
+    if len(rest) == 1:
+        return "copies"
+    return None
+
+
+def _canon(shape: Sequence[int | None]) -> tuple[list[list[int]], list[object]]:
+    """Groups of ``shape``'s dims: each ``?`` (with the static 1s before it) alone, each run of
+    static dims together (a run of product 1 joins the group before it); and the groups' keys."""
+    groups: list[list[int]] = []
+    keys: list[object] = []
+    run: list[int] = []
+
+    def prod(ix: list[int]) -> int:
+        p = 1
+        for j in ix:
+            p *= shape[j]  # type: ignore[operator]
+        return p
+
+    for i, d in enumerate(shape):
+        if d is None:
+            if run and prod(run) != 1:
+                groups.append(run)
+                keys.append(prod(run))
+                run = []
+            groups.append([*run, i])
+            keys.append("?")
+            run = []
+        else:
+            run.append(i)
+    if run:
+        if prod(run) == 1 and groups:
+            groups[-1].extend(run)
+        else:
+            groups.append(run)
+            keys.append(prod(run))
+    return groups, keys
+
+
+def reshape_groups(shape: Sequence[int | None]) -> list[list[int]]:
+    """The dim groups :func:`reshape_rule` pairs for ``"groups"``."""
+    return _canon(shape)[0]

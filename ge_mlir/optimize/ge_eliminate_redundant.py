@@ -64,10 +64,13 @@ def fold_reshape_chain(op: ir.OpView, rewriter: PatternRewriter) -> bool:
         return False
     x = inner.operands[0]
     result_type = op.results[0].type
-    if x.type == result_type:
-        return _forward(op, rewriter, x)
+    # With ? dims the sizes are read from each reshape's own input (docs/dynamic_shapes.md): the
+    # same type at both ends need not mean the same sizes ([a, b, 4] -> [?, 4] -> [?, ?, 4] is
+    # [a*b, 1, 4]), so only static chains fold.
     if not ir.RankedTensorType(result_type).has_static_shape:
         return False
+    if x.type == result_type:
+        return _forward(op, rewriter, x)
     with op.location, rewriter.ip:
         new = ir.Operation.create("ge.reshape", results=[result_type], operands=[x])
     rewriter.replace_op(op, [new.results[0]])

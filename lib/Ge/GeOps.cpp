@@ -1039,8 +1039,14 @@ LogicalResult ReshapeOp::verify() {
 OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();
-  // reshape(reshape(x)) only depends on x.
-  if (auto producer = getInput().getDefiningOp<ReshapeOp>()) {
+  // reshape(reshape(x)) only depends on x. With `?` dims the result's sizes are read from the
+  // input's (a `?` is a copy of the input's `?` at its index, or the element-count remainder), so
+  // folding could change them: only folded when the result's sizes do not depend on which input.
+  auto producer = getInput().getDefiningOp<ReshapeOp>();
+  if (producer && !getType().hasStaticShape() &&
+      llvm::count_if(getType().getShape(), ShapedType::isDynamic) > 1)
+    producer = nullptr;
+  if (producer) {
     getInputMutable().assign(producer.getInput());
     return getResult();
   }
@@ -1648,6 +1654,41 @@ OpFoldResult ShapeOp::fold(FoldAdaptor) {
   if (llvm::any_of(dims, ShapedType::isDynamic))
     return {};
   return DenseIntElementsAttr::get(cast<ShapedType>(getType()), dims);
+}
+
+/// A run-time shape operand: 1-D i64 of static length, one size per result dim.
+static LogicalResult verifyShapeOperand(Operation *op, RankedTensorType shape, RankedTensorType res) {
+  if (shape.getRank() != 1 || shape.isDynamicDim(0))
+    return op->emitOpError("operand 'shape' must be 1-D with a static length, got ") << shape;
+  if (shape.getDimSize(0) != res.getRank())
+    return op->emitOpError("operand 'shape' has ")
+           << shape.getDimSize(0) << " sizes for a result of rank " << res.getRank();
+  return success();
+}
+
+LogicalResult DynamicReshapeOp::verify() {
+  auto in = cast<RankedTensorType>(getInput().getType());
+  auto shape = cast<RankedTensorType>(getShape().getType());
+  auto res = cast<RankedTensorType>(getOutput().getType());
+  if (in.getElementType() != res.getElementType())
+    return emitOpError("result element type ")
+           << res.getElementType() << " differs from operand 'input' element type "
+           << in.getElementType();
+  return verifyShapeOperand(getOperation(), shape, res);
+}
+
+LogicalResult FillOp::verify() {
+  auto value = cast<RankedTensorType>(getValue().getType());
+  auto shape = cast<RankedTensorType>(getShape().getType());
+  auto res = cast<RankedTensorType>(getOutput().getType());
+  // "One element" without getNumElements, which asserts on overflow.
+  if (!value.hasStaticShape() || !llvm::all_of(value.getShape(), [](int64_t d) { return d == 1; }))
+    return emitOpError("operand 'value' must have one element, got ") << value;
+  if (value.getElementType() != res.getElementType())
+    return emitOpError("operand 'value' element type ")
+           << value.getElementType() << " differs from the result element type "
+           << res.getElementType();
+  return verifyShapeOperand(getOperation(), shape, res);
 }
 
 LogicalResult RangeOp::verify() {

@@ -67,3 +67,40 @@ func.func @reshape_heads(%x: tensor<?x?x32xf32>) -> tensor<?x?x4x8xf32> {
   %0 = ge.reshape %x : tensor<?x?x32xf32> to tensor<?x?x4x8xf32>
   return %0 : tensor<?x?x4x8xf32>
 }
+
+// -----
+
+// ge.fill: sizes read from the shape operand when it runs; a negative size is clamped to 0 and
+// fails a check, and so does a size that differs from a static result dim.
+// CHECK-LABEL: func.func @fill(
+// CHECK-SAME: -> (tensor<?x4xf32>, tensor<i64>) attributes {ge.shape_checks = [{{.*}}what = "fill: size 0 of the shape operand (negative)"}, {{.*}}what = "fill: size 1 of the shape operand (negative)"}, {{.*}}what = "fill: size 1 against the static result dim"}]}
+// CHECK: %[[N:.*]] = tensor.extract %arg0[%{{.*}}] : tensor<2xi64>
+// CHECK-NEXT: %[[NI:.*]] = arith.index_cast %[[N]] : i64 to index
+// CHECK-NEXT: %[[Z:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[SAFE:.*]] = arith.maxsi %[[NI]], %[[Z]] : index
+// CHECK: %[[E:.*]] = tensor.empty(%[[SAFE]]) : tensor<?x4xf32>
+// CHECK-NEXT: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<?x4xf32>) -> tensor<?x4xf32>
+// CHECK: return %[[F]], %{{.*}} : tensor<?x4xf32>, tensor<i64>
+func.func @fill(%s: tensor<2xi64>) -> tensor<?x4xf32> {
+  %v = ge.constant dense<2.5> : tensor<f32>
+  %0 = ge.fill %v, %s : (tensor<f32>, tensor<2xi64>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+
+// -----
+
+// ge.dynamic_reshape: the shape's values are read when it runs (0 copies, -1 is the remainder); a
+// shape whose element count differs from the input's gets 0 sizes (the view reads nothing) and
+// fails its check. The result is a view: collapse, then tensor.reshape to the run-time sizes.
+// CHECK-LABEL: func.func @dynamic_reshape(
+// CHECK-SAME: -> (tensor<?x?xf32>, tensor<i64>) attributes {ge.shape_checks = [{{.*}}what = "dynamic_reshape: more than one -1 in the shape"}, {{.*}}what = "dynamic_reshape: the element counts of the input and the shape"}]}
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1]] : tensor<?x8xf32> into tensor<?xf32>
+// CHECK-NEXT: %[[I0:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK-NEXT: %[[I1:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK-NEXT: %[[SHAPE:.*]] = tensor.from_elements %[[I0]], %[[I1]] : tensor<2xi64>
+// CHECK-NEXT: %[[R:.*]] = tensor.reshape %[[FLAT]](%[[SHAPE]]) : (tensor<?xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+// CHECK: return %[[R]], %{{.*}} : tensor<?x?xf32>, tensor<i64>
+func.func @dynamic_reshape(%x: tensor<?x8xf32>, %s: tensor<2xi64>) -> tensor<?x?xf32> {
+  %0 = ge.dynamic_reshape %x, %s : (tensor<?x8xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}

@@ -146,3 +146,123 @@ def test_a_saved_dynamic_artefact_keeps_its_checks(tmp_path):
         _close(loaded(a, a)[0], a * 2)
     with pytest.raises(ExecutionError, match="run-time shapes do not fit"):
         loaded(np.ones((2, 4), np.float32), np.ones((3, 4), np.float32))
+
+
+def _torch_dynamic(net, args, names):
+    """A torch module exported with dynamic batch and sequence axes (torchscript exporter: the
+    Shape -> Gather -> Concat -> Reshape chains torch emits for them)."""
+    from ge_mlir.frontend.torch import export_onnx
+
+    axes = {n: {0: "batch", 1: "seq"} for n in names}
+    return export_onnx(net, args, input_names=names, output_names=["y"], dynamic_axes=axes, exporter="torchscript")
+
+
+@pytest.mark.parametrize("which", ["bert", "gpt2"])
+def test_torch_exported_transformers_with_dynamic_batch_and_sequence(which):
+    """Compiled once, run at several (batch, sequence) shapes; the run-time shape computations of
+    the export (reshape targets, zeros_like, arange, the causal triu mask) need no fixed shape."""
+    torch = pytest.importorskip("torch")
+    from bench.models import BertEncoder, Gpt2Decoder
+
+    torch.manual_seed(0)
+    if which == "bert":
+        net = BertEncoder(vocab=1000, d=64, heads=4, ff=128, layers=2, seq=64).eval()
+        names = ["input_ids", "attention_mask"]
+        args = (torch.randint(0, 1000, (2, 16)), torch.ones(2, 16, dtype=torch.int64))
+    else:
+        net = Gpt2Decoder(vocab=1000, d=64, heads=4, layers=2, seq=64).eval()
+        names = ["input_ids"]
+        args = (torch.randint(0, 1000, (2, 16)),)
+    model = _torch_dynamic(net, args, names)
+    compiled = ge_mlir.compile(model, target="cpu", progress=False)
+    assert all(spec.shape == (None, None) for spec in compiled.inputs)
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    rng = np.random.default_rng(4)
+    for batch, seq in ((1, 7), (3, 33), (2, 64)):
+        feeds = {"input_ids": rng.integers(0, 1000, (batch, seq)).astype(np.int64)}
+        if "attention_mask" in names:
+            mask = np.ones((batch, seq), np.int64)
+            mask[-1, seq // 2:] = 0
+            feeds["attention_mask"] = mask
+        (y,) = compiled(**feeds)
+        _close(y, sess.run(None, feeds)[0])
+
+
+def test_fill_and_range_take_run_time_sizes():
+    """ConstantOfShape of a run-time shape (ge.fill) and Range with a run-time limit."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", "m"])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    r = helper.make_tensor_value_info("r", TensorProto.INT64, None)
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"]),
+        helper.make_node("ConstantOfShape", ["s"], ["f"], value=numpy_helper.from_array(np.array([2.5], np.float32))),
+        helper.make_node("Add", ["x", "f"], ["y"]),
+        helper.make_node("Gather", ["s", "one"], ["m"], axis=0),
+        helper.make_node("Range", ["zero", "m", "two"], ["r"]),
+    ]
+    inits = [numpy_helper.from_array(np.array(v, np.int64), n) for n, v in (("one", 1), ("zero", 0), ("two", 2))]
+    compiled = ge_mlir.compile(_model(nodes, [x], [y, r], inits), target="cpu", progress=False)
+    for n, m in ((1, 1), (2, 5), (4, 0)):
+        xv = np.ones((n, m), np.float32)
+        yv, rv = compiled(xv)
+        _close(yv, xv + 2.5)
+        assert rv.dtype == np.int64 and rv.tolist() == list(range(0, m, 2))
+
+
+def test_gpt2_kv_cache_greedy_decode_matches_onnxruntime():
+    """One compiled model, a prefill of 5 tokens from an empty (0-length) cache, then 31 decode steps
+    feeding present_* back as past_*: the same 32 tokens as onnxruntime."""
+    torch = pytest.importorskip("torch")
+    from bench.models import Gpt2KvDecoder
+    from ge_mlir.frontend.torch import export_onnx
+
+    layers, heads, dk, vocab = 2, 4, 16, 1000
+    torch.manual_seed(0)
+    net = Gpt2KvDecoder(vocab=vocab, d=heads * dk, heads=heads, layers=layers, seq=64).eval()
+    with torch.no_grad():  # a random model whose greedy tokens vary (tied embeddings repeat the input)
+        net.wte.weight.mul_(0.05)
+        for mlp in net.mlp:
+            mlp[2].weight.mul_(4.0)
+    names = ["input_ids"] + [f"past_{kv}{i}" for i in range(layers) for kv in "kv"]
+    outs = ["logits"] + [f"present_{kv}{i}" for i in range(layers) for kv in "kv"]
+    axes = {"input_ids": {0: "batch", 1: "seq"}, **{n: {0: "batch", 2: "past"} for n in names[1:]}}
+    example = [torch.randint(0, vocab, (1, 2)), *(torch.randn(1, heads, 3, dk) for _ in range(2 * layers))]
+    model = export_onnx(net, example, input_names=names, output_names=outs, dynamic_axes=axes, exporter="torchscript")
+    compiled = ge_mlir.compile(model, target="cpu", progress=False)
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+
+    def decode(run):
+        ids = np.array([[5, 17, 42, 7, 99]], np.int64)
+        past = [np.zeros((1, heads, 0, dk), np.float32) for _ in range(2 * layers)]
+        tokens, logits = [], []
+        for _ in range(32):
+            res = run(ids, past)
+            logits.append(res[0][0, -1])
+            past = list(res[1:])
+            tokens.append(int(np.argmax(res[0][0, -1])))
+            ids = np.array([[tokens[-1]]], np.int64)
+        assert past[0].shape == (1, heads, 5 + 31, dk)
+        return tokens, np.stack(logits)
+
+    ours, ours_logits = decode(lambda ids, past: compiled(ids, *past))
+    ref, ref_logits = decode(lambda ids, past: sess.run(None, {"input_ids": ids, **dict(zip(names[1:], past))}))
+    assert ours == ref and len(set(ref)) > 10
+    _close(ours_logits, ref_logits)
+
+
+def test_reshape_to_a_shape_given_at_run_time():
+    """ONNX Reshape with its shape an input: read when it runs (0 copies, -1 infers), compiled once."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 6])
+    s = helper.make_tensor_value_info("s", TensorProto.INT64, [3])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    compiled = ge_mlir.compile(_model([helper.make_node("Reshape", ["x", "s"], ["y"])], [x, s], [y]),
+                               target="cpu", progress=False)
+    xv = np.arange(24, dtype=np.float32).reshape(4, 6)
+    for shape in ([2, 3, 4], [0, 3, -1], [-1, 1, 2], [1, 1, 24]):
+        (yv,) = compiled(xv, np.array(shape, np.int64))
+        want = xv.reshape([xv.shape[i] if d == 0 else d for i, d in enumerate(shape)])
+        _close(yv, want)
+    with pytest.raises(ExecutionError, match="element counts of the input and the shape"):
+        compiled(xv, np.array([5, 5, 1], np.int64))
+    with pytest.raises(ExecutionError, match="more than one -1"):
+        compiled(xv, np.array([-1, -1, 6], np.int64))

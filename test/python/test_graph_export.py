@@ -345,7 +345,8 @@ def _extras_ir() -> str:
 func.func @extras(%x: {t} {{onnx.name = "x"}}, %xn: {tn} {{onnx.name = "xn"}}, %rn: tensor<2x4x5x4xf32>)
     -> ({t}, {t}, {t}, {tn}, {t}, {tn}, tensor<6x20xf32>, tensor<2x4x5x4xf32>, tensor<2x4x4x5xf32>,
         tensor<2x3x4x6xf32>, tensor<6x7xf32>, tensor<2x3x4x6xf32>, tensor<6x7xf32>, tensor<2x3x4x3xf32>, {tn},
-        tensor<2x1x1x3xf32>, tensor<3xi64>, tensor<5xf32>, tensor<2x3x4x6xf32>, tensor<2x4x4x5xf32>, {t}) {{
+        tensor<2x1x1x3xf32>, tensor<3xi64>, tensor<5xf32>, tensor<2x3x4x6xf32>, tensor<2x4x4x5xf32>, {t},
+        tensor<2x3xf32>, tensor<2x60xf32>) {{
   %abs = ge.abs %x : {t}
   %one = ge.constant dense<1.0> : tensor<f32>
   %pos = ge.add %abs, %one : ({t}, tensor<f32>) -> {t}
@@ -386,10 +387,15 @@ func.func @extras(%x: {t} {{onnx.name = "x"}}, %xn: {tn} {{onnx.name = "xn"}}, %
   %mm3 = ge.matmul %x, %w2 {{activation = #ge.act<sigmoid>}} : ({t}, tensor<5x6xf32>) -> tensor<2x3x4x6xf32>
   %c3 = ge.conv2d %x, %w {{activation = #ge.act<tanh>, pads = array<i64: 1, 1, 1, 1>}} : ({t}, tensor<4x3x3x3xf32>) -> tensor<2x4x4x5xf32>
   %cp = ge.cumprod %pos {{axis = 3 : i64, exclusive = true, reverse = true}} : {t}
-  return %r, %s, %rms, %t1, %t3, %t5, %nd, %c1, %c2, %mm, %g, %mm2, %g2, %ap, %bn, %gp, %sh, %rg, %mm3, %c3, %cp
+  %fs = ge.constant dense<[2, 3]> : tensor<2xi64>
+  %fl = ge.fill %one, %fs : (tensor<f32>, tensor<2xi64>) -> tensor<2x3xf32>
+  %rs = ge.constant dense<[0, -1]> : tensor<2xi64>
+  %dr = ge.dynamic_reshape %x, %rs : ({t}, tensor<2xi64>) -> tensor<2x60xf32>
+  return %r, %s, %rms, %t1, %t3, %t5, %nd, %c1, %c2, %mm, %g, %mm2, %g2, %ap, %bn, %gp, %sh, %rg, %mm3, %c3, %cp, %fl, %dr
     : {t}, {t}, {t}, {tn}, {t}, {tn}, tensor<6x20xf32>, tensor<2x4x5x4xf32>, tensor<2x4x4x5xf32>,
       tensor<2x3x4x6xf32>, tensor<6x7xf32>, tensor<2x3x4x6xf32>, tensor<6x7xf32>, tensor<2x3x4x3xf32>, {tn},
-      tensor<2x1x1x3xf32>, tensor<3xi64>, tensor<5xf32>, tensor<2x3x4x6xf32>, tensor<2x4x4x5xf32>, {t}
+      tensor<2x1x1x3xf32>, tensor<3xi64>, tensor<5xf32>, tensor<2x3x4x6xf32>, tensor<2x4x4x5xf32>, {t},
+      tensor<2x3xf32>, tensor<2x60xf32>
 }}
 """
 

@@ -145,6 +145,40 @@ class Importer:
             raise Refusal(f"{name!r} is a STRING initializer: ge has no string tensors")
         raise Refusal(f"value {name!r} is not available")
 
+    def symbolic_dims(self, name: str) -> list[int | str | None] | None:
+        """The dims ONNX shape inference (with data propagation) gave ``name``: ints, ``dim_param``
+        symbols (the same symbol is the same size), None where nothing is known; None without a shape."""
+        t = getattr(self, "_vinfo", {}).get(name)
+        if t is None or not t.HasField("tensor_type") or not t.tensor_type.HasField("shape"):
+            return None
+        return [d.dim_value if d.HasField("dim_value") and d.dim_value >= 0
+                else d.dim_param if d.HasField("dim_param") and d.dim_param else None
+                for d in t.tensor_type.shape.dim]
+
+    def depends_on_input_values(self, name: str) -> bool:
+        """Whether ``name``'s value depends on a graph input's values (not only on its shape)."""
+        producers = getattr(self, "_producers", None)
+        if producers is None:
+            producers = self._producers = {o: n for n in self.model.graph.node for o in n.output if o}
+        inits = {i.name for i in self.model.graph.initializer}
+        inputs = {i.name for i in self.model.graph.input} - inits
+        seen: set[str] = set()
+        todo = [name]
+        while todo:
+            v = todo.pop()
+            if v in seen or not v:
+                continue
+            seen.add(v)
+            if v in inputs:
+                return True
+            node = producers.get(v)
+            if node is None or node.op_type in ("Shape", "Size"):
+                continue
+            if any(a.HasField("g") or len(a.graphs) for a in node.attribute):
+                return True  # subgraphs: not followed
+            todo.extend(node.input)
+        return False
+
     def is_graph_input(self, name: str) -> bool:
         return name in self.values and isinstance(self.values[name].owner, ir.Block)
 
@@ -286,6 +320,7 @@ class Importer:
             except Refusal:
                 pass  # e.g. float8: the node using it reports why, with its name
         vinfo = {vi.name: vi.type for vi in list(graph.value_info) + list(graph.output) + list(graph.input)}
+        self._vinfo = vinfo
         inits = {i.name for i in graph.initializer}
         real_inputs = [i for i in graph.input if i.name not in inits]
         arg_types = []

@@ -36,6 +36,10 @@ def _is_constant(v: ir.Value) -> bool:
     return owner.operation.name in ("ge.constant", "arith.constant")
 
 
+def _ranked(t: ir.Type) -> ir.RankedTensorType | None:
+    return ir.RankedTensorType(t) if isinstance(t, ir.RankedTensorType) else None
+
+
 def _static(t: ir.Type) -> ir.RankedTensorType | None:
     if isinstance(t, ir.RankedTensorType) and ir.RankedTensorType(t).has_static_shape:
         return ir.RankedTensorType(t)
@@ -74,7 +78,9 @@ def _checkable(op: ir.Operation) -> int | None:
     if op.name not in CHECKED_OPS or len(op.operands) < 2:
         return None
     data, indices = op.operands[0], op.operands[1]
-    dt, it = _static(data.type), _static(indices.type)
+    # Run-time index shapes are checked too (an embedding lookup of [batch, seq] ids); the indexed
+    # axis itself must have a static size.
+    dt, it = _ranked(data.type), _ranked(indices.type)
     if dt is None or it is None or dt.rank == 0 or _is_constant(indices):
         return None
     et = it.element_type
@@ -85,7 +91,8 @@ def _checkable(op: ir.Operation) -> int | None:
     axis = ir.IntegerAttr(op.attributes["axis"]).value if "axis" in op.attributes else 0
     if not -dt.rank <= axis < dt.rank:
         return None
-    return dt.shape[axis + dt.rank if axis < 0 else axis]
+    size = dt.shape[axis + dt.rank if axis < 0 else axis]
+    return None if size == ir.ShapedType.get_dynamic_size() else size
 
 
 def insert_bounds_checks(module: ir.Operation) -> int:

@@ -393,6 +393,38 @@ func.func @shape_elem(%a: tensor<2x3x4xf32>) -> tensor<3xi32> {
 
 // -----
 
+func.func @dynamic_reshape_rank(%x: tensor<6xf32>, %shape: tensor<3xi64>) -> tensor<?x?xf32> {
+  // expected-error @+1 {{'ge.dynamic_reshape' op operand 'shape' has 3 sizes for a result of rank 2}}
+  %0 = ge.dynamic_reshape %x, %shape : (tensor<6xf32>, tensor<3xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @dynamic_reshape_type(%x: tensor<6xf32>, %shape: tensor<2xi64>) -> tensor<?x?xf16> {
+  // expected-error @+1 {{'ge.dynamic_reshape' op result element type 'f16' differs from operand 'input' element type 'f32'}}
+  %0 = ge.dynamic_reshape %x, %shape : (tensor<6xf32>, tensor<2xi64>) -> tensor<?x?xf16>
+  return %0 : tensor<?x?xf16>
+}
+
+// -----
+
+func.func @fill_rank(%v: tensor<f32>, %shape: tensor<3xi64>) -> tensor<?x?xf32> {
+  // expected-error @+1 {{'ge.fill' op operand 'shape' has 3 sizes for a result of rank 2}}
+  %0 = ge.fill %v, %shape : (tensor<f32>, tensor<3xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @fill_value(%v: tensor<2xf32>, %shape: tensor<1xi64>) -> tensor<?xf32> {
+  // expected-error @+1 {{'ge.fill' op operand 'value' must have one element, got 'tensor<2xf32>'}}
+  %0 = ge.fill %v, %shape : (tensor<2xf32>, tensor<1xi64>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
 func.func @range_rank(%s: tensor<f32>, %l: tensor<f32>, %d: tensor<f32>) -> tensor<2x5xf32> {
   // expected-error @+1 {{'ge.range' op result must be 1-D, got 'tensor<2x5xf32>'}}
   %0 = ge.range %s, %l, %d : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<2x5xf32>

@@ -145,6 +145,28 @@ func.func @range_one_hot(%s: tensor<i64>, %l: tensor<i64>, %d: tensor<i64>, %i: 
   return %0, %1, %2 : tensor<?xi64>, tensor<4x10xf32>, tensor<10x4xf32>
 }
 
+// CHECK-LABEL: func.func @dynamic_reshape(
+// CHECK-SAME: %[[ARG0:[^ ,:)]+]]: tensor<?x8xf32>, %[[ARG1:[^ ,:)]+]]: tensor<3xi64>) -> tensor<?x2x?xf32> {
+// CHECK-NEXT: %[[V0:[^ ,:)]+]] = ge.dynamic_reshape %[[ARG0]], %[[ARG1]] {allowzero = true} : (tensor<?x8xf32>, tensor<3xi64>) -> tensor<?x2x?xf32>
+// CHECK-NEXT: return %[[V0]] : tensor<?x2x?xf32>
+// CHECK-NEXT: }
+func.func @dynamic_reshape(%x: tensor<?x8xf32>, %shape: tensor<3xi64>) -> tensor<?x2x?xf32> {
+  %0 = ge.dynamic_reshape %x, %shape {allowzero = true} : (tensor<?x8xf32>, tensor<3xi64>) -> tensor<?x2x?xf32>
+  return %0 : tensor<?x2x?xf32>
+}
+
+// CHECK-LABEL: func.func @fill(
+// CHECK-SAME: %[[ARG0:[^ ,:)]+]]: tensor<2xi64>) -> tensor<?x?xf32> {
+// CHECK-NEXT: %[[V0:[^ ,:)]+]] = ge.constant dense<1.500000e+00> : tensor<f32>
+// CHECK-NEXT: %[[V1:[^ ,:)]+]] = ge.fill %[[V0]], %[[ARG0]] : (tensor<f32>, tensor<2xi64>) -> tensor<?x?xf32>
+// CHECK-NEXT: return %[[V1]] : tensor<?x?xf32>
+// CHECK-NEXT: }
+func.func @fill(%shape: tensor<2xi64>) -> tensor<?x?xf32> {
+  %v = ge.constant dense<1.5> : tensor<f32>
+  %0 = ge.fill %v, %shape : (tensor<f32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
 // CHECK-LABEL: func.func @top_k(
 // CHECK-SAME: %[[ARG0:[^ ,:)]+]]: tensor<2x50xf32>) -> (tensor<2x5xf32>, tensor<2x5xi64>) {
 // CHECK-NEXT: %[[VALUES:[^ ,:)]+]], %[[INDICES:[^ ,:)]+]] = ge.top_k %[[ARG0]] {k = 5 : i64} : (tensor<2x50xf32>) -> (tensor<2x5xf32>, tensor<2x5xi64>)

@@ -56,13 +56,19 @@
 // RESHAPE-SHAPE-SUBGRAPH-NEXT: return %[[V0]] : tensor<2x12xf32>
 // RESHAPE-SHAPE-SUBGRAPH-NEXT: }
 
-// RUN: %python %S/Inputs/tensor_models.py reshape_runtime_shape %t.reshape_runtime_shape.onnx && not ge-import-onnx %t.reshape_runtime_shape.onnx 2>&1 | FileCheck %s --check-prefix=RESHAPE-RUNTIME-SHAPE
-// RESHAPE-RUNTIME-SHAPE: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
-// RESHAPE-RUNTIME-SHAPE-NEXT: Reshape node 'reshape_runtime_shape': input #1 (shape) {{must be known at import time|comes from graph input 's'}}
+// A shape given by the caller: read when the op runs.
+// RUN: %python %S/Inputs/tensor_models.py reshape_runtime_shape %t.reshape_runtime_shape.onnx && ge-import-onnx %t.reshape_runtime_shape.onnx | FileCheck %s --check-prefix=RESHAPE-RUNTIME-SHAPE
+// RESHAPE-RUNTIME-SHAPE-LABEL: func.func @reshape_runtime_shape(
+// RESHAPE-RUNTIME-SHAPE-NEXT: %[[R:.*]] = ge.dynamic_reshape %arg0, %arg1 : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+// RESHAPE-RUNTIME-SHAPE-NEXT: return %[[R]] : tensor<?x?xf32>
 
-// RUN: %python %S/Inputs/tensor_models.py reshape_computed_shape %t.reshape_computed_shape.onnx && not ge-import-onnx %t.reshape_computed_shape.onnx 2>&1 | FileCheck %s --check-prefix=RESHAPE-COMPUTED-SHAPE
-// RESHAPE-COMPUTED-SHAPE: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
-// RESHAPE-COMPUTED-SHAPE-NEXT: Reshape node 'reshape_computed_shape': input #1 (shape) must be known at import time; it is computed at run time {{.*}}--input-shape
+// A shape computed at run time from the input's own dims (Shape -> Slice -> Concat): ONNX shape
+// inference's symbols make it the static target [0, -1] (docs/dynamic_shapes.md); the shape
+// computation is left dead for the optimizer.
+// RUN: %python %S/Inputs/tensor_models.py reshape_computed_shape %t.reshape_computed_shape.onnx && ge-import-onnx %t.reshape_computed_shape.onnx 2>&1 | FileCheck %s --check-prefix=RESHAPE-COMPUTED-SHAPE
+// RESHAPE-COMPUTED-SHAPE-LABEL: func.func @reshape_computed_shape(
+// RESHAPE-COMPUTED-SHAPE: %[[R:.*]] = ge.reshape %arg0 : tensor<?x3x4xf32> to tensor<?x12xf32>
+// RESHAPE-COMPUTED-SHAPE-NEXT: return %[[R]] : tensor<?x12xf32>
 
 // ===--- Transpose: the default perm reverses the dimensions.
 
@@ -496,9 +502,13 @@
 // CONSTANT-OF-SHAPE-PARTIAL-NEXT: return %[[CST]] : tensor<3x4xf32>
 // CONSTANT-OF-SHAPE-PARTIAL-NEXT: }
 
-// RUN: %python %S/Inputs/tensor_models.py constant_of_shape_dynamic %t.constant_of_shape_dynamic.onnx && not ge-import-onnx %t.constant_of_shape_dynamic.onnx 2>&1 | FileCheck %s --check-prefix=CONSTANT-OF-SHAPE-DYNAMIC
-// CONSTANT-OF-SHAPE-DYNAMIC: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
-// CONSTANT-OF-SHAPE-DYNAMIC-NEXT: ConstantOfShape node 'constant_of_shape_dynamic': the output shape is the run-time value of input #0 (shape); it must be known at import time (fix dynamic input dimensions with input_shapes=... / --input-shape)
+// A run-time shape: ge.fill reads the sizes when it runs.
+// RUN: %python %S/Inputs/tensor_models.py constant_of_shape_dynamic %t.constant_of_shape_dynamic.onnx && ge-import-onnx %t.constant_of_shape_dynamic.onnx | FileCheck %s --check-prefix=CONSTANT-OF-SHAPE-DYNAMIC
+// CONSTANT-OF-SHAPE-DYNAMIC-LABEL: func.func @constant_of_shape_dynamic(
+// CONSTANT-OF-SHAPE-DYNAMIC-NEXT: %[[S:.*]] = ge.shape %arg0 : (tensor<?x3xf32>) -> tensor<2xi64>
+// CONSTANT-OF-SHAPE-DYNAMIC-NEXT: %[[V:.*]] = ge.constant dense<0.000000e+00> : tensor<f32>
+// CONSTANT-OF-SHAPE-DYNAMIC-NEXT: %[[F:.*]] = ge.fill %[[V]], %[[S]] : (tensor<f32>, tensor<2xi64>) -> tensor<?x3xf32>
+// CONSTANT-OF-SHAPE-DYNAMIC-NEXT: return %[[F]] : tensor<?x3xf32>
 
 // ===--- DepthToSpace / SpaceToDepth as reshape + transpose + reshape (DCR and CRD).
 

@@ -114,6 +114,12 @@ EXPECTED_OPS: dict[str, list[str]] = {
     "compress_const": [C, "ge.gather"],
     "compress_flat": ["ge.reshape", C, "ge.gather"],
     "nonzero_const": [C],
+    # Run-time shapes: a shape given by the caller is read when the op runs (ge.dynamic_reshape);
+    # one computed from the input's own dims becomes a static target (shape inference's symbols),
+    # its computation left dead; ConstantOfShape of a run-time shape is a ge.fill.
+    "reshape_runtime_shape": ["ge.dynamic_reshape"],
+    "reshape_computed_shape": ["ge.shape", "ge.slice", C, "ge.concat", "ge.reshape"],
+    "constant_of_shape_dynamic": ["ge.shape", C, "ge.fill"],
 }
 
 # Models whose result types keep dynamic dims (exactly these); all others must be fully static.
@@ -123,6 +129,9 @@ DYNAMIC_RESULTS = {
     "range_dynamic": ["tensor<?xf32>"],
     "range_v27": ["tensor<?xi64>"],
     "depth_to_space_dynamic_batch": ["tensor<?x1x6x6xf32>"],
+    "reshape_runtime_shape": ["tensor<?x?xf32>"],
+    "reshape_computed_shape": ["tensor<?x12xf32>"],
+    "constant_of_shape_dynamic": ["tensor<?x3xf32>"],
 }
 
 # Neither onnxruntime nor onnx's reference evaluator runs a boolean OneHot (valid ONNX: T3
@@ -132,14 +141,11 @@ NO_RUNTIME = {"one_hot_bool": [((2, 3), np.dtype(bool))]}
 # Refused models: (op type, a regular expression searched in the reason); the node is the model name.
 REFUSALS: dict[str, tuple[str, str]] = {
     # The core's require_const wording for graph inputs may differ ("comes from graph input").
-    "reshape_runtime_shape": ("Reshape", r"input #1 \(shape\) (must be known at import time|comes from graph input)"),
-    "reshape_computed_shape": ("Reshape", r"input #1 \(shape\) must be known at import time; it is computed at run time"),
     "split_dynamic": ("Split", "splitting dynamic dimension 0 into 2 parts needs explicit split sizes"),
     "slice_runtime_starts": ("Slice", r"input #1 \(starts\) (must be known at import time|comes from graph input)"),
     "squeeze_dynamic_all": ("Squeeze", "Squeeze without axes needs a static input shape"),
     "size_dynamic": ("Size", r"Size of tensor<\?x3xf32> is only known at run time"),
     "topk_runtime_k": ("TopK", r"input #1 \(K\) (must be known at import time|comes from graph input)"),
-    "constant_of_shape_dynamic": ("ConstantOfShape", "the output shape is the run-time value of input #0"),
     "eye_like_dynamic": ("EyeLike", r"EyeLike needs a static input shape, got tensor<\?x4xf32>"),
     "compress_runtime": ("Compress", "number of true values of the run-time 'condition' input"),
     "nonzero": ("NonZero", "output shape depends on the input values"),

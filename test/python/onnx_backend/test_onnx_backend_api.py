@@ -83,14 +83,26 @@ def test_import_errors_propagate():
 
 
 def test_inputs_needed_as_constants_are_specialized_to_their_values():
+    m = _model([helper.make_node("ReduceSum", ["x", "axes"], ["y"])],
+               [_vi("x", [2, 3]), _vi("axes", [1], onnx.TensorProto.INT64)], [_vi("y", None)], opset=13)
+    rep = onnx_backend.prepare(m)
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    (y,) = rep.run([x, np.array([1])])
+    assert rep.specialized_inputs == ["axes"]
+    np.testing.assert_array_equal(y, x.sum(1, keepdims=True))
+    (y,) = rep.run([x, np.array([0])])  # another value: compiled again
+    np.testing.assert_array_equal(y, x.sum(0, keepdims=True))
+    with pytest.raises(UnsupportedOpsError, match="axes"):
+        onnx_backend.prepare(m, specialize_inputs=False)
+
+
+def test_a_reshape_to_a_run_time_shape_is_compiled_once():
+    """The shape is read when the op runs (ge.dynamic_reshape): no value specialization."""
     m = _model([helper.make_node("Reshape", ["x", "shape"], ["y"])],
                [_vi("x", [2, 3]), _vi("shape", [2], onnx.TensorProto.INT64)], [_vi("y", None)])
     rep = onnx_backend.prepare(m)
     x = np.arange(6, dtype=np.float32).reshape(2, 3)
-    (y,) = rep.run([x, np.array([3, 2])])
-    assert rep.specialized_inputs == ["shape"]
-    np.testing.assert_array_equal(y, x.reshape(3, 2))
-    (y,) = rep.run([x, np.array([1, 6])])  # another value: compiled again
-    np.testing.assert_array_equal(y, x.reshape(1, 6))
-    with pytest.raises(UnsupportedOpsError, match="shape"):
-        onnx_backend.prepare(m, specialize_inputs=False)
+    for shape in ([3, 2], [1, 6], [-1, 2]):
+        (y,) = rep.run([x, np.array(shape)])
+        np.testing.assert_array_equal(y, x.reshape(shape))
+    assert rep.specialized_inputs == []

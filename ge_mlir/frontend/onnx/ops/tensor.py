@@ -18,6 +18,7 @@ import numpy as np
 from mlir import ir
 
 from ....dialects import ge
+from ....ir.types import reshape_rule
 from ..registry import converter, element_type, mlir_element_of, numpy_dtype
 from ._shapes import _dims, _norm_axis, _tensor
 
@@ -60,9 +61,38 @@ def _reshape(x: ir.Value, dims: list[int]) -> ir.Value:
 # --- shape changes -------------------------------------------------------
 
 
-@converter("Reshape", since=5, notes="shape " + _AT_IMPORT + " (0, -1, allowzero)")
+def _symbolic_target(ctx) -> list[int] | None:
+    """A run-time Reshape shape (exporters compute it: Shape -> Gather -> Concat) as a static target
+    with ONNX's 0 and -1, from shape inference's symbolic dims: a result dim with the symbol of the
+    input dim at its index is a copy (0), an int stays, and at most one other dim is the -1.
+    None when that does not describe the result (the shape is then refused as before)."""
+    importer = ctx.importer
+    if importer.depends_on_input_values(ctx.node.input[1]):
+        return None  # a shape given by the caller: its values, not inference, decide the result
+    out = importer.symbolic_dims(ctx.node.output[0]) if ctx.node.output else None
+    inp = importer.symbolic_dims(ctx.node.input[0])
+    if out is None or inp is None or ctx.attr("allowzero", 0):
+        return None
+    target: list[int] = []
+    for i, d in enumerate(out):
+        if isinstance(d, int):
+            if d == 0:
+                return None  # a static 0 would read as "copy"
+            target.append(d)
+        elif isinstance(d, str) and i < len(inp) and inp[i] == d:
+            target.append(0)
+        else:
+            target.append(-1)
+    return target if target.count(-1) <= 1 else None
+
+
+@converter("Reshape", since=5, notes="0, -1, allowzero; a run-time shape: ge.dynamic_reshape (or a static target from shape inference's symbols)")
 def reshape(ctx):
-    target = _ints(ctx.require_const(1, "shape"), ctx, "shape")
+    target = _symbolic_target(ctx) if ctx.const(1) is None else None
+    if target is None and ctx.const(1) is None:
+        return _dynamic_reshape(ctx, ctx.input(1))
+    if target is None:
+        target = _ints(ctx.require_const(1, "shape"), ctx, "shape")
     allowzero = bool(ctx.attr("allowzero", 0))
     in_shape = ctx.shape(0)
     if target.count(-1) > 1:
@@ -100,7 +130,25 @@ def reshape(ctx):
             dims[at] = -1
     elif all(d >= 0 for d in in_shape) and int(np.prod(in_shape, dtype=np.int64)) != int(np.prod(dims, dtype=np.int64)):
         ctx.invalid(f"cannot reshape {in_shape} to {target}: element counts differ")
+    opt = lambda shape: [None if d < 0 else d for d in shape]  # noqa: E731
+    if -1 in dims and reshape_rule(opt(in_shape), opt(dims)) is None:
+        # The result type alone would not say which ? is which: the shape goes along.
+        return _dynamic_reshape(ctx, ctx.constant(np.array(target, np.int64)), dims)
     return _reshape(ctx.input(0), dims)
+
+
+def _dynamic_reshape(ctx, shape: ir.Value, dims: list[int] | None = None) -> ir.Value:
+    """ge.dynamic_reshape: the shape read when it runs (ONNX's 0 and -1 applied then)."""
+    st = ir.RankedTensorType(shape.type)
+    if st.rank != 1 or st.is_dynamic_dim(0):
+        ctx.refuse(f"a run-time shape of type {st}: its length (the result's rank) must be static")
+    rank = st.get_dim_size(0)
+    if dims is None:
+        t = ctx.out_type(0)
+        dims = list(t.shape) if t is not None and t.rank == rank else [-1] * rank
+        dims = [-1 if d == ir.ShapedType.get_dynamic_size() else d for d in dims]
+    kw = {"allowzero": True} if ctx.attr("allowzero", 0) else {}
+    return ge.dynamic_reshape(_tensor(dims, ctx.input_type(0).element_type), ctx.input(0), shape, **kw)
 
 
 @converter("Transpose")
@@ -489,6 +537,15 @@ def constant_of_shape(ctx):
         dims = _ints(dims, ctx, "shape")
     else:
         t = ctx.out_type(0)
+        shape_t = ctx.input_type(0)
+        if (t is None or not t.has_static_shape) and shape_t.rank == 1 and not shape_t.is_dynamic_dim(0):
+            # A run-time shape (torch.zeros_like of a dynamic input): ge.fill, sizes read at run time.
+            rank = shape_t.get_dim_size(0)
+            dims = list(t.shape) if t is not None and t.rank == rank else [-1] * rank
+            rt = _tensor(dims, elem)
+            scalar = ge.ConstantOp(ir.DenseElementsAttr.get_splat(
+                ir.RankedTensorType.get([], elem), _splat_attr(elem, value.reshape(-1)[0]))).result
+            return ge.fill(rt, scalar, ctx.input(0))
         if t is None or not t.has_static_shape:
             ctx.refuse(
                 "the output shape is the run-time value of input #0 (shape); it must be known at import time "
@@ -514,15 +571,27 @@ def eye_like(ctx):
     return ctx.constant(np.eye(n, m, k=int(ctx.attr("k", 0)), dtype=numpy_dtype(elem)), elem)
 
 
-@converter("Trilu", since=14, notes="static last two dims; constant mask + ge.where")
+@converter("Trilu", since=14, notes="k at import; a constant mask + ge.where (run-time sizes: the mask from ranges)")
 def trilu(ctx):
     t = ctx.input_type(0)
     if t.rank < 2:
         ctx.refuse(f"Trilu needs an input of rank >= 2, got {t}")
     n, m = t.get_dim_size(t.rank - 2), t.get_dim_size(t.rank - 1)
-    if t.is_dynamic_dim(t.rank - 2) or t.is_dynamic_dim(t.rank - 1):
-        ctx.refuse(f"Trilu needs static sizes of the last two dimensions, got {t}")
     k = _scalar_int(ctx.require_const(1, "k"), ctx, "k") if ctx.has_input(1) else 0
+    if t.is_dynamic_dim(t.rank - 2) or t.is_dynamic_dim(t.rank - 1):
+        # Run-time sizes (a causal mask of the sequence length): the mask from index ranges,
+        # col - row >= k (upper) or <= k (lower), computed at run time.
+        i64 = ir.IntegerType.get_signless(64)
+        sizes = ge.shape(ctx.input(0), start=t.rank - 2)
+        zero, one = ctx.constant(np.array(0, np.int64)), ctx.constant(np.array(1, np.int64))
+        dyn = ir.RankedTensorType.get([ir.ShapedType.get_dynamic_size()], i64)
+        rows = ge.range(dyn, zero, ge.gather(sizes, zero, axis=0), one)
+        cols = ge.range(dyn, zero, ge.gather(sizes, one, axis=0), one)
+        diff = ge.sub(cols, ge.unsqueeze(rows, [1]))
+        kk = ctx.constant(np.array(k, np.int64))
+        mask = ge.greater_equal(diff, kk) if ctx.attr("upper", 1) else ge.less_equal(diff, kk)
+        zero_x = np.zeros((), dtype=numpy_dtype(t.element_type))
+        return ge.where(mask, ctx.input(0), ctx.constant(zero_x, t.element_type))
     ones = np.ones((n, m), dtype=np.bool_)
     mask = np.triu(ones, k) if ctx.attr("upper", 1) else np.tril(ones, k)
     # where(mask, x, 0) rather than x * mask: works for every element type and keeps NaN/inf out of

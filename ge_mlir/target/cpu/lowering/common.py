@@ -418,87 +418,54 @@ def expand_groups(x: ir.Value, groups: list[list[int]], sizes: Sequence[int | ir
 
 
 def reshape_dynamic(x: ir.Value, rt: ir.RankedTensorType) -> ir.Value:
-    """``x`` (some ``?`` dims) reshaped to ``rt`` (same element count at run time).
+    """``x`` (some ``?`` dims) reshaped to ``rt`` (same element count at run time), the result's
+    run-time sizes read as :func:`ge_mlir.ir.types.reshape_rule` says."""
+    from ....ir.types import reshape_groups, reshape_rule
 
-    Each ``?`` of ``rt`` must be found as a ``?`` of ``x`` with equal static products around it
-    (``[b, s, 256] -> [b, s, 4, 64]``: run-time sizes carried over), or be the only ``?`` of
-    ``rt`` (``[b, s, 256] -> [?, 256]``: the element count over the static sizes)."""
     st = ir.RankedTensorType(x.type)
     src, dst = list(st.shape), list(rt.shape)
     if src == dst:
         return x
-
-    def canon(shape: list[int]) -> tuple[list[list[int]], list[object]]:
-        groups: list[list[int]] = []
-        keys: list[object] = []
-        run: list[int] = []
-        for i, d in enumerate(shape):
-            if d == DYN:
-                # static 1s before a ? join its group (they carry nothing)
-                if run and math.prod(shape[j] for j in run) != 1:
-                    groups.append(run)
-                    keys.append(math.prod(shape[j] for j in run))
-                    run = []
-                groups.append([*run, i])
-                keys.append("?")
-                run = []
-            else:
-                run.append(i)
-        if run:
-            if math.prod(shape[j] for j in run) == 1 and groups:
-                groups[-1].extend(run)
-            else:
-                groups.append(run)
-                keys.append(math.prod(shape[j] for j in run))
-        return groups, keys
-
-    sg, sk = canon(src)
-    dg, dk = canon(dst)
-    if sk == dk:
+    opt = lambda shape: [None if d == DYN else d for d in shape]  # noqa: E731
+    rule = reshape_rule(opt(src), opt(dst))
+    if rule is None:
+        raise Unsupported(f"reshape {st} -> {rt}: its type does not say which ? is which")
+    if rule == "groups":
+        sg, dg = reshape_groups(opt(src)), reshape_groups(opt(dst))
         mid = collapse_groups(x, sg) if len(sg) != len(src) else x
-        mid_sizes = dim_sizes(mid)
         out: list[int | ir.Value] = []
-        for g, k, m in zip(dg, dk, mid_sizes):
-            for d in g:
-                out.append(m if dst[d] == DYN else dst[d])
+        for g, m in zip(dg, dim_sizes(mid)):
+            out.extend(m if dst[d] == DYN else dst[d] for d in g)
         return expand_groups(mid, dg, out) if len(dg) != len(dst) else mid
-    # ONNX's Reshape, as the importer builds it: a ? of the result at the index of a ? of the input
-    # is that dim copied (a 0 in the ONNX shape); at most one other ? is the remainder (the -1).
-    copies = [i for i, d in enumerate(dst) if d == DYN and i < len(src) and src[i] == DYN]
-    rest = [i for i, d in enumerate(dst) if d == DYN and i not in copies]
-    if len(rest) > 1:
-        raise Unsupported(f"reshape {src} -> {dst}: no run-time sizes for its ? dims")
-    if not rest and math.prod(d for i, d in enumerate(src) if i not in copies and d != DYN) != math.prod(
-            d for d in dst if d != DYN):
-        raise Unsupported(f"reshape {src} -> {dst}: which ? is the remainder is not known")
     sizes = dim_sizes(x)
+    copies = ([i for i, d in enumerate(dst) if d == DYN and i < len(src) and src[i] == DYN]
+              if rule == "copies" else [])
+    rest = [i for i, d in enumerate(dst) if d == DYN and i not in copies]
     out_sizes: list[int | ir.Value] = [sizes[i] if i in copies else d for i, d in enumerate(dst)]
-    if rest:
-        total: int | ir.Value = 1
-        for v in sizes:
-            total = (total * v if isinstance(total, int) and isinstance(v, int)
-                     else arith.muli(as_index(total), as_index(v)))
-        known: int | ir.Value = 1
-        for i, v in enumerate(out_sizes):
-            if i != rest[0]:
-                known = (known * v if isinstance(known, int) and isinstance(v, int)
-                         else arith.muli(as_index(known), as_index(v)))
-        if isinstance(known, int) and known == 0:
-            out_sizes[rest[0]] = index(0)
-        else:
-            # Floor division: the result never has more elements than the input (a remainder is
-            # a wrong run-time shape, reported by the check below).
-            q = arith.divsi(as_index(total), as_index(known))
-            out_sizes[rest[0]] = q
-            from .shape_checks import require_equal
+    total = _product(sizes)
+    known = _product([v for i, v in enumerate(out_sizes) if i != rest[0]])
+    if isinstance(known, int) and known == 0:
+        out_sizes[rest[0]] = index(0)
+    else:
+        # Floor division: never more elements than the input (a remainder is a wrong run-time
+        # shape, reported by the check).
+        q = arith.divsi(as_index(total), as_index(known))
+        out_sizes[rest[0]] = q
+        from .shape_checks import require_equal
 
-            require_equal([as_index(total), arith.muli(q, as_index(known))],
-                          f"reshape {src} -> {dst}: the element counts")
+        require_equal([as_index(total), arith.muli(q, as_index(known))], f"reshape {st} -> {rt}: the element counts")
     flat = collapse_groups(x, [list(range(len(src)))]) if len(src) != 1 else x
     if len(dst) == 1:
         return flat
     return expand_groups(flat, [list(range(len(dst)))], out_sizes)
 
+
+def _product(values: "Sequence[int | ir.Value]") -> int | ir.Value:
+    total: int | ir.Value = 1
+    for v in values:
+        total = (total * v if isinstance(total, int) and isinstance(v, int)
+                 else arith.muli(as_index(total), as_index(v)))
+    return total
 
 
 def transpose(x: ir.Value, perm: Sequence[int]) -> ir.Value:

@@ -41,8 +41,7 @@ from mlir import ir
 from mlir.dialects import arith, linalg, scf, tensor
 from mlir.dialects import math as mmath
 
-from .common import (
-    Unsupported,
+from .common import (DYN, dim_sizes, empty, fit, same_size, Unsupported,
     collapse,
     convert_float,
     expand,
@@ -51,9 +50,8 @@ from .common import (
     reshape_to,
     signless,
     static_tensor,
-    transpose,
-)
-from ....ir.attrs import attr_enum, attr_float, attr_int, attr_ints
+    transpose,)
+from ....ir.attrs import attr_bool, attr_enum, attr_float, attr_int, attr_ints
 from ....ir.resize import resize_tables
 
 # --------------------------------------------------------------------------
@@ -136,12 +134,15 @@ def _to_index(v: ir.Value) -> ir.Value:
     return arith.index_cast(ir.IndexType.get(), v)
 
 
-def _wrap_clamp(i: ir.Value, d: int) -> ir.Value:
+def _wrap_clamp(i: ir.Value, d: int | ir.Value) -> ir.Value:
     """ONNX index (negative counts from the end) clamped into [0, d)."""
     zero = _index(0)
     neg = arith.cmpi(arith.CmpIPredicate.slt, i, zero)
-    i = arith.select(neg, arith.addi(i, _index(d)), i)
-    return arith.minsi(arith.maxsi(i, zero), _index(max(d - 1, 0)))
+    dv = _index(d) if isinstance(d, int) else d
+    i = arith.select(neg, arith.addi(i, dv), i)
+    lo = arith.maxsi(i, zero)
+    top = _index(max(d - 1, 0)) if isinstance(d, int) else arith.maxsi(arith.subi(dv, _index(1)), zero)
+    return arith.minsi(lo, top)
 
 
 def _identity(rank: int) -> ir.AffineMap:
@@ -156,10 +157,16 @@ def _generic(
     rt: ir.RankedTensorType,
     ins: Sequence[tuple[ir.Value, ir.AffineMap]],
     body: Callable[[list[ir.Value], Callable[[int], ir.Value]], ir.Value],
+    sizes: Sequence[int | ir.Value] | None = None,
 ) -> ir.Value:
     """A parallel linalg.generic over ``rt``; ``body(args, index)`` returns the
-    yielded element, ``index(d)`` gives loop index ``d`` (created on demand)."""
-    init = _empty(rt)
+    yielded element, ``index(d)`` gives loop index ``d`` (created on demand).
+    ``sizes`` (run-time sizes for ``rt``'s ``?`` dims) sizes the loops instead of ``rt``."""
+    if sizes is not None:
+        init = empty(sizes, rt.element_type)
+        rt = ir.RankedTensorType(init.type)
+    else:
+        init = _empty(rt)
     maps = [m for _, m in ins] + [_identity(rt.rank)]
     parallel = ir.Attribute.parse("#linalg.iterator_type<parallel>")
     g = linalg.GenericOp(
@@ -276,6 +283,8 @@ def _lower_transpose(op: ir.OpView) -> ir.Value:
 @lowering("concat")
 def _lower_concat(op: ir.OpView) -> ir.Value:
     ins = list(op.operation.operands)
+    if not all(_ranked(v.type).has_static_shape for v in (*ins, op.results[0])):
+        return _concat_dynamic(op)
     for v in ins:
         _static(v)
     rt = _result(op)
@@ -295,9 +304,59 @@ def _lower_concat(op: ir.OpView) -> ir.Value:
     return out
 
 
+def _concat_dynamic(op: ir.OpView) -> ir.Value:
+    """concat with ``?`` dims (a KV cache: past and new keys along a run-time sequence axis): the
+    other dims must agree (checked), each piece is copied in at its run-time offset; a piece of
+    run-time size 0 copies nothing."""
+    ins = list(op.operation.operands)
+    rt = _ranked(op.results[0].type)
+    for v in ins:
+        _ranked(v.type)
+    axis = _norm_axis(attr_int(op, "axis", 0), rt.rank)
+    ins = [v for v in ins if ir.RankedTensorType(v.type).shape[axis] != 0]
+    if not ins:
+        raise Unsupported("concat of empty pieces only")
+    piece_sizes = [dim_sizes(v) for v in ins]
+    out_sizes: list[int | ir.Value] = []
+    for d in range(rt.rank):
+        if d == axis:
+            total: int | ir.Value = 0
+            for ps in piece_sizes:
+                total = (total + ps[d] if isinstance(total, int) and isinstance(ps[d], int)
+                         else arith.addi(_index(total) if isinstance(total, int) else total,
+                                         _index(ps[d]) if isinstance(ps[d], int) else ps[d]))
+            out_sizes.append(total)
+        else:
+            out_sizes.append(same_size([ps[d] for ps in piece_sizes], f"concat: the pieces' dim {d}"))
+    # Pieces fitted to the agreed sizes: a wrong-sized piece cannot be read past.
+    ins = [fit(v, [None if d == axis else out_sizes[d] for d in range(rt.rank)]) for v in ins]
+    piece_sizes = [dim_sizes(v) for v in ins]
+    out = empty(out_sizes, rt.element_type)
+    offset: int | ir.Value = 0
+    for v, ps in zip(ins, piece_sizes):
+        sizes = [ps[d] if d == axis else out_sizes[d] for d in range(rt.rank)]
+        offsets = [offset if d == axis else 0 for d in range(rt.rank)]
+        dyn = lambda xs: [x for x in xs if not isinstance(x, int)]  # noqa: E731
+        stat = lambda xs: [x if isinstance(x, int) else DYN for x in xs]  # noqa: E731
+        wt = ir.RankedTensorType.get(stat(sizes), rt.element_type)
+        window = tensor.ExtractSliceOp(wt, out, dyn(offsets), dyn(sizes), [], stat(offsets), stat(sizes),
+                                       [1] * rt.rank).result
+        src = v if v.type == wt else tensor.CastOp(wt, v).result
+        filled = _value(linalg.copy(src, outs=[window]))
+        out = tensor.InsertSliceOp(filled, out, dyn(offsets), dyn(sizes), [], stat(offsets), stat(sizes),
+                                   [1] * rt.rank).result
+        step = ps[axis]
+        offset = (offset + step if isinstance(offset, int) and isinstance(step, int)
+                  else arith.addi(_index(offset) if isinstance(offset, int) else offset,
+                                  _index(step) if isinstance(step, int) else step))
+    return out if out.type == rt else tensor.CastOp(rt, out).result
+
+
 @lowering("split")
 def _lower_split(op: ir.OpView) -> list[ir.Value]:
     x = _operand(op, 0)
+    if not all(_ranked(v.type).has_static_shape for v in (x, *op.operation.results)):
+        return _split_dynamic(op)
     st = _static(x)
     rts = [_result(op, i) for i in range(len(op.operation.results))]
     axis = _norm_axis(attr_int(op, "axis", 0), st.rank)
@@ -309,6 +368,28 @@ def _lower_split(op: ir.OpView) -> list[ir.Value]:
             outs.append(_empty(rt))
         else:
             outs.append(_materialize(_extract_slice(x, rt, offsets, rt.shape, [1] * st.rank)))
+        offset += rt.shape[axis]
+    return outs
+
+
+def _split_dynamic(op: ir.OpView) -> list[ir.Value]:
+    """split along a static axis of a tensor with ``?`` dims elsewhere (a fused Q|K|V projection)."""
+    x = _operand(op, 0)
+    st = _ranked(x.type)
+    rts = [_ranked(r.type) for r in op.operation.results]
+    axis = _norm_axis(attr_int(op, "axis", 0), st.rank)
+    if st.shape[axis] == DYN or any(rt.shape[axis] == DYN for rt in rts):
+        raise Unsupported("split along a dimension of run-time size")
+    sizes = dim_sizes(x)
+    outs, offset = [], 0
+    for rt in rts:
+        piece_sizes = [rt.shape[axis] if d == axis else sizes[d] for d in range(st.rank)]
+        pt = ir.RankedTensorType.get([s if isinstance(s, int) else DYN for s in piece_sizes], st.element_type)
+        offsets = [offset if d == axis else 0 for d in range(st.rank)]
+        piece = tensor.ExtractSliceOp(pt, x, [], [s for s in piece_sizes if not isinstance(s, int)], [], offsets,
+                                      [s if isinstance(s, int) else DYN for s in piece_sizes], [1] * st.rank).result
+        out = _value(linalg.copy(piece, outs=[empty(piece_sizes, st.element_type)]))
+        outs.append(out if out.type == rt else tensor.CastOp(rt, out).result)
         offset += rt.shape[axis]
     return outs
 
@@ -467,8 +548,8 @@ def _lower_pad(op: ir.OpView) -> ir.Value:
 # --------------------------------------------------------------------------
 
 
-def _index_tensor(v: ir.Value) -> ir.RankedTensorType:
-    t = _static(v)
+def _index_tensor(v: ir.Value, dynamic: bool = False) -> ir.RankedTensorType:
+    t = _ranked(v.type) if dynamic else _static(v)
     et = t.element_type
     if not (isinstance(et, ir.IntegerType) and ir.IntegerType(et).is_signless and ir.IntegerType(et).width in (32, 64)):
         raise Unsupported(f"index element type {et}")
@@ -478,6 +559,8 @@ def _index_tensor(v: ir.Value) -> ir.RankedTensorType:
 @lowering("gather")
 def _lower_gather(op: ir.OpView) -> ir.Value:
     data, indices = _operand(op, 0), _operand(op, 1)
+    if not all(_ranked(v.type).has_static_shape for v in (data, indices, op.results[0])):
+        return _gather_dynamic(op)
     dt, it, rt = _static(data), _index_tensor(indices), _result(op)
     axis = _norm_axis(attr_int(op, "axis", 0), dt.rank)
     q = it.rank
@@ -491,6 +574,28 @@ def _lower_gather(op: ir.OpView) -> ir.Value:
         return _extract(data, idx)
 
     return _generic(rt, [(indices, _dims_map(rt.rank, range(axis, axis + q)))], body)
+
+
+def _gather_dynamic(op: ir.OpView) -> ir.Value:
+    """gather with ``?`` dims (an embedding lookup of [batch, seq] ids): the result's sizes are the
+    data's outside the axis and the indices' (run-time bounds checks as for static shapes)."""
+    data, indices = _operand(op, 0), _operand(op, 1)
+    dt, it, rt = _ranked(data.type), _index_tensor(indices, dynamic=True), _ranked(op.results[0].type)
+    axis = _norm_axis(attr_int(op, "axis", 0), dt.rank)
+    q = it.rank
+    dsz, isz = dim_sizes(data), dim_sizes(indices)
+    d = dsz[axis]
+    if d == 0:
+        raise Unsupported("gather from an empty axis")
+    sizes = [*dsz[:axis], *isz, *dsz[axis + 1:]]
+
+    def body(args, index):
+        i = _wrap_clamp(_to_index(args[0]), d)
+        idx = [index(k) for k in range(axis)] + [i] + [index(axis + q + k) for k in range(dt.rank - axis - 1)]
+        return _extract(data, idx)
+
+    out = _generic(rt, [(indices, _dims_map(rt.rank, range(axis, axis + q)))], body, sizes)
+    return out if out.type == rt else tensor.CastOp(rt, out).result
 
 
 @lowering("gather_elements")
@@ -580,10 +685,10 @@ def _lower_scatter_elements(op: ir.OpView) -> ir.Value:
 @lowering("shape")
 def _lower_shape(op: ir.OpView) -> ir.Value:
     x = _operand(op, 0)
-    t = static_tensor(x.type)
     rt = _result(op)
+    t = _ranked(x.type) if isinstance(x.type, ir.RankedTensorType) else None
     if t is None:
-        raise Unsupported("dynamic shape")
+        raise Unsupported("unranked input")
     rank = t.rank
     start, end = attr_int(op, "start", 0), attr_int(op, "end", None)
 
@@ -593,15 +698,117 @@ def _lower_shape(op: ir.OpView) -> ir.Value:
     s = clamp(start)
     e = clamp(end) if end is not None else rank
     dims = list(t.shape)[s : max(s, e)]
+    if DYN in dims:  # run-time sizes: tensor.dim of the input
+        i64 = ir.IntegerType.get_signless(64)
+        sizes = dim_sizes(x)[s: max(s, e)]
+        elems = [arith.constant(i64, v) if isinstance(v, int) else arith.index_cast(i64, v) for v in sizes]
+        return tensor.from_elements(rt, elems)
     values = np.array(dims, dtype=np.int64).reshape(rt.shape)
     return arith.constant(rt, ir.DenseElementsAttr.get(values, type=rt))
+
+
+@lowering("dynamic_reshape")
+def _lower_dynamic_reshape(op: ir.OpView) -> ir.Value:
+    """ONNX Reshape with its shape read at run time (0 copies unless allowzero, one -1 is the
+    remainder). The sizes are checked: against the result's static dims, and the element count;
+    when a check fails the view covers no more elements than the input has."""
+    from .shape_checks import require_equal
+
+    x, shape = _operand(op, 0), _operand(op, 1)
+    st, rt = _ranked(x.type), _ranked(op.results[0].type)
+    if _static(shape).element_type != ir.IntegerType.get_signless(64):
+        raise Unsupported("shape element type")
+    allowzero = attr_bool(op, "allowzero", False)
+    if st.rank == 0 and not rt.has_static_shape:
+        raise Unsupported("a scalar to a run-time shape")
+    idx = ir.IndexType.get()
+    in_sizes = dim_sizes(x)
+    total = _index(1)
+    for v in in_sizes:
+        total = arith.muli(total, _index(v) if isinstance(v, int) else v)
+    raw = [arith.index_cast(idx, _extract(shape, [_index(i)])) for i in range(rt.rank)]
+    minus1 = _index(-1)
+    sizes = []
+    for i, r in enumerate(raw):
+        s = r
+        if not allowzero and i < st.rank:
+            copy = in_sizes[i]
+            s = arith.select(arith.cmpi(arith.CmpIPredicate.eq, r, _index(0)),
+                             _index(copy) if isinstance(copy, int) else copy, r)
+        sizes.append(s)
+    # known = product of the sizes that are not -1; the -1 (at most one) is total / known.
+    known = _index(1)
+    n_minus = _index(0)
+    for s in sizes:
+        is_m = arith.cmpi(arith.CmpIPredicate.eq, s, minus1)
+        known = arith.muli(known, arith.select(is_m, _index(1), arith.maxsi(s, _index(0))))
+        n_minus = arith.addi(n_minus, arith.select(is_m, _index(1), _index(0)))
+    safe_known = arith.maxsi(known, _index(1))
+    rem = arith.divsi(total, safe_known)
+    final = [arith.select(arith.cmpi(arith.CmpIPredicate.eq, s, minus1), rem, arith.maxsi(s, _index(0)))
+             for s in sizes]
+    product = _index(1)
+    for f in final:
+        product = arith.muli(product, f)
+    require_equal([n_minus, arith.minsi(n_minus, _index(1))], "dynamic_reshape: more than one -1 in the shape")
+    require_equal([product, total], "dynamic_reshape: the element counts of the input and the shape")
+    ok = arith.cmpi(arith.CmpIPredicate.eq, product, total)
+    out_sizes: list[int | ir.Value] = []
+    for i, f in enumerate(final):
+        if rt.shape[i] != DYN:
+            require_equal([_index(rt.shape[i]), f], f"dynamic_reshape: size {i} against the static result dim")
+            out_sizes.append(rt.shape[i])
+        else:
+            # A wrong shape gets size 0 here: the view then reads nothing.
+            out_sizes.append(arith.select(ok, f, _index(0)))
+    if rt.has_static_shape:
+        if st.has_static_shape:
+            return reshape_to(x, rt)
+        # Static result of a run-time input: a checked copy of at most the input's elements.
+        flat = collapse(x, ir.RankedTensorType.get([DYN], st.element_type), [list(range(st.rank))]) \
+            if st.rank != 1 else x
+        flat = fit(flat, [math.prod(rt.shape)])
+        return reshape_to(flat, rt)
+    flat = collapse(x, ir.RankedTensorType.get([DYN if not st.has_static_shape else math.prod(st.shape)],
+                                               st.element_type), [list(range(st.rank))]) if st.rank != 1 else x
+    from .common import expand_groups
+
+    out = expand_groups(flat, [list(range(rt.rank))], out_sizes)
+    return out if out.type == rt else tensor.CastOp(rt, out).result
+
+
+@lowering("fill")
+def _lower_fill(op: ir.OpView) -> ir.Value:
+    value, shape = _operand(op, 0), _operand(op, 1)
+    rt = _ranked(op.results[0].type)
+    i64 = ir.IntegerType.get_signless(64)
+    if _static(shape).element_type != i64:
+        raise Unsupported("shape element type")
+    from .shape_checks import require_equal
+
+    sizes: list[int | ir.Value] = []
+    for i in range(rt.rank):
+        n = arith.index_cast(ir.IndexType.get(), _extract(shape, [_index(i)]))
+        # A negative size (invalid ONNX) would allocate a huge buffer: 0 instead, and the check fails.
+        safe = arith.maxsi(n, _index(0))
+        require_equal([safe, n], f"fill: size {i} of the shape operand (negative)")
+        if rt.shape[i] != DYN:
+            require_equal([_index(rt.shape[i]), safe], f"fill: size {i} against the static result dim")
+            sizes.append(rt.shape[i])
+        else:
+            sizes.append(safe)
+    v = _extract(value, [_index(0) for _ in range(ir.RankedTensorType(value.type).rank)])
+    out = _value(linalg.fill(v, outs=[empty(sizes, rt.element_type)]))
+    return out if out.type == rt else tensor.CastOp(rt, out).result
 
 
 @lowering("range")
 def _lower_range(op: ir.OpView) -> ir.Value:
     start, delta = _operand(op, 0), _operand(op, 2)
-    st, dlt, rt = _static(start), _static(delta), _result(op)
-    et = rt.element_type
+    rt0 = _ranked(op.results[0].type)
+    st, dlt = _static(start), _static(delta)
+    rt = rt0 if rt0.has_static_shape else None
+    et = rt0.element_type
     k = kind(et)
     if k not in ("f", "s", "u"):
         raise Unsupported(f"element type {et}")
@@ -619,7 +826,34 @@ def _lower_range(op: ir.OpView) -> ir.Value:
         ii = arith.index_cast(sl, i)
         return _cast(arith.addi(_cast(s, sl), arith.muli(ii, _cast(dl, sl))), et)
 
+    if rt is None:
+        # A run-time limit (torch.arange(x.shape[1])): max(ceil((limit - start) / delta), 0) elements.
+        return _generic(rt0, [], body, [_range_count(start, _operand(op, 1), delta, et)])
     return _generic(rt, [], body)
+
+
+def _range_count(start: ir.Value, limit: ir.Value, delta: ir.Value, et: ir.Type) -> ir.Value:
+    def scalar(v: ir.Value) -> ir.Value:
+        return _extract(v, [_index(0) for _ in range(ir.RankedTensorType(v.type).rank)])
+
+    s, lim, dl = scalar(start), scalar(limit), scalar(delta)
+    if kind(et) == "f":
+        f64 = ir.F64Type.get()
+        s, lim, dl = (arith.extf(f64, v) if ir.FloatType(v.type).width < 64 else v for v in (s, lim, dl))
+        n = arith.fptosi(ir.IntegerType.get_signless(64), mmath.ceil(arith.divf(arith.subf(lim, s), dl)))
+    else:
+        sl = signless(et)
+        s, lim, dl = (_cast(v, sl) for v in (s, lim, dl))
+        if ir.IntegerType(sl).width < 64:
+            i64 = ir.IntegerType.get_signless(64)
+            s, lim, dl = (arith.extsi(i64, v) for v in (s, lim, dl))
+        # A zero delta is invalid ONNX; it counts 0 elements here instead of dividing by zero.
+        zero = arith.constant(s.type, 0)
+        safe = arith.select(arith.cmpi(arith.CmpIPredicate.eq, dl, zero), arith.constant(s.type, 1), dl)
+        n = arith.ceildivsi(arith.subi(lim, s), safe)
+        n = arith.select(arith.cmpi(arith.CmpIPredicate.eq, dl, zero), zero, n)
+    n = arith.maxsi(n, arith.constant(n.type, 0))
+    return arith.index_cast(ir.IndexType.get(), n)
 
 
 @lowering("one_hot")

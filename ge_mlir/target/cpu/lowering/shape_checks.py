@@ -8,7 +8,7 @@ the sizes that must agree, so no loop reads past any operand, and call
 
 After the lowering, :func:`attach_shape_checks` folds every recorded check of a
 function into one extra trailing ``tensor<i64>`` result: 0 when all held, else
-the 1-based number of the last failing check. The function's
+the 1-based number of the first failing check. The function's
 ``ge.shape_checks`` attribute lists, per check, the op, its location, the ONNX
 node name (when the location has one) and what had to agree. The caller
 (``CpuExecutable``) raises ``ExecutionError`` naming them; the (wrong) outputs
@@ -96,7 +96,8 @@ def attach_shape_checks(module: ir.Operation) -> int:
         i64 = ir.IntegerType.get_signless(64)
         with ret.location, ir.InsertionPoint(ret):
             code = arith.constant(i64, 0)
-            for k, (flag, *_rest) in enumerate(checks):
+            # Last to first: the first failing check (in op order) is the one reported.
+            for k, (flag, *_rest) in reversed(list(enumerate(checks))):
                 code = arith.select(flag, arith.constant(i64, k + 1), code)
             result = tensor.from_elements(ir.RankedTensorType.get([], i64), [code])
             ir.Operation.create("func.return", operands=[*ret.operands, result])

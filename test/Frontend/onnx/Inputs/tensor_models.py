@@ -142,13 +142,13 @@ def _(n):
                   extra=nodes)
 
 
-@model("reshape_runtime_shape", refused=True)
+@model("reshape_runtime_shape", feeds=lambda rng: {"s": np.array([6, 4], np.int64)})
 def _(n):
     return single(n, 13, "Reshape", ["x", "s"], ["y"], [vi("x", F, [2, 3, 4]), vi("s", T.INT64, [2])],
                   [vi("y", F, ["a", "b"])])
 
 
-@model("reshape_computed_shape", refused=True)
+@model("reshape_computed_shape")
 def _(n):
     # The shape is computed from a dynamic dimension: known only at run time.
     nodes = [
@@ -563,7 +563,7 @@ def _(n):
                   extra=nodes, value=init("value", np.array([1.5], np.float32)))
 
 
-@model("constant_of_shape_dynamic", refused=True)
+@model("constant_of_shape_dynamic")
 def _(n):
     nodes = [helper.make_node("Shape", ["x"], ["s"], name="shape")]
     return single(n, 13, "ConstantOfShape", ["s"], ["y"], [vi("x", F, ["N", 3])], [vi("y", F, None)], extra=nodes)
