@@ -42,13 +42,23 @@ func.func @broadcast_one(%a: tensor<?x4xf32>, %b: tensor<1x4xf32>) -> tensor<?x4
 
 // -----
 
-// [batch, seq, K] x [K, N]: batch and seq fold into the rows of one linalg.matmul and expand back
-// (two run-time sizes in one group: tensor.reshape, which memref.expand_shape cannot express).
+// [batch, seq, K] x [K, N]: batch and seq fold into the rows, which run in static blocks (256 rows in
+// an scf.for, then one block each of 128, 64, ..., 1 rows under scf.if) that the codegen strategy
+// tiles and vectorizes; the result expands back (two run-time sizes in one group: tensor.reshape,
+// which memref.expand_shape cannot express).
 // CHECK-LABEL: func.func @matmul_rows(
 // CHECK: %[[ROWS:.*]] = tensor.collapse_shape %arg0 {{\[\[}}0, 1], [2]] : tensor<?x?x16xf32> into tensor<?x16xf32>
-// CHECK: %[[MM:.*]] = linalg.matmul ins(%[[ROWS]], %arg1 : tensor<?x16xf32>, tensor<16x8xf32>)
+// CHECK: %[[FULL:.*]] = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[C:.*]] = %{{.*}}) -> (tensor<?x8xf32>) {
+// CHECK-NEXT: %[[A:.*]] = tensor.extract_slice %[[ROWS]][%[[I]], 0] [256, 16] [1, 1] : tensor<?x16xf32> to tensor<256x16xf32>
+// CHECK-NEXT: %[[CB:.*]] = tensor.extract_slice %[[C]][%[[I]], 0] [256, 8] [1, 1] : tensor<?x8xf32> to tensor<256x8xf32>
+// CHECK-NEXT: %[[MM:.*]] = linalg.matmul ins(%[[A]], %arg1 : tensor<256x16xf32>, tensor<16x8xf32>) outs(%[[CB]] : tensor<256x8xf32>)
+// CHECK-NEXT: %[[INS:.*]] = tensor.insert_slice %[[MM]] into %[[C]][%[[I]], 0] [256, 8] [1, 1]
+// CHECK-NEXT: scf.yield %[[INS]] : tensor<?x8xf32>
+// CHECK: scf.if %{{.*}} -> (tensor<?x8xf32>, index) {
+// CHECK: linalg.matmul ins(%{{.*}}, %arg1 : tensor<128x16xf32>, tensor<16x8xf32>)
+// CHECK: linalg.matmul ins(%{{.*}}, %arg1 : tensor<1x16xf32>, tensor<16x8xf32>)
 // CHECK: %[[SHAPE:.*]] = tensor.from_elements {{.*}} : tensor<3xi64>
-// CHECK-NEXT: %[[OUT:.*]] = tensor.reshape %[[MM]](%[[SHAPE]]) : (tensor<?x8xf32>, tensor<3xi64>) -> tensor<?x?x8xf32>
+// CHECK-NEXT: %[[OUT:.*]] = tensor.reshape %{{.*}}(%[[SHAPE]]) : (tensor<?x8xf32>, tensor<3xi64>) -> tensor<?x?x8xf32>
 // CHECK-NEXT: return %[[OUT]] : tensor<?x?x8xf32>
 func.func @matmul_rows(%x: tensor<?x?x16xf32>, %w: tensor<16x8xf32>) -> tensor<?x?x8xf32> {
   %0 = ge.matmul %x, %w : (tensor<?x?x16xf32>, tensor<16x8xf32>) -> tensor<?x?x8xf32>
@@ -103,4 +113,23 @@ func.func @fill(%s: tensor<2xi64>) -> tensor<?x4xf32> {
 func.func @dynamic_reshape(%x: tensor<?x8xf32>, %s: tensor<2xi64>) -> tensor<?x?xf32> {
   %0 = ge.dynamic_reshape %x, %s : (tensor<?x8xf32>, tensor<2xi64>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// Batched matmuls with run-time sizes (attention): a generic whose loops run b, m, k, n, so the
+// innermost loop walks rows of B and C (LLVM vectorizes it); the batch sizes must agree (checked).
+// CHECK-DAG: #[[A:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-DAG: #[[B:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+// CHECK-DAG: #[[C:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+// CHECK-LABEL: func.func @attention_scores(
+// CHECK-SAME: -> (tensor<?x?x?xf32>, tensor<i64>) attributes {ge.shape_checks = [{{.*}}what = "matmul: batch dim 0 of A and B"}]}
+// CHECK: %[[G:.*]] = linalg.generic {indexing_maps = [#[[A]], #[[B]], #[[C]]], iterator_types = ["parallel", "parallel", "reduction", "parallel"]} ins(%{{.*}}, %{{.*}} : tensor<?x?x64xf32>, tensor<?x64x?xf32>) outs(%{{.*}} : tensor<?x?x?xf32>)
+// CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %[[Y:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[X]], %[[Y]] : f32
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[ACC]], %[[P]] : f32
+// CHECK-NEXT: linalg.yield %[[S]] : f32
+func.func @attention_scores(%q: tensor<?x?x64xf32>, %k: tensor<?x64x?xf32>) -> tensor<?x?x?xf32> {
+  %0 = ge.matmul %q, %k : (tensor<?x?x64xf32>, tensor<?x64x?xf32>) -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
 }

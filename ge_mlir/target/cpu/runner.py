@@ -317,17 +317,46 @@ def _copy_out(d: Any, dtype: np.dtype) -> np.ndarray:
     return view.copy()
 
 
+class _MallocOwner:
+    """Owns a malloc'ed buffer returned by compiled code; numpy arrays over it keep it alive."""
+
+    def __init__(self, d: Any, dtype: np.dtype) -> None:
+        rank = len(d.shape) if hasattr(d, "shape") else 0
+        self.ptr = d.allocated
+        self.__array_interface__ = {
+            "shape": tuple(d.shape[:rank]) if rank else (),
+            "typestr": dtype.str,
+            "data": (d.aligned + d.offset * dtype.itemsize, False),
+            "strides": tuple(s * dtype.itemsize for s in d.strides[:rank]) if rank else None,
+            "version": 3,
+        }
+
+    def __del__(self) -> None:
+        if self.ptr:
+            _libc().free(self.ptr)
+            self.ptr = None
+
+
+def _adopt(d: Any, dtype: np.dtype) -> np.ndarray:
+    """A numpy array over a returned memref's buffer, which it frees when collected."""
+    return np.asarray(_MallocOwner(d, dtype))
+
+
+def _libc() -> Any:
+    if not _LIBC:
+        libc = ctypes.CDLL(None)
+        libc.free.argtypes = [ctypes.c_void_p]
+        _LIBC.append(libc)
+    return _LIBC[0]
+
+
 _LIBC: list[Any] = []
 
 
 def _free_results(descs: Sequence[Any]) -> None:
     """Frees the buffers of returned memrefs (malloc'ed by the compiled code), each once."""
-    if not _LIBC:
-        libc = ctypes.CDLL(None)
-        libc.free.argtypes = [ctypes.c_void_p]
-        _LIBC.append(libc)
     for ptr in {d.allocated for d in descs if d.allocated}:
-        _LIBC[0].free(ptr)
+        _libc().free(ptr)
 
 
 #: CPUs the JIT can be told to compile for instead of the host (the x86-64
@@ -716,13 +745,25 @@ class CpuExecutable:
         with lock:
             self._packed_fn(packed)
         returned = [getattr(result, f"r{i}") for i in range(len(ranks))]
+        dtypes = [spec.dtype for spec in self.outputs] + [np.dtype(np.int64)] * n_flags
+        # A buffer returned once becomes its numpy array's memory (freed with it: no copy of a
+        # 100 MB logits tensor); one shared by several results, or a failed call's, is copied and freed.
+        owners = [d.allocated for d in returned]
         try:
-            dtypes = [spec.dtype for spec in self.outputs] + [np.dtype(np.int64)] * n_flags
-            values = [_copy_out(d, dt) for d, dt in zip(returned, dtypes)]
-        finally:
+            counts = [int(_copy_out(d, dt)) for d, dt in zip(returned[len(self.outputs):], dtypes[len(self.outputs):])]
+            self._raise_on_checks(counts)
+        except BaseException:
             _free_results(returned)
-        self._raise_on_checks([int(v) for v in values[len(self.outputs):]])
-        return values[: len(self.outputs)]
+            raise
+        values, shared = [], [d for d in returned[len(self.outputs):]]
+        for d, dt in zip(returned[: len(self.outputs)], dtypes):
+            if d.allocated and owners.count(d.allocated) == 1:
+                values.append(_adopt(d, dt))
+            else:
+                values.append(_copy_out(d, dt))
+                shared.append(d)
+        _free_results(shared)
+        return values
 
     def _call_frame(self, arrays: list[np.ndarray], outs: list[np.ndarray]) -> tuple[list[Any], Any, list[np.ndarray]]:
         """(descriptors of the inputs and outputs, the packed argument array, the bounds-check flags),
