@@ -266,3 +266,19 @@ def test_reshape_to_a_shape_given_at_run_time():
         compiled(xv, np.array([5, 5, 1], np.int64))
     with pytest.raises(ExecutionError, match="more than one -1"):
         compiled(xv, np.array([-1, -1, 6], np.int64))
+
+
+def test_clip_bounds_given_at_run_time():
+    """Clip's min/max as graph inputs: compiled once (ge.max/ge.min), min > max gives max, NaN stays."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [5])
+    lo = helper.make_tensor_value_info("lo", TensorProto.FLOAT, [])
+    hi = helper.make_tensor_value_info("hi", TensorProto.FLOAT, [])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [5])
+    model = helper.make_model(helper.make_graph([helper.make_node("Clip", ["x", "lo", "hi"], ["y"])], "g",
+                                                [x, lo, hi], [y]), opset_imports=[helper.make_opsetid("", 13)])
+    compiled = ge_mlir.compile(model, target="cpu", progress=False)
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    xv = np.array([-3, -1, 0, np.nan, 5], np.float32)
+    for a, b in ((-1.0, 1.0), (2.0, 1.0), (-10.0, 10.0)):
+        feeds = {"x": xv, "lo": np.array(a, np.float32), "hi": np.array(b, np.float32)}
+        np.testing.assert_array_equal(compiled(**feeds)[0], sess.run(None, feeds)[0])

@@ -111,13 +111,28 @@ def cast_like(ctx):
     return _cast(ctx.input(0), ctx.elem(1))
 
 
-@converter("Clip")
+@converter("Clip", notes="min/max constants become attributes; run-time ones ge.max/ge.min")
 def clip(ctx):
     if ctx.opset < 11:
         lo, hi = ctx.attr("min"), ctx.attr("max")
     else:
-        lo = ctx.require_const(1, "min") if ctx.has_input(1) else None
-        hi = ctx.require_const(2, "max") if ctx.has_input(2) else None
+        lo = ctx.const(1) if ctx.has_input(1) else None
+        hi = ctx.const(2) if ctx.has_input(2) else None
+        run_lo = ctx.has_input(1) and lo is None
+        run_hi = ctx.has_input(2) and hi is None
+        if run_lo or run_hi:
+            # Bounds given at run time: min(max(x, lo), hi), which is also ONNX's "every value
+            # becomes max" when min > max, and keeps NaN.
+            y = ctx.input(0)
+            if run_lo:
+                y = ge.max(y, ctx.input(1))
+            elif lo is not None:
+                y = ge.clip(y, min=ir.FloatAttr.get(ir.F64Type.get(), float(np.asarray(lo).reshape(-1)[0])))
+            if run_hi:
+                y = ge.min(y, ctx.input(2))
+            elif hi is not None:
+                y = ge.clip(y, max=ir.FloatAttr.get(ir.F64Type.get(), float(np.asarray(hi).reshape(-1)[0])))
+            return y
     lo = None if lo is None else float(np.asarray(lo).reshape(-1)[0])
     hi = None if hi is None else float(np.asarray(hi).reshape(-1)[0])
     if lo is not None and hi is not None and lo > hi:

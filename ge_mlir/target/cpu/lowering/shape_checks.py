@@ -17,6 +17,7 @@ of such a call are never handed out. Statically shaped ops record nothing.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,9 +27,17 @@ from mlir.dialects import arith, tensor
 #: Function attribute: one dictionary (op, loc, node, what) per check, in the order of the code.
 SHAPE_CHECKS_ATTR = "ge.shape_checks"
 
-# (function op, i1 mismatch value, op name, location, what) recorded while ge-lower-to-linalg runs.
-_PENDING: list[tuple[Any, ir.Value, str, ir.Location, str]] = []
-_CURRENT: list[ir.Operation] = []
+class _State(threading.local):
+    """Per thread (two compiles in two threads lower at once): the checks recorded while
+    ge-lower-to-linalg runs, as (function op, i1 mismatch value, op name, location, what), and the
+    ops being lowered."""
+
+    def __init__(self) -> None:
+        self.pending: list[tuple[Any, ir.Value, str, ir.Location, str]] = []
+        self.current: list[ir.Operation] = []
+
+
+_STATE = _State()
 
 
 class lowering_op:  # noqa: N801 (a context manager used like a function)
@@ -38,13 +47,13 @@ class lowering_op:  # noqa: N801 (a context manager used like a function)
         self.op = op
 
     def __enter__(self) -> None:
-        _CURRENT.append(self.op)
-        self.mark = len(_PENDING)
+        _STATE.current.append(self.op)
+        self.mark = len(_STATE.pending)
 
     def __exit__(self, exc_type: Any, *exc: Any) -> None:
-        _CURRENT.pop()
+        _STATE.current.pop()
         if exc_type is not None:  # the op stays unlowered: its checks guard nothing
-            del _PENDING[self.mark:]
+            del _STATE.pending[self.mark:]
 
 
 def _function_of(op: ir.Operation) -> ir.Operation | None:
@@ -63,22 +72,22 @@ def require_equal(values: Sequence[ir.Value], what: str) -> ir.Value:
     for v in values:
         ne = arith.cmpi(arith.CmpIPredicate.ne, v, smallest)
         mismatch = ne if mismatch is None else arith.ori(mismatch, ne)
-    op = _CURRENT[-1] if _CURRENT else None
+    op = _STATE.current[-1] if _STATE.current else None
     if op is not None:
-        _PENDING.append((_function_of(op), mismatch, op.name, op.location, what))
+        _STATE.pending.append((_function_of(op), mismatch, op.name, op.location, what))
     return smallest
 
 
 def discard_pending() -> None:
-    _PENDING.clear()
+    _STATE.pending.clear()
 
 
 def attach_shape_checks(module: ir.Operation) -> int:
     """Adds the recorded checks to their functions (see the module doc); returns their count."""
     from ....errors import format_location, node_name
 
-    pending, total = list(_PENDING), 0
-    _PENDING.clear()
+    pending, total = list(_STATE.pending), 0
+    _STATE.pending.clear()
     by_fn: dict[Any, list[tuple[ir.Value, str, ir.Location, str]]] = {}
     order: list[Any] = []
     for fn, flag, name, loc, what in pending:
