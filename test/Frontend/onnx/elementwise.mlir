@@ -195,10 +195,11 @@
 // CLIP13-INT-NEXT: %[[V0:.*]] = ge.clip %arg0 {max = 5.000000e+00 : f64, min = -2.000000e+00 : f64} : tensor<4xi32>
 // CLIP13-INT-NEXT: return %[[V0]] : tensor<4xi32>
 
-// A run-time bound is refused (ge.clip takes attributes).
-// RUN: %python %S/Inputs/elementwise_models.py clip_dynamic_bound %t.clip_dynamic_bound.onnx && not ge-import-onnx %t.clip_dynamic_bound.onnx 2>&1 | FileCheck %s --check-prefix=CLIP-DYNAMIC-BOUND
-// CLIP-DYNAMIC-BOUND: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
-// CLIP-DYNAMIC-BOUND-NEXT: Clip node 'Clip_0': input #1 (min) comes from graph input 'lo'; it must be a constant (an initializer) to be imported
+// A run-time bound: ge.max (ge.clip takes attributes).
+// RUN: %python %S/Inputs/elementwise_models.py clip_dynamic_bound %t.clip_dynamic_bound.onnx && ge-import-onnx %t.clip_dynamic_bound.onnx | FileCheck %s --check-prefix=CLIP-DYNAMIC-BOUND
+// CLIP-DYNAMIC-BOUND-LABEL: func.func @main(%arg0: tensor<2x3xf32> {onnx.name = "x"}, %arg1: tensor<f32> {onnx.name = "lo"}) -> (tensor<2x3xf32> {onnx.name = "y"}) {
+// CLIP-DYNAMIC-BOUND-NEXT: %[[V0:.*]] = ge.max %arg0, %arg1 : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+// CLIP-DYNAMIC-BOUND-NEXT: return %[[V0]] : tensor<2x3xf32>
 
 // Activations with attributes.
 // RUN: %python %S/Inputs/elementwise_models.py leaky_relu %t.leaky_relu.onnx && ge-import-onnx %t.leaky_relu.onnx | FileCheck %s --check-prefix=LEAKY-RELU

@@ -311,7 +311,7 @@ def clip13_int():
 
 @model
 def clip_dynamic_bound():
-    # A run-time bound: refused (ge.clip takes attributes).
+    # A run-time bound: ge.max (ge.clip takes attributes).
     return make(
         [h.make_node("Clip", ["x", "lo"], ["y"])],
         [vi("x", T.FLOAT, [2, 3]), vi("lo", T.FLOAT, [])], [("y", T.FLOAT)], 13,
