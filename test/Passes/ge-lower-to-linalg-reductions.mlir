@@ -388,10 +388,28 @@ func.func @global_max_pool_nhwc(%x: tensor<1x4x4x3xf32>) -> tensor<1x1x1x3xf32> 
 
 // -----
 
-// Dynamic shapes are left to a later lowering.
-// CHECK-LABEL: func.func @dynamic_left(
-// CHECK-NEXT: ge.reduce_sum
-func.func @dynamic_left(%x: tensor<?x3xf32>) -> tensor<?x1xf32> {
-  %0 = ge.reduce_sum %x {axes = array<i64: 1>} : (tensor<?x3xf32>) -> tensor<?x1xf32>
+// A ? dim: sizes from tensor.dim, the mean's count is static here (the reduced dim is 3).
+// CHECK-LABEL: func.func @dynamic_mean(
+// CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[D:.*]] = tensor.dim %arg0, %[[C0]] : tensor<?x3xf32>
+// CHECK-NEXT: %[[E:.*]] = tensor.empty(%[[D]]) : tensor<?xf32>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%arg0 : tensor<?x3xf32>) outs(%{{.*}} : tensor<?xf32>)
+// CHECK: tensor.empty(%{{.*}}) : tensor<?x1xf32>
+// CHECK: arith.divf %{{.*}}, %{{.*}} : f32
+func.func @dynamic_mean(%x: tensor<?x3xf32>) -> tensor<?x1xf32> {
+  %0 = ge.reduce_mean %x {axes = array<i64: 1>} : (tensor<?x3xf32>) -> tensor<?x1xf32>
   return %0 : tensor<?x1xf32>
+}
+
+// -----
+
+// A reduced ? dim: the mean divides by the run-time count.
+// CHECK-LABEL: func.func @dynamic_count(
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%arg0 : tensor<2x?xf32>) outs(%{{.*}} : tensor<2xf32>)
+// CHECK: %[[N:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK-NEXT: %[[F:.*]] = arith.sitofp %[[N]] : i64 to f32
+// CHECK-NEXT: arith.divf %{{.*}}, %[[F]] : f32
+func.func @dynamic_count(%x: tensor<2x?xf32>) -> tensor<2xf32> {
+  %0 = ge.reduce_mean %x {axes = array<i64: 1>, keepdims = false} : (tensor<2x?xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
 }

@@ -313,10 +313,24 @@
 // CUMSUM-EXCLUSIVE-REVERSE-NEXT: %[[V0:.*]] = ge.cumsum %arg0 {axis = 2 : i64, exclusive = true, reverse = true} : tensor<2x3x4xi64>
 // CUMSUM-EXCLUSIVE-REVERSE-NEXT: return %[[V0]] : tensor<2x3x4xi64>
 
+// Run-time axes: per axis, the reduced tensor and the input are concatenated and the run-time
+// flag of the axis picks a part (ge.range + ge.gather).
+// RUN: %python %S/Inputs/reduction_models.py runtime_axes %t.runtime_axes.onnx && ge-import-onnx %t.runtime_axes.onnx | FileCheck %s --check-prefix=RUNTIME-AXES
+// RUNTIME-AXES-LABEL: func.func @main(%arg0: tensor<2x3xf32> {onnx.name = "x"}, %arg1: tensor<1xi64> {onnx.name = "axes"}) -> (tensor<?x?xf32> {onnx.name = "y"}) {
+// RUNTIME-AXES: %[[FLAGS:.*]] = ge.greater %{{.*}}, %{{.*}} : (tensor<2xi64>, tensor<i64>) -> tensor<2xi1>
+// RUNTIME-AXES-NEXT: %{{.*}} = ge.constant dense<0> : tensor<i64>
+// RUNTIME-AXES-NEXT: %[[F0:.*]] = ge.gather %[[FLAGS]], %{{.*}} : (tensor<2xi1>, tensor<i64>) -> tensor<i1>
+// RUNTIME-AXES-NEXT: %[[R0:.*]] = ge.reduce_sum %arg0 {axes = array<i64: 0>} : (tensor<2x3xf32>) -> tensor<1x3xf32>
+// RUNTIME-AXES-NEXT: %{{.*}} = ge.concat %[[R0]], %arg0 {axis = 0 : i64} : (tensor<1x3xf32>, tensor<2x3xf32>) -> tensor<3x3xf32>
+// RUNTIME-AXES: ge.range %{{.*}}, %{{.*}}, %{{.*}} : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64>
+// RUNTIME-AXES: ge.reduce_sum %{{.*}} {axes = array<i64: 1>} : (tensor<?x3xf32>) -> tensor<?x1xf32>
+// RUNTIME-AXES: %[[Y:.*]] = ge.gather %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<?x4xf32>, tensor<?xi64>) -> tensor<?x?xf32>
+// RUNTIME-AXES-NEXT: return %[[Y]] : tensor<?x?xf32>
+
 // Refusals.
-// RUN: %python %S/Inputs/reduction_models.py refuse_dynamic_axes %t.refuse_dynamic_axes.onnx && not ge-import-onnx %t.refuse_dynamic_axes.onnx 2>&1 | FileCheck %s --check-prefix=REFUSE-DYNAMIC-AXES
-// REFUSE-DYNAMIC-AXES: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
-// REFUSE-DYNAMIC-AXES-NEXT: ReduceSum node 'ReduceSum_0': input #1 (axes) comes from graph input 'axes'; it must be a constant (an initializer) to be imported
+// RUN: %python %S/Inputs/reduction_models.py refuse_runtime_axes_of_unknown_count %t.refuse_count.onnx && not ge-import-onnx %t.refuse_count.onnx 2>&1 | FileCheck %s --check-prefix=REFUSE-AXES-COUNT
+// REFUSE-AXES-COUNT: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
+// REFUSE-AXES-COUNT-NEXT: ReduceSum node 'ReduceSum_0': axes given at run time needs a static number of values (a rank-1 tensor of known length), got tensor<?xi64>
 
 // RUN: %python %S/Inputs/reduction_models.py refuse_axis_out_of_range %t.refuse_axis_out_of_range.onnx && not ge-import-onnx %t.refuse_axis_out_of_range.onnx 2>&1 | FileCheck %s --check-prefix=REFUSE-AXIS-OUT-OF-RANGE
 // Invalid ONNX (onnxruntime refuses it too): InvalidModelError, not "unsupported".
@@ -327,9 +341,16 @@
 // REFUSE-LOG-SUM-INT: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
 // REFUSE-LOG-SUM-INT-NEXT: ReduceLogSumExp node 'ReduceLogSumExp_0': ReduceLogSumExp of i32 input is not supported (integer types were removed from the schema in opset 28); cast the input to a float type
 
-// RUN: %python %S/Inputs/reduction_models.py refuse_cumsum_dynamic_axis %t.refuse_cumsum_dynamic_axis.onnx && not ge-import-onnx %t.refuse_cumsum_dynamic_axis.onnx 2>&1 | FileCheck %s --check-prefix=REFUSE-CUMSUM-DYNAMIC-AXIS
-// REFUSE-CUMSUM-DYNAMIC-AXIS: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
-// REFUSE-CUMSUM-DYNAMIC-AXIS-NEXT: CumSum node 'CumSum_0': input #1 (axis) comes from graph input 'axis'; it must be a constant (an initializer) to be imported
+// CumSum's axis at run time: both axes scanned, ge.where picks (the axis is bounds checked by a gather).
+// RUN: %python %S/Inputs/reduction_models.py cumsum_runtime_axis %t.cumsum_runtime_axis.onnx && ge-import-onnx %t.cumsum_runtime_axis.onnx | FileCheck %s --check-prefix=CUMSUM-RUNTIME-AXIS
+// CUMSUM-RUNTIME-AXIS-LABEL: func.func @main(%arg0: tensor<2x3xf32> {onnx.name = "x"}, %arg1: tensor<i64> {onnx.name = "axis"}) -> (tensor<2x3xf32> {onnx.name = "y"}) {
+// CUMSUM-RUNTIME-AXIS: %[[AXIS:.*]] = ge.gather %{{.*}}, %{{.*}} : (tensor<2xi64>, tensor<i64>) -> tensor<i64>
+// CUMSUM-RUNTIME-AXIS-NEXT: %[[C1:.*]] = ge.cumsum %arg0 {axis = 1 : i64} : tensor<2x3xf32>
+// CUMSUM-RUNTIME-AXIS-NEXT: %[[ZERO:.*]] = ge.constant dense<0> : tensor<i64>
+// CUMSUM-RUNTIME-AXIS-NEXT: %[[IS0:.*]] = ge.equal %[[AXIS]], %[[ZERO]] : (tensor<i64>, tensor<i64>) -> tensor<i1>
+// CUMSUM-RUNTIME-AXIS-NEXT: %[[C0:.*]] = ge.cumsum %arg0 {axis = 0 : i64} : tensor<2x3xf32>
+// CUMSUM-RUNTIME-AXIS-NEXT: %[[Y:.*]] = ge.where %[[IS0]], %[[C0]], %[[C1]] : (tensor<i1>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+// CUMSUM-RUNTIME-AXIS-NEXT: return %[[Y]] : tensor<2x3xf32>
 
 // RUN: %python %S/Inputs/reduction_models.py refuse_argmax_axis %t.refuse_argmax_axis.onnx && not ge-import-onnx %t.refuse_argmax_axis.onnx 2>&1 | FileCheck %s --check-prefix=REFUSE-ARGMAX-AXIS
 // REFUSE-ARGMAX-AXIS: ge-import-onnx: error: invalid ONNX model: 1 problem(s)

@@ -3,8 +3,14 @@
 Where the reduction axes live depends on the op and the opset (checked
 against ``onnx.defs.get_schema``): an ``axes`` attribute up to ReduceSum-11
 and up to opset 17 for every other Reduce* op, then an optional ``axes``
-input, which must be known at import time, together with the
-``noop_with_empty_axes`` attribute.
+input together with the ``noop_with_empty_axes`` attribute.
+
+A run-time ``axes`` input (a graph input, compiled once) needs a static length, which fixes the
+result's rank. The reduction then runs one axis at a time: each step reduces along its axis and
+keeps the reduced or the unreduced tensor by the run-time flag of that axis (see ``_runtime``);
+sum, max, min, prod and L2 compose that way, mean is the sum divided by the run-time element
+count, and without ``keepdims`` the flagged dims are dropped by a run-time reshape. Repeated
+run-time axes make that reshape fail the call (onnxruntime reduces such an axis once).
 
 Empty axes reduce over every axis, unless ``noop_with_empty_axes`` is set (input
 form only): then nothing is reduced, but the composite ops still apply their
@@ -28,6 +34,7 @@ from mlir import ir
 
 from ....dialects import ge
 from ..registry import converter
+from . import _runtime as rt
 from ._shapes import _cast, _is_float
 
 #: First opset in which each op's axes is an input instead of an attribute.
@@ -47,6 +54,13 @@ AXES_INPUT_SINCE = {
 _NOOP = object()  # _axes(): noop_with_empty_axes with empty axes
 
 
+class _RuntimeAxes:
+    """Axes given at run time (a tensor value; ``count`` of them)."""
+
+    def __init__(self, ctx, value: ir.Value, count: int) -> None:
+        self.ctx, self.value, self.count = ctx, value, count
+
+
 def _is_bool(t: ir.Type) -> bool:
     return str(t) == "i1"
 
@@ -60,12 +74,21 @@ def _normalize_axis(ctx, axis: int, rank: int, what: str) -> int:
 
 
 def _axes(ctx):
-    """The normalized, sorted, distinct axes to reduce; [] for all axes; _NOOP for none."""
+    """The normalized, sorted, distinct axes to reduce; [] for all axes; _NOOP for none;
+    a _RuntimeAxes for a run-time axes input."""
     rank = ctx.rank(0)
     if ctx.opset >= AXES_INPUT_SINCE[ctx.op_type]:
         if ctx.attr("axes") is not None:
             ctx.refuse(f"{ctx.op_type}-{ctx.opset} takes axes as input #1, not as an attribute")
-        raw = ctx.require_const(1, "axes") if ctx.has_input(1) else None
+        raw = ctx.const(1) if ctx.has_input(1) else None
+        if ctx.has_input(1) and raw is None:
+            count = rt.static_count(ctx, 1, "axes")
+            if count == 0:
+                raw = np.zeros((0,), np.int64)  # always empty, whatever is fed
+            elif rank > 0:
+                return _RuntimeAxes(ctx, ctx.input(1), count)
+            else:
+                raw = np.zeros((0,), np.int64)  # a rank-0 input is reduced over nothing
         axes = [] if raw is None else [int(a) for a in np.asarray(raw).reshape(-1)]
         if not axes and ctx.attr("noop_with_empty_axes", 0):
             return _NOOP
@@ -82,8 +105,30 @@ def _keepdims(ctx) -> bool:
     return bool(ctx.attr("keepdims", 1))
 
 
-def _reduce(fn, x: ir.Value, axes: list[int], keepdims: bool) -> ir.Value:
+def _reduce(fn, x: ir.Value, axes, keepdims: bool) -> ir.Value:
+    if isinstance(axes, _RuntimeAxes):
+        return _reduce_runtime(fn, x, axes, keepdims)
     return fn(x, axes=axes, keepdims=keepdims)
+
+
+def _reduce_runtime(fn, x: ir.Value, axes: _RuntimeAxes, keepdims: bool) -> ir.Value:
+    ctx = axes.ctx
+    rank = ir.RankedTensorType(x.type).rank
+    flags = rt.axis_flags(ctx, axes.value, rank)
+    if fn is ge.reduce_mean:
+        # The sum over the chosen axes divided by their run-time element count (an integer mean
+        # truncates the exact sum, accumulated in i64, as the static lowering does).
+        elem = ir.RankedTensorType(x.type).element_type
+        count = ge.reduce_prod(ge.where(flags, ge.shape(x), rt.i64_const(ctx, 1)), axes=[0], keepdims=False)
+        if _is_float(elem):
+            s = _reduce_runtime(ge.reduce_sum, x, axes, keepdims)
+            return ge.div(s, _cast(count, elem))
+        s = _reduce_runtime(ge.reduce_sum, rt.as_i64(x), axes, keepdims)
+        return _cast(ge.div(s, ge.max(count, rt.i64_const(ctx, 1))), elem)
+    y = x
+    for d in range(rank):
+        y = rt.choose_along(ctx, y, d, rt.flag(ctx, flags, d), fn(y, axes=[d], keepdims=True))
+    return y if keepdims else rt.drop_dims(ctx, y, flags, rank - axes.count)
 
 
 _SIMPLE = {
@@ -104,12 +149,12 @@ def reduce_simple(ctx):
 
 
 for _op in ("ReduceSum", "ReduceMean", "ReduceProd"):
-    converter(_op, since=11, notes=f"axes input (opset {AXES_INPUT_SINCE[_op]}+) must be constant")(reduce_simple)
+    converter(_op, since=11, notes=f"axes input (opset {AXES_INPUT_SINCE[_op]}+) at import or run time")(reduce_simple)
 
 
 @converter(
     "ReduceMax", "ReduceMin", since=11,
-    notes="axes input (opset 18+) must be constant; bool input (opset 20+) via cast to ui8",
+    notes="axes input (opset 18+) at import or run time; bool input (opset 20+) via cast to ui8",
 )
 def reduce_max_min(ctx):
     axes = _axes(ctx)
@@ -125,7 +170,7 @@ def reduce_max_min(ctx):
     return _reduce(fn, x, axes, _keepdims(ctx))
 
 
-@converter("ReduceL1", since=11, notes="reduce_sum(abs(x)); axes input (opset 18+) must be constant")
+@converter("ReduceL1", since=11, notes="reduce_sum(abs(x)); axes input (opset 18+) at import or run time")
 def reduce_l1(ctx):
     axes = _axes(ctx)
     a = ge.abs(ctx.input(0))
@@ -134,7 +179,7 @@ def reduce_l1(ctx):
     return _reduce(ge.reduce_sum, a, axes, _keepdims(ctx))
 
 
-@converter("ReduceSumSquare", since=11, notes="reduce_sum(x*x); axes input (opset 18+) must be constant")
+@converter("ReduceSumSquare", since=11, notes="reduce_sum(x*x); axes input (opset 18+) at import or run time")
 def reduce_sum_square(ctx):
     axes = _axes(ctx)
     x = ctx.input(0)
@@ -146,7 +191,7 @@ def reduce_sum_square(ctx):
 
 @converter(
     "ReduceL2", since=11,
-    notes="axes input (opset 18+) must be constant; integer input computed in f64 and cast back (truncates)",
+    notes="axes input (opset 18+) at import or run time; integer input computed in f64 and cast back (truncates)",
 )
 def reduce_l2(ctx):
     axes = _axes(ctx)
@@ -170,7 +215,7 @@ def _require_float(ctx) -> None:
         )
 
 
-@converter("ReduceLogSum", since=11, notes="log(reduce_sum(x)); float input only; axes input (opset 18+) must be constant")
+@converter("ReduceLogSum", since=11, notes="log(reduce_sum(x)); float input only; axes input (opset 18+) at import or run time")
 def reduce_log_sum(ctx):
     _require_float(ctx)
     axes = _axes(ctx)
@@ -183,7 +228,7 @@ def reduce_log_sum(ctx):
 @converter(
     "ReduceLogSumExp", since=11,
     notes="m + log(reduce_sum(exp(x - m))), m = reduce_max(x); float input only; "
-    "axes input (opset 18+) must be constant",
+    "axes input (opset 18+) at import or run time",
 )
 def reduce_log_sum_exp(ctx):
     _require_float(ctx)
@@ -193,13 +238,18 @@ def reduce_log_sum_exp(ctx):
         return ge.identity(x)  # log(exp(x)), without the overflow
     keepdims = _keepdims(ctx)
     rank = ctx.rank(0)
-    m = _reduce(ge.reduce_max, x, axes, True)
-    # An infinite max (all -inf, or some +inf) would make x - m NaN: shift by 0.
-    m = ge.where(ge.equal(ge.abs(m), ctx.scalar_like(np.inf)), ctx.scalar_like(0.0), m)
-    s = _reduce(ge.reduce_sum, ge.exp(ge.sub(x, m)), axes, keepdims)
-    if not keepdims and rank > 0:
-        m = ge.squeeze(m, axes=axes or list(range(rank)))
-    return ge.add(m, ge.log(s))
+
+    def lse(v: ir.Value, axes: list[int], keepdims: bool) -> ir.Value:
+        m = ge.reduce_max(v, axes=axes, keepdims=True)
+        # An infinite max (all -inf, or some +inf) would make x - m NaN: shift by 0.
+        m = ge.where(ge.equal(ge.abs(m), ctx.scalar_like(np.inf)), ctx.scalar_like(0.0), m)
+        s = ge.reduce_sum(ge.exp(ge.sub(v, m)), axes=axes, keepdims=keepdims)
+        if not keepdims and rank > 0:
+            m = ge.squeeze(m, axes=axes or list(range(rank)))
+        return ge.add(m, ge.log(s))
+
+    # Run-time axes: one axis at a time (the log-sum-exp of per-axis log-sum-exps is the whole one).
+    return _reduce(lse, x, axes, keepdims)
 
 
 @converter("ArgMax", "ArgMin", since=11, notes="select_last_index (opset 12+) supported")
@@ -214,15 +264,25 @@ def arg_reduce(ctx):
     )
 
 
-@converter("CumSum", since=11, notes="axis input must be constant")
-@converter("CumProd", since=26, notes="axis input must be constant")
+@converter("CumSum", since=11, notes="axis at import or run time")
+@converter("CumProd", since=26, notes="axis at import or run time")
 def cumsum(ctx):
-    raw = np.asarray(ctx.require_const(1, "axis"))
+    fn = ge.cumprod if ctx.op_type == "CumProd" else ge.cumsum
+    attrs = dict(exclusive=bool(ctx.attr("exclusive", 0)), reverse=bool(ctx.attr("reverse", 0)))
+    raw = ctx.const(1)
+    if raw is None:
+        # A run-time axis: every axis is computed and the chosen one selected (a rank-r input
+        # costs r scans; exporters give the axis as a constant).
+        if rt.static_count(ctx, 1, "axis") != 1:
+            ctx.invalid("axis must be a single integer")
+        rank = max(ctx.rank(0), 1)
+        axis = rt.normalized(ctx, rt.scalar(ctx, ctx.input(1)), rank)
+        y = fn(ctx.input(0), rank - 1, **attrs)
+        for d in reversed(range(rank - 1)):
+            y = ge.where(ge.equal(axis, rt.i64_const(ctx, d)), fn(ctx.input(0), d, **attrs), y)
+        return y
+    raw = np.asarray(raw)
     if raw.size != 1:
         ctx.invalid(f"axis must be a single integer, got shape {list(raw.shape)}")
     axis = _normalize_axis(ctx, int(raw.reshape(-1)[0]), ctx.rank(0), "axis")
-    return (ge.cumprod if ctx.op_type == "CumProd" else ge.cumsum)(
-        ctx.input(0), axis,
-        exclusive=bool(ctx.attr("exclusive", 0)),
-        reverse=bool(ctx.attr("reverse", 0)),
-    )
+    return fn(ctx.input(0), axis, **attrs)

@@ -20,6 +20,8 @@ from mlir import ir
 from ....dialects import ge
 from ....ir.types import reshape_rule
 from ..registry import converter, element_type, mlir_element_of, numpy_dtype
+from . import _runtime as rt
+from ._runtime import DYN
 from ._shapes import _dims, _norm_axis, _tensor
 
 _AT_IMPORT = "must be known at import time"
@@ -159,8 +161,20 @@ def transpose(ctx):
     return ge.transpose(ctx.input(0), list(perm))
 
 
-@converter("Squeeze", notes="axes " + _AT_IMPORT + "; no axes: static shape")
+def _runtime_axes(ctx, attr_until: int, idx: int = 1) -> ir.Value | None:
+    """A run-time ``axes`` input of Squeeze/Unsqueeze (opset 13+), else None."""
+    if ctx.opset < attr_until or not ctx.has_input(idx) or ctx.const(idx) is not None:
+        return None
+    return ctx.input(idx)
+
+
+@converter("Squeeze", notes="axes at import or run time (run time: ? dims); no axes: static shape")
 def squeeze(ctx):
+    run_axes = _runtime_axes(ctx, 13)
+    if run_axes is not None:
+        n = rt.static_count(ctx, 1, "axes")
+        rank = ctx.rank(0)
+        return rt.drop_dims(ctx, ctx.input(0), rt.axis_flags(ctx, run_axes, rank), rank - n)
     axes = _axes_input(ctx, 13)
     if not axes:
         shape = ctx.shape(0)
@@ -170,8 +184,12 @@ def squeeze(ctx):
     return ge.squeeze(ctx.input(0), axes=axes)
 
 
-@converter("Unsqueeze", notes="axes " + _AT_IMPORT)
+@converter("Unsqueeze", notes="axes at import or run time (run time: ? dims)")
 def unsqueeze(ctx):
+    run_axes = _runtime_axes(ctx, 13)
+    if run_axes is not None:
+        out_rank = ctx.rank(0) + rt.static_count(ctx, 1, "axes")
+        return rt.insert_unit_dims(ctx, ctx.input(0), rt.axis_flags(ctx, run_axes, out_rank), out_rank)
     axes = _axes_input(ctx, 13)
     if axes is None:
         ctx.refuse("Unsqueeze needs axes")
@@ -571,33 +589,42 @@ def eye_like(ctx):
     return ctx.constant(np.eye(n, m, k=int(ctx.attr("k", 0)), dtype=numpy_dtype(elem)), elem)
 
 
-@converter("Trilu", since=14, notes="k at import; a constant mask + ge.where (run-time sizes: the mask from ranges)")
+@converter("Trilu", since=14, notes="k at import or run time; a constant mask + ge.where "
+           "(run-time sizes or k: the mask from index ranges)")
 def trilu(ctx):
     t = ctx.input_type(0)
     if t.rank < 2:
         ctx.refuse(f"Trilu needs an input of rank >= 2, got {t}")
     n, m = t.get_dim_size(t.rank - 2), t.get_dim_size(t.rank - 1)
-    k = _scalar_int(ctx.require_const(1, "k"), ctx, "k") if ctx.has_input(1) else 0
-    if t.is_dynamic_dim(t.rank - 2) or t.is_dynamic_dim(t.rank - 1):
-        # Run-time sizes (a causal mask of the sequence length): the mask from index ranges,
+    k_raw = ctx.const(1) if ctx.has_input(1) else np.array(0)
+
+    def zero_x() -> ir.Value:
+        return ctx.constant(np.zeros((), dtype=numpy_dtype(t.element_type)), t.element_type)
+
+    if k_raw is None or t.is_dynamic_dim(t.rank - 2) or t.is_dynamic_dim(t.rank - 1):
+        # Run-time sizes (a causal mask of the sequence length) or k: the mask from index ranges,
         # col - row >= k (upper) or <= k (lower), computed at run time.
-        i64 = ir.IntegerType.get_signless(64)
-        sizes = ge.shape(ctx.input(0), start=t.rank - 2)
-        zero, one = ctx.constant(np.array(0, np.int64)), ctx.constant(np.array(1, np.int64))
-        dyn = ir.RankedTensorType.get([ir.ShapedType.get_dynamic_size()], i64)
-        rows = ge.range(dyn, zero, ge.gather(sizes, zero, axis=0), one)
-        cols = ge.range(dyn, zero, ge.gather(sizes, one, axis=0), one)
-        diff = ge.sub(cols, ge.unsqueeze(rows, [1]))
-        kk = ctx.constant(np.array(k, np.int64))
+        if k_raw is None:
+            if rt.static_count(ctx, 1, "k") != 1:
+                ctx.invalid("k must hold exactly one value")
+            kk = rt.scalar(ctx, ctx.input(1))
+        else:
+            kk = rt.i64_const(ctx, _scalar_int(k_raw, ctx, "k"))
+        if t.is_dynamic_dim(t.rank - 2) or t.is_dynamic_dim(t.rank - 1):
+            zero, one = rt.i64_const(ctx, 0), rt.i64_const(ctx, 1)
+            rows = ge.range(_tensor([DYN], rt.i64()), zero, rt.dim(ctx, ctx.input(0), t.rank - 2), one)
+            cols = ge.range(_tensor([DYN], rt.i64()), zero, rt.dim(ctx, ctx.input(0), t.rank - 1), one)
+            diff = ge.sub(cols, ge.unsqueeze(rows, [1]))
+        else:
+            diff = rt.i64_const(ctx, np.arange(m)[None, :] - np.arange(n)[:, None])
         mask = ge.greater_equal(diff, kk) if ctx.attr("upper", 1) else ge.less_equal(diff, kk)
-        zero_x = np.zeros((), dtype=numpy_dtype(t.element_type))
-        return ge.where(mask, ctx.input(0), ctx.constant(zero_x, t.element_type))
+        return ge.where(mask, ctx.input(0), zero_x())
+    k = _scalar_int(k_raw, ctx, "k")
     ones = np.ones((n, m), dtype=np.bool_)
     mask = np.triu(ones, k) if ctx.attr("upper", 1) else np.tril(ones, k)
     # where(mask, x, 0) rather than x * mask: works for every element type and keeps NaN/inf out of
     # the zeroed part.
-    zero = np.zeros((), dtype=numpy_dtype(t.element_type))
-    return ge.where(ctx.constant(mask), ctx.input(0), ctx.constant(zero, t.element_type))
+    return ge.where(ctx.constant(mask), ctx.input(0), zero_x())
 
 
 # --- TopK -------------------------------------------------------------------------

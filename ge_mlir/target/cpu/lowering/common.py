@@ -442,8 +442,8 @@ def reshape_dynamic(x: ir.Value, rt: ir.RankedTensorType) -> ir.Value:
               if rule == "copies" else [])
     rest = [i for i, d in enumerate(dst) if d == DYN and i not in copies]
     out_sizes: list[int | ir.Value] = [sizes[i] if i in copies else d for i, d in enumerate(dst)]
-    total = _product(sizes)
-    known = _product([v for i, v in enumerate(out_sizes) if i != rest[0]])
+    total = product(sizes)
+    known = product([v for i, v in enumerate(out_sizes) if i != rest[0]])
     if isinstance(known, int) and known == 0:
         out_sizes[rest[0]] = index(0)
     else:
@@ -460,7 +460,8 @@ def reshape_dynamic(x: ir.Value, rt: ir.RankedTensorType) -> ir.Value:
     return expand_groups(flat, [list(range(len(dst)))], out_sizes)
 
 
-def _product(values: "Sequence[int | ir.Value]") -> int | ir.Value:
+def product(values: "Sequence[int | ir.Value]") -> int | ir.Value:
+    """The product of static sizes and index values (an int when all are static)."""
     total: int | ir.Value = 1
     for v in values:
         total = (total * v if isinstance(total, int) and isinstance(v, int)

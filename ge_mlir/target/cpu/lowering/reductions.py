@@ -45,6 +45,9 @@ from .common import (
     Unsupported,
     dim_sizes,
     broadcast_map,
+    expand_groups,
+    ranked_tensor,
+    product,
     compute_type,
     const,
     convert_float,
@@ -105,7 +108,7 @@ def _int_bounds(t: ir.Type) -> tuple[int, int]:
     return (0, 2**w - 1) if kind(t) == "u" else (-(2 ** (w - 1)), 2 ** (w - 1) - 1)
 
 
-def _filled(shape: Sequence[int], elem: ir.Type, value: float) -> ir.Value:
+def _filled(shape: "Sequence[int | ir.Value]", elem: ir.Type, value: float) -> ir.Value:
     empty = tensor.EmptyOp(list(shape), elem).result
     return linalg.fill(_scalar(elem, value), outs=[empty])
 
@@ -153,7 +156,7 @@ def _kept(reduced: Sequence[bool]) -> list[int]:
 def _reduce(
     inputs: Sequence[ir.Value],
     maps: Sequence[ir.AffineMap],
-    shape: Sequence[int],
+    shape: "Sequence[int | ir.Value]",
     reduced: Sequence[bool],
     acc_elem: ir.Type,
     neutral: float,
@@ -191,12 +194,15 @@ def _expand_keepdims(acc: ir.Value, out_type: ir.RankedTensorType, reduced: Sequ
             groups.append([*lead, d])
             lead = []
     if not groups:  # every dim reduced: rank 0 -> all ones, no reassociation
-        reassoc = ir.ArrayAttr.get([])
-    else:
-        reassoc = ir.ArrayAttr.get(
-            [ir.ArrayAttr.get([ir.IntegerAttr.get(ir.IntegerType.get_signless(64), d) for d in g]) for g in groups]
-        )
-    return tensor.ExpandShapeOp(out_type, acc, reassoc, [], list(out_type.shape)).result
+        return tensor.ExpandShapeOp(out_type, acc, ir.ArrayAttr.get([]), [], list(out_type.shape)).result
+    kept_sizes = iter(dim_sizes(acc))
+    sizes = [1 if r else next(kept_sizes) for r in reduced]
+    return _as_type(expand_groups(acc, groups, sizes), out_type)
+
+
+def _as_type(v: ir.Value, t: ir.RankedTensorType) -> ir.Value:
+    """``v`` with the (equally or less static) result type the op declares."""
+    return v if v.type == t else tensor.CastOp(t, v).result
 
 
 def _finish(
@@ -220,8 +226,14 @@ def _finish(
             y = post(y)
         return [_from_compute(y, out_elem)]
 
-    init = tensor.EmptyOp(list(out_type.shape), out_elem).result
-    return _generic([acc], [init], [in_map, ir.AffineMap.get_identity(rank)], [_PAR] * rank, body)[0]
+    if keep:
+        kept_sizes = iter(dim_sizes(acc))
+        sizes = [1 if r else next(kept_sizes) for r in reduced]
+    else:
+        sizes = dim_sizes(acc)
+    init = tensor.EmptyOp(sizes, out_elem).result
+    out = _generic([acc], [init], [in_map, ir.AffineMap.get_identity(rank)], [_PAR] * rank, body)[0]
+    return _as_type(out, out_type)
 
 
 def _acc_elem(elem: ir.Type) -> ir.Type:
@@ -265,7 +277,21 @@ def _highest(elem: ir.Type) -> float:
     return _pymath.inf if kind(elem) == "f" else _int_bounds(elem)[1]
 
 
-def _div_count(k: str, count: int) -> Callable[[ir.Value], ir.Value]:
+def _div_count(k: str, count: int | ir.Value) -> Callable[[ir.Value], ir.Value]:
+    """Division by the element count (an index value when a reduced dim is ``?``)."""
+    if not isinstance(count, int):
+        i64 = ir.IntegerType.get_signless(64)
+
+        def runtime(s: ir.Value) -> ir.Value:
+            c = arith.index_cast(i64, count)
+            if k == "f":
+                return arith.divf(s, arith.sitofp(s.type, c))
+            c = c if width(s.type) == 64 else arith.trunci(s.type, c)
+            # An empty integer mean is 0 (the sum), not a trapping division: divide by max(c, 1).
+            c = arith.maxsi(c, const(s.type, 1))
+            return (arith.divsi if k == "s" else arith.divui)(s, c)
+
+        return runtime
     if k == "f":
         return lambda s: arith.divf(s, const(s.type, float(count)))
     if count == 0:  # an empty integer mean: 0 (the sum) rather than a trapping division
@@ -283,19 +309,22 @@ _REDUCE_KINDS = ("sum", "mean", "max", "min", "prod", "l2")
 
 def _reduction(x: ir.Value, out_type: ir.RankedTensorType, reduced: list[bool], what: str) -> ir.Value:
     """``what`` in _REDUCE_KINDS over the ``reduced`` dims of ``x``; checks come first."""
-    it = _static(x, "input shape")
+    it = ranked_tensor(x.type)
+    if it is None:
+        raise Unsupported("unranked input")
     elem = it.element_type
     k = kind(elem)
     if k not in "fsu" or (what == "l2" and k != "f"):
         raise Unsupported(f"{what} of {elem}")
     if out_type.element_type != elem:
         raise Unsupported("result element type differs from the input's")
-    shape = list(it.shape)
-    kept_shape = [shape[d] for d in _kept(reduced)]
-    keep_shape = [1 if r else n for n, r in zip(shape, reduced)]
-    if list(out_type.shape) not in (kept_shape, keep_shape):
+    shape = dim_sizes(x)
+    static = list(it.shape)
+    kept_shape = [static[d] for d in _kept(reduced)]
+    keep_shape = [1 if r else n for n, r in zip(static, reduced)]
+    if not any(_compatible(out_type.shape, want) for want in (kept_shape, keep_shape)):
         raise Unsupported(f"result shape {list(out_type.shape)}")
-    count = _pymath.prod(n for n, r in zip(shape, reduced) if r)
+    count = product([n for n, r in zip(shape, reduced) if r])
     acc_elem = _acc_elem(elem)
     post = None
     if what == "mean" and k != "f":
@@ -344,11 +373,18 @@ def _reduction(x: ir.Value, out_type: ir.RankedTensorType, reduced: list[bool], 
     return _finish(acc, acc_elem, reduced, out_type, post)
 
 
+def _compatible(shape: Sequence[int], want: Sequence[int]) -> bool:
+    """A declared result shape that the computed one (``?`` allowed on both sides) can be cast to."""
+    return len(shape) == len(want) and all(a == b or DYN in (a, b) for a, b in zip(shape, want))
+
+
 @lowering(*(f"reduce_{w}" for w in _REDUCE_KINDS))
 def lower_reduce(op: ir.OpView) -> ir.Value:
     what = op.operation.name.removeprefix("ge.reduce_")
-    it = _static(op.operands[0], "input shape")
-    out_type = _static(op.results[0], "result shape")
+    it = ranked_tensor(op.operands[0].type)
+    out_type = ranked_tensor(op.results[0].type)
+    if it is None or out_type is None:
+        raise Unsupported("unranked tensors")
     rank = it.rank
     reduced = [False] * rank
     axes = attr_ints(op, "axes", []) or []
@@ -362,7 +398,7 @@ def lower_reduce(op: ir.OpView) -> ir.Value:
     expected = [1 if r else n for n, r in zip(it.shape, reduced)] if keepdims else [
         n for n, r in zip(it.shape, reduced) if not r
     ]
-    if list(out_type.shape) != expected:
+    if not _compatible(out_type.shape, expected):
         raise Unsupported(f"result shape {list(out_type.shape)}, expected {expected}")
     return _reduction(op.operands[0], out_type, reduced, what)
 

@@ -311,11 +311,20 @@ def cumsum_exclusive_reverse():
 
 
 @model
-def refuse_dynamic_axes():
-    # axes computed at run time (a graph input).
+def runtime_axes():
+    # axes given at run time (a graph input): one axis at a time, kept or not by a run-time flag.
     return make(
         [h.make_node("ReduceSum", ["x", "axes"], ["y"])],
         [vi("x", T.FLOAT, [2, 3]), vi("axes", T.INT64, [1])], [("y", T.FLOAT, ["d0", "d1"])], 13,
+    )
+
+
+@model
+def refuse_runtime_axes_of_unknown_count():
+    # How many axes decides the result's rank: it must be static.
+    return make(
+        [h.make_node("ReduceSum", ["x", "axes"], ["y"], keepdims=0)],
+        [vi("x", T.FLOAT, [2, 3]), vi("axes", T.INT64, ["n"])], [("y", T.FLOAT, ["d0"])], 13,
     )
 
 
@@ -333,7 +342,8 @@ def refuse_log_sum_int():
 
 
 @model
-def refuse_cumsum_dynamic_axis():
+def cumsum_runtime_axis():
+    # The axis at run time: every axis scanned, the chosen one selected.
     return make(
         [h.make_node("CumSum", ["x", "axis"], ["y"])],
         [vi("x", T.FLOAT, [2, 3]), vi("axis", T.INT64, [])], [("y", T.FLOAT)], 14,
