@@ -339,7 +339,10 @@ class _MallocOwner:
 
 def _adopt(d: Any, dtype: np.dtype) -> np.ndarray:
     """A numpy array over a returned memref's buffer, which it frees when collected."""
-    return np.asarray(_MallocOwner(d, dtype))
+    a = np.asarray(_MallocOwner(d, dtype))
+    # The array interface cannot name extension dtypes (ml_dtypes' bfloat16 or float8 give "<V2"):
+    # reinterpret the bytes, the view keeps the buffer's owner alive.
+    return a if a.dtype == dtype else a.view(dtype)
 
 
 def _libc() -> Any:

@@ -152,9 +152,14 @@
 // QUANTIZE-FLOAT8: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
 // QUANTIZE-FLOAT8-NEXT: QuantizeLinear node 'quantizelinear0': output type FLOAT8E4M3FN is not supported: ge has no float8/float4/int4/int2 types
 
-// RUN: %python %S/Inputs/misc_models.py quantize_runtime_scale %t.quantize_runtime_scale.onnx && not ge-import-onnx %t.quantize_runtime_scale.onnx 2>&1 | FileCheck %s --check-prefix=QUANTIZE-RUNTIME-SCALE
-// QUANTIZE-RUNTIME-SCALE: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
-// QUANTIZE-RUNTIME-SCALE-NEXT: QuantizeLinear node 'quantizelinear0': input #1 (y_scale) comes from graph input 's'; it must be a constant (an initializer) to be imported
+// A scale given at run time is an operand (compiled once).
+// RUN: %python %S/Inputs/misc_models.py quantize_runtime_scale %t.quantize_runtime_scale.onnx && ge-import-onnx %t.quantize_runtime_scale.onnx | FileCheck %s --check-prefix=QUANTIZE-RUNTIME-SCALE
+// QUANTIZE-RUNTIME-SCALE-LABEL: func.func @quantize_runtime_scale(%arg0: tensor<4xf32> {onnx.name = "x"}, %arg1: tensor<f32> {onnx.name = "s"}) -> (tensor<4xui8> {onnx.name = "y"}) {
+// QUANTIZE-RUNTIME-SCALE-NEXT: %[[Q:.*]] = ge.div %arg0, %arg1 : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+// QUANTIZE-RUNTIME-SCALE-NEXT: %[[R:.*]] = ge.round %[[Q]] : tensor<4xf32>
+// QUANTIZE-RUNTIME-SCALE-NEXT: %[[C:.*]] = ge.clip %[[R]] {max = 2.550000e+02 : f64, min = 0.000000e+00 : f64} : tensor<4xf32>
+// QUANTIZE-RUNTIME-SCALE-NEXT: %[[Y:.*]] = ge.cast %[[C]] : tensor<4xf32> to tensor<4xui8>
+// QUANTIZE-RUNTIME-SCALE-NEXT: return %[[Y]] : tensor<4xui8>
 
 // (f32(x) - zero_point) * scale.
 // RUN: %python %S/Inputs/misc_models.py dequantize_uint8 %t.dequantize_uint8.onnx && ge-import-onnx %t.dequantize_uint8.onnx | FileCheck %s --check-prefix=DEQUANTIZE-UINT8

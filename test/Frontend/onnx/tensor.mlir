@@ -160,9 +160,14 @@
 // SLICE-V13-STEPS-NEXT: return %[[V0]] : tensor<3x3xf32>
 // SLICE-V13-STEPS-NEXT: }
 
-// RUN: %python %S/Inputs/tensor_models.py slice_runtime_starts %t.slice_runtime_starts.onnx && not ge-import-onnx %t.slice_runtime_starts.onnx 2>&1 | FileCheck %s --check-prefix=SLICE-RUNTIME-STARTS
-// SLICE-RUNTIME-STARTS: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
-// SLICE-RUNTIME-STARTS-NEXT: Slice node 'slice_runtime_starts': input #1 (starts) {{must be known at import time|comes from graph input 's'}}
+// Run-time starts: the ONNX index rule computed in ge ops, a ge.gather of the indices (? dim).
+// RUN: %python %S/Inputs/tensor_models.py slice_runtime_starts %t.slice_runtime_starts.onnx && ge-import-onnx %t.slice_runtime_starts.onnx | FileCheck %s --check-prefix=SLICE-RUNTIME-STARTS
+// SLICE-RUNTIME-STARTS-LABEL: func.func @slice_runtime_starts(%arg0: tensor<4x6xf32> {onnx.name = "x"}, %arg1: tensor<1xi64> {onnx.name = "s"}) -> (tensor<?x6xf32> {onnx.name = "y"}) {
+// SLICE-RUNTIME-STARTS: %[[STEPS:.*]] = ge.range %{{.*}}, %{{.*}}, %{{.*}} : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64>
+// SLICE-RUNTIME-STARTS-NEXT: %[[OFF:.*]] = ge.mul %[[STEPS]], %{{.*}} : (tensor<?xi64>, tensor<i64>) -> tensor<?xi64>
+// SLICE-RUNTIME-STARTS-NEXT: %[[IDX:.*]] = ge.add %{{.*}}, %[[OFF]] : (tensor<i64>, tensor<?xi64>) -> tensor<?xi64>
+// SLICE-RUNTIME-STARTS-NEXT: %[[Y:.*]] = ge.gather %arg0, %[[IDX]] : (tensor<4x6xf32>, tensor<?xi64>) -> tensor<?x6xf32>
+// SLICE-RUNTIME-STARTS-NEXT: return %[[Y]] : tensor<?x6xf32>
 
 // ===--- Gather, GatherElements, ScatterElements (reduction since 16, max/min since 18), Scatter.
 
@@ -482,9 +487,14 @@
 // TOPK-V9-NEXT: return %[[VALUES]], %[[INDICES]] : tensor<3x1xf32>, tensor<3x1xi64>
 // TOPK-V9-NEXT: }
 
-// RUN: %python %S/Inputs/tensor_models.py topk_runtime_k %t.topk_runtime_k.onnx && not ge-import-onnx %t.topk_runtime_k.onnx 2>&1 | FileCheck %s --check-prefix=TOPK-RUNTIME-K
-// TOPK-RUNTIME-K: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
-// TOPK-RUNTIME-K-NEXT: TopK node 'topk_runtime_k': input #1 (K) {{must be known at import time|comes from graph input 'k'}}
+// Run-time k: the whole axis in order, then the first k (k bounds checked by a gather).
+// RUN: %python %S/Inputs/tensor_models.py topk_runtime_k %t.topk_runtime_k.onnx && ge-import-onnx %t.topk_runtime_k.onnx | FileCheck %s --check-prefix=TOPK-RUNTIME-K
+// TOPK-RUNTIME-K-LABEL: func.func @topk_runtime_k(%arg0: tensor<3x5xf32> {onnx.name = "x"}, %arg1: tensor<1xi64> {onnx.name = "k"}) -> (tensor<3x?xf32> {onnx.name = "v"}, tensor<3x?xi64> {onnx.name = "i"}) {
+// TOPK-RUNTIME-K: %[[K:.*]] = ge.gather %{{.*}}, %{{.*}} : (tensor<6xi64>, tensor<i64>) -> tensor<i64>
+// TOPK-RUNTIME-K-NEXT: %[[V:.*]], %[[I:.*]] = ge.top_k %arg0 {k = 5 : i64} : (tensor<3x5xf32>) -> (tensor<3x5xf32>, tensor<3x5xi64>)
+// TOPK-RUNTIME-K: %[[VK:.*]] = ge.gather %[[V]], %{{.*}} {axis = 1 : i64} : (tensor<3x5xf32>, tensor<?xi64>) -> tensor<3x?xf32>
+// TOPK-RUNTIME-K: %[[IK:.*]] = ge.gather %[[I]], %{{.*}} {axis = 1 : i64} : (tensor<3x5xi64>, tensor<?xi64>) -> tensor<3x?xi64>
+// TOPK-RUNTIME-K-NEXT: return %[[VK]], %[[IK]] : tensor<3x?xf32>, tensor<3x?xi64>
 
 // ===--- ConstantOfShape: a splat constant (the large one is not folded at import).
 

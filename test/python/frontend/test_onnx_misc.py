@@ -53,6 +53,7 @@ EXPECTED_OPS: dict[str, list[str]] = {
     "lp_pool_1d_p3": ["ge.unsqueeze", "ge.abs", "ge.pow", "ge.avg_pool2d", "ge.mul", "ge.pow", "ge.squeeze"],
     "lp_pool_p1_opset1": ["ge.abs", "ge.avg_pool2d", "ge.mul"],
     "quantize_uint8": ["ge.div", "ge.round", "ge.clip", "ge.cast"],
+    "quantize_runtime_scale": ["ge.div", "ge.round", "ge.clip", "ge.cast"],
     "quantize_int8_axis": ["ge.div", "ge.round", "ge.add", "ge.clip", "ge.cast"],
     "quantize_int16_output_dtype": ["ge.div", "ge.round", "ge.clip", "ge.cast"],
     "dequantize_uint8": ["ge.cast", "ge.sub", "ge.mul"],

@@ -136,3 +136,148 @@ def insert_unit_dims(ctx, x: ir.Value, flags: ir.Value, out_rank: int) -> ir.Val
     sizes = ge.gather(ge.shape(x), pos, axis=0)
     shape = ge.where(flags, i64_const(ctx, 1), sizes)
     return ge.dynamic_reshape(out_type, x, shape, allowzero=True)
+
+
+def _clamp(ctx, v: ir.Value, lo, hi) -> ir.Value:
+    lo = lo if isinstance(lo, ir.Value) else i64_const(ctx, lo)
+    hi = hi if isinstance(hi, ir.Value) else i64_const(ctx, hi)
+    return ge.min(ge.max(v, lo), hi)
+
+
+def slice_indices(ctx, start: ir.Value, end: ir.Value, step: ir.Value, size: ir.Value) -> ir.Value:
+    """The indices ONNX Slice takes along one axis of run-time ``size`` (rank-0 i64 values):
+    negative bounds count from the end, then clamp to [0, size] for a positive step and to
+    [-1, size - 1] for a negative one; ``ceil(span / |step|)`` of them, from the start."""
+    zero, one = i64_const(ctx, 0), i64_const(ctx, 1)
+    start = ge.where(ge.less(start, zero), ge.add(start, size), start)
+    end = ge.where(ge.less(end, zero), ge.add(end, size), end)
+    forward = ge.greater(step, zero)
+    last = ge.sub(size, one)
+    s = ge.where(forward, _clamp(ctx, start, 0, size), _clamp(ctx, start, 0, last))
+    e = ge.where(forward, _clamp(ctx, end, 0, size), _clamp(ctx, end, -1, last))
+    span = ge.where(forward, ge.sub(e, s), ge.sub(s, e))
+    stride = ge.abs(step)
+    count = ge.max(ge.div(ge.add(span, ge.sub(stride, one)), stride), zero)
+    steps = ge.range(ir.RankedTensorType.get([DYN], i64()), zero, count, one)
+    return ge.add(s, ge.mul(steps, step))
+
+
+def slice_(ctx, x: ir.Value, starts: ir.Value, ends: ir.Value, axes: list[int] | ir.Value | None,
+           steps: ir.Value | None) -> ir.Value:
+    """ONNX Slice with run-time starts/ends (and axes/steps): a ``ge.gather`` of the computed
+    indices along each sliced axis. A run-time ``axes`` input slices every axis (an axis it does
+    not name takes the whole range)."""
+    rank = ir.RankedTensorType(x.type).rank
+    n = int(np.prod(ir.RankedTensorType(starts.type).shape))
+    starts, ends = as_i64(starts), as_i64(ends)
+    steps = i64_const(ctx, np.ones(n, np.int64)) if steps is None else as_i64(steps)
+    y = x
+    if not isinstance(axes, ir.Value):
+        named = list(range(n)) if axes is None else [a + rank if a < 0 else a for a in axes]
+        for j, d in enumerate(named):
+            idx = slice_indices(ctx, element(ctx, starts, j), element(ctx, ends, j), element(ctx, steps, j),
+                                dim(ctx, y, d))
+            y = ge.gather(y, idx, axis=d)
+        return y
+    norm = normalized(ctx, axes, rank)
+    zero = i64_const(ctx, 0)
+    for d in range(rank):
+        hit = ge.equal(norm, i64_const(ctx, d))
+        has = ge.greater(ge.reduce_sum(as_i64(hit), axes=[0], keepdims=False), zero)
+
+        def pick(values: ir.Value, default: int) -> ir.Value:
+            chosen = ge.reduce_sum(ge.where(hit, values, zero), axes=[0], keepdims=False)
+            return ge.where(has, chosen, i64_const(ctx, default))
+
+        idx = slice_indices(ctx, pick(starts, 0), pick(ends, 2**63 - 1), pick(steps, 1), dim(ctx, y, d))
+        y = ge.gather(y, idx, axis=d)
+    return y
+
+
+def _pick(ctx, hit: ir.Value, values: ir.Value, default: int) -> ir.Value:
+    """The value at the (single) position where ``hit`` is set, else ``default`` (rank-0 i64)."""
+    zero = i64_const(ctx, 0)
+    has = ge.greater(ge.reduce_sum(as_i64(hit), axes=[0], keepdims=False), zero)
+    chosen = ge.reduce_sum(ge.where(hit, values, zero), axes=[0], keepdims=False)
+    return ge.where(has, chosen, i64_const(ctx, default))
+
+
+def pad_(ctx, x: ir.Value, pads: ir.Value, value: ir.Value | None, axes: list[int] | ir.Value | None,
+         mode: str) -> ir.Value:
+    """ONNX Pad with run-time pads (or constant value, or axes): per padded axis, the source index
+    of every result position ``j`` in ``[-begin, size + end)`` is gathered -- clamped (edge),
+    modulo the size (wrap) or mirrored (reflect) -- and for ``constant`` the positions outside the
+    input take the value. Negative pads crop."""
+    rank = ir.RankedTensorType(x.type).rank
+    k = int(np.prod(ir.RankedTensorType(pads.type).shape)) // 2
+    pads = as_i64(pads)
+    if isinstance(axes, ir.Value):
+        norm = normalized(ctx, axes, rank)
+        begin_of = ge.gather(pads, i64_const(ctx, np.arange(k)), axis=0)
+        end_of = ge.gather(pads, i64_const(ctx, np.arange(k, 2 * k)), axis=0)
+        per_dim = []
+        for d in range(rank):
+            hit = ge.equal(norm, i64_const(ctx, d))
+            per_dim.append((d, _pick(ctx, hit, begin_of, 0), _pick(ctx, hit, end_of, 0)))
+    else:
+        named = list(range(rank)) if axes is None else [a + rank if a < 0 else a for a in axes]
+        per_dim = [(d, element(ctx, pads, j), element(ctx, pads, j + k)) for j, d in enumerate(named)]
+    return pad_dims(ctx, x, per_dim, value, mode)
+
+
+def pad_dims(ctx, x: ir.Value, per_dim: list, value: ir.Value | None, mode: str) -> ir.Value:
+    """``x`` padded (cropped where negative) along each ``(dim, begin, end)`` of ``per_dim``
+    (rank-0 i64 values); see :func:`pad_`."""
+    rank = ir.RankedTensorType(x.type).rank
+    elem = ir.RankedTensorType(x.type).element_type
+    zero, one = i64_const(ctx, 0), i64_const(ctx, 1)
+    if mode == "constant":
+        if value is None:
+            fill = ctx.constant(np.zeros((), dtype=_np_dtype(elem)), elem)
+        else:
+            fill = value
+            vt = ir.RankedTensorType(value.type)
+            if vt.rank:
+                fill = ge.reshape(ir.RankedTensorType.get([], vt.element_type), fill)
+            if vt.element_type != elem:
+                fill = ge.cast(ir.RankedTensorType.get([], elem), fill)
+    y = x
+    for d, begin, end in per_dim:
+        size = dim(ctx, y, d)
+        j = ge.range(ir.RankedTensorType.get([DYN], i64()), ge.neg(begin), ge.add(size, end), one)
+        last = ge.sub(size, one)
+        if mode in ("constant", "edge"):
+            idx = _clamp(ctx, j, zero, last)
+        elif mode == "wrap":
+            idx = ge.mod(j, size)
+        else:  # reflect: period 2 (size - 1), mirrored in its second half
+            period = ge.add(last, last)
+            m = ge.mod(j, period)
+            idx = ge.where(ge.less(m, size), m, ge.sub(period, m))
+        g = ge.gather(y, idx, axis=d)
+        if mode == "constant":
+            inside = ge.and_(ge.greater_equal(j, zero), ge.less(j, size))
+            others = [o for o in range(rank) if o != d]
+            g = ge.where(ge.unsqueeze(inside, others) if others else inside, g, fill)
+        y = g
+    return y
+
+
+def _np_dtype(elem: ir.Type):
+    from ..registry import numpy_dtype
+
+    return numpy_dtype(elem)
+
+
+def center_crop_pad(ctx, x: ir.Value, target: ir.Value, axes: list[int]) -> ir.Value:
+    """ONNX CenterCropPad with the target sizes given at run time: along each axis the window
+    ``[offset, offset + t)`` of the input, ``offset = (n - t) // 2`` when cropping and
+    ``-((t - n) // 2)`` when padding (zeros), as :func:`pad_dims` with ``begin = -offset``."""
+    target = as_i64(target)
+    two = i64_const(ctx, 2)
+    per_dim = []
+    for j, d in enumerate(axes):
+        t, n = element(ctx, target, j), dim(ctx, x, d)
+        offset = ge.where(ge.less_equal(t, n), ge.div(ge.sub(n, t), two), ge.neg(ge.div(ge.sub(t, n), two)))
+        per_dim.append((d, ge.neg(offset), ge.sub(ge.add(t, offset), n)))
+    return pad_dims(ctx, x, per_dim, None, "constant")

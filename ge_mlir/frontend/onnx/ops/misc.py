@@ -29,6 +29,7 @@ import numpy as np
 from mlir import ir
 
 from ....dialects import ge
+from . import _runtime as rt
 from ..registry import converter, element_type, mlir_element_of, numpy_dtype
 from ._shapes import (
     _cast, _is_float, _kernel, _no_extra_outputs, _norm_axis, _reshape, _shape_of, _spatial_rank, _to_2d, _window,
@@ -227,22 +228,44 @@ def _input_onnx_type(ctx, i: int) -> int | None:
     return types.get(ctx.node.input[i]) if ctx.has_input(i) else None
 
 
-def _quant_param(ctx, i: int, what: str) -> np.ndarray:
-    """A constant scale/zero point, reshaped to broadcast against the input:
-    per-tensor (one value; ``axis`` is then ignored) or per-axis (1-D along ``axis``)."""
-    v = np.asarray(ctx.require_const(i, what))
-    if v.ndim == 0 or v.size == 1:
-        return v.reshape(())
-    if v.ndim != 1:
-        ctx.refuse(f"{what} of shape {list(v.shape)} is neither per-tensor nor per-axis (1-D)")
+def _quant_param(ctx, i: int, what: str) -> np.ndarray | ir.Value:
+    """A scale/zero point, reshaped to broadcast against the input: per-tensor (one value;
+    ``axis`` is then ignored) or per-axis (1-D along ``axis``). A constant gives an array; one
+    given at run time a ge value (its shape, per-tensor or per-axis, must be static)."""
+    c = ctx.const(i)
+    t = ctx.input_type(i)
+    if c is None and not t.has_static_shape:
+        ctx.refuse(f"{what} given at run time needs a static shape, got {t}")
+    shape_in = list(np.asarray(c).shape) if c is not None else list(t.shape)
+    size = int(np.prod(shape_in))
+    if len(shape_in) == 0 or size == 1:
+        if c is not None:
+            return np.asarray(c).reshape(())
+        return ctx.input(i) if t.rank == 0 else ge.reshape(ir.RankedTensorType.get([], t.element_type), ctx.input(i))
+    if len(shape_in) != 1:
+        ctx.refuse(f"{what} of shape {shape_in} is neither per-tensor nor per-axis (1-D)")
     rank = ctx.rank(0)
     axis = _norm_axis(ctx, int(ctx.attr("axis", 1)), rank)
     dim = ctx.shape(0)[axis]
-    if dim >= 0 and v.size != dim:
-        ctx.refuse(f"{what} has {v.size} values, input dim {axis} has {dim}")
+    if dim >= 0 and size != dim:
+        ctx.refuse(f"{what} has {size} values, input dim {axis} has {dim}")
     shape = [1] * rank
-    shape[axis] = v.size
-    return v.reshape(shape)
+    shape[axis] = size
+    if c is not None:
+        return np.asarray(c).reshape(shape)
+    return ge.reshape(ir.RankedTensorType.get(shape, t.element_type), ctx.input(i))
+
+
+def _param(ctx, value: np.ndarray | ir.Value, elem: ir.Type) -> ir.Value:
+    """A quantization parameter as a ``elem`` tensor (a constant, or the run-time value cast)."""
+    if isinstance(value, ir.Value):
+        return _cast(value, elem)
+    return _const(ctx, value, elem)
+
+
+def _nonzero(value: np.ndarray | ir.Value) -> bool:
+    """Whether a zero point must be applied (a run-time one always is)."""
+    return isinstance(value, ir.Value) or bool(np.any(value != 0))
 
 
 def _check_block(ctx):
@@ -252,7 +275,7 @@ def _check_block(ctx):
 
 
 @converter("QuantizeLinear", since=10,
-           notes="int8/uint8/int16/uint16; constant per-tensor or per-axis scale/zero point")
+           notes="int8/uint8/int16/uint16; per-tensor or per-axis scale/zero point, constant or run time")
 def quantize_linear(ctx):
     _check_block(ctx)
     x_elem = ctx.elem(0)
@@ -276,23 +299,24 @@ def quantize_linear(ctx):
         cw = element_type(prec)
     else:
         scale_dt = _input_onnx_type(ctx, 1)
-        cw = element_type(scale_dt) if scale_dt else mlir_element_of(scale)
+        cw = element_type(scale_dt) if scale_dt else (
+            scale.type.element_type if isinstance(scale, ir.Value) else mlir_element_of(scale))
     if not _is_float(cw):
         ctx.refuse(f"the division precision {cw} must be a float type")
-    q = ge.round(ge.div(_cast(ctx.input(0), cw), _const(ctx, scale, cw)))
+    q = ge.round(ge.div(_cast(ctx.input(0), cw), _param(ctx, scale, cw)))
     # Integers up to 2^24 are exact in f32: add the zero point and clip there.
     f32 = ir.F32Type.get()
     if str(cw) in ("f16", "bf16"):
         q = _cast(q, f32)
     acc = q.type.element_type
-    if zp is not None and np.any(zp != 0):
-        q = ge.add(q, _const(ctx, zp.astype(np.float64), acc))
+    if zp is not None and _nonzero(zp):
+        q = ge.add(q, _param(ctx, zp if isinstance(zp, ir.Value) else zp.astype(np.float64), acc))
     q = ge.clip(q, min=ir.FloatAttr.get(ir.F64Type.get(), float(lo)), max=ir.FloatAttr.get(ir.F64Type.get(), float(hi)))
     return _cast(q, ir.Type.parse(qname))
 
 
 @converter("DequantizeLinear", since=10,
-           notes="int8/uint8/int16/uint16/int32; constant per-tensor or per-axis scale/zero point")
+           notes="int8/uint8/int16/uint16/int32; per-tensor or per-axis scale/zero point, constant or run time")
 def dequantize_linear(ctx):
     _check_block(ctx)
     x_dt = _input_onnx_type(ctx, 0)
@@ -304,15 +328,16 @@ def dequantize_linear(ctx):
     scale = _quant_param(ctx, 1, "x_scale")
     zp = _quant_param(ctx, 2, "x_zero_point") if ctx.has_input(2) else None
     scale_dt = _input_onnx_type(ctx, 1)
-    scale_elem = element_type(scale_dt) if scale_dt else mlir_element_of(scale)
+    scale_elem = element_type(scale_dt) if scale_dt else (
+        scale.type.element_type if isinstance(scale, ir.Value) else mlir_element_of(scale))
     out_dt = int(ctx.attr("output_dtype", 0) or 0)
     out_elem = element_type(out_dt) if out_dt else scale_elem
     # As the reference: (float32(x) - zero_point) * scale in f32, then the output type.
     f32 = ir.F32Type.get()
     y = _cast(ctx.input(0), f32)
-    if zp is not None and np.any(zp != 0):
-        y = ge.sub(y, _const(ctx, zp.astype(np.float64), f32))
-    y = ge.mul(y, _const(ctx, scale.astype(np.float32), f32))
+    if zp is not None and _nonzero(zp):
+        y = ge.sub(y, _param(ctx, zp if isinstance(zp, ir.Value) else zp.astype(np.float64), f32))
+    y = ge.mul(y, _param(ctx, scale if isinstance(scale, ir.Value) else scale.astype(np.float32), f32))
     return _cast(y, out_elem)
 
 
@@ -358,11 +383,11 @@ def window(ctx):
 # --- CenterCropPad ---------------------------------------------------------------------------
 
 
-@converter("CenterCropPad", since=18, notes="shape must be a constant; static dims on the cropped/padded axes")
+@converter("CenterCropPad", since=18, notes="shape constant (static dims on the cropped/padded axes: "
+           "slice + pad) or at run time (gathers of computed indices; ? dims)")
 def center_crop_pad(ctx):
     rank = ctx.rank(0)
     in_shape = ctx.shape(0)
-    target = [int(v) for v in np.asarray(ctx.require_const(1, "shape")).reshape(-1)]
     axes = ctx.attr("axes", None)
     if axes is None:
         axes = list(range(rank))
@@ -372,6 +397,11 @@ def center_crop_pad(ctx):
     axes = [a + rank if a < 0 else a for a in axes]
     if len(set(axes)) != len(axes):
         ctx.invalid(f"axes {axes} repeat an axis")
+    if ctx.const(1) is None:
+        if rt.static_count(ctx, 1, "shape") != len(axes):
+            ctx.invalid(f"shape must have one size per axis ({len(axes)})")
+        return rt.center_crop_pad(ctx, ctx.input(0), ctx.input(1), axes)
+    target = [int(v) for v in np.asarray(ctx.const(1)).reshape(-1)]
     if len(target) != len(axes):
         ctx.invalid(f"shape has {len(target)} values for {len(axes)} axes")
     if any(t < 0 for t in target):

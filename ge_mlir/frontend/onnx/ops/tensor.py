@@ -217,12 +217,26 @@ _PAD_MODES = {"constant": ge.PadMode.constant, "reflect": ge.PadMode.reflect, "e
               "wrap": ge.PadMode.wrap}
 
 
-@converter("Pad", notes="pads, constant_value, axes " + _AT_IMPORT + "; constant/reflect/edge/wrap")
+@converter("Pad", notes="pads, constant_value, axes at import (ge.pad) or at run time (gathers of "
+           "computed indices; ? dims); constant/reflect/edge/wrap")
 def pad(ctx):
     mode = ctx.attr("mode", "constant")
     if mode not in _PAD_MODES:
         ctx.refuse(f"unsupported pad mode {mode!r}")
     rank = ctx.rank(0)
+    if ctx.opset >= 11 and any(ctx.has_input(i) and ctx.const(i) is None for i in (1, 2, 3)):
+        count = rt.static_count(ctx, 1, "pads")
+        axes = None
+        if ctx.has_input(3):
+            c = ctx.const(3)
+            axes = ctx.input(3) if c is None else [_norm_axis(ctx, a, rank, "axes entry") for a in _ints(c, ctx, "axes")]
+            n_axes = rt.static_count(ctx, 3, "axes") if c is None else len(axes)
+        else:
+            n_axes = rank
+        if count != 2 * n_axes:
+            ctx.invalid(f"pads has {count} values, expected 2 * {n_axes}")
+        value = ctx.input(2) if ctx.has_input(2) and mode == "constant" else None
+        return rt.pad_(ctx, ctx.input(0), _index_value(ctx, 1), value, axes, mode)
     if ctx.opset < 11:
         pads = ctx.attr("pads", ctx.attr("paddings"))  # Pad-1 called it paddings
         value = float(ctx.attr("value", 0.0))
@@ -304,7 +318,28 @@ def concat(ctx):
     return ge.concat(values, int(axis))
 
 
-@converter("Split", notes="split sizes " + _AT_IMPORT + "; equal parts need a static dimension")
+def _split_runtime(ctx, axis: int) -> list[ir.Value]:
+    """Split sizes given at run time: output i is ``x[offset_i : offset_i + split_i]`` along the axis
+    (``ge.gather`` of an index range; ? dims). Sizes that do not add up to the dim fail the call: the
+    first offset is read through a bounds-checked gather at an index made out of range."""
+    n = ctx.num_outputs
+    if rt.static_count(ctx, 1, "split") != n:
+        ctx.invalid(f"split must have one size per output ({n})")
+    x = ctx.input(0)
+    sizes = rt.as_i64(ctx.input(1))
+    total = ge.reduce_sum(sizes, axes=[0], keepdims=False)
+    bad = ge.cast(_tensor([], rt.i64()), ge.not_(ge.equal(total, rt.dim(ctx, x, axis))))
+    offsets = ge.sub(ge.cumsum(sizes, 0), sizes)
+    outs = []
+    for i in range(n):
+        start = rt.element(ctx, offsets, i)
+        if i == 0:
+            start = ge.gather(rt.i64_const(ctx, [0]), bad, axis=0)
+        outs.append(rt.take(ctx, x, axis, start, ge.add(start, rt.element(ctx, sizes, i))))
+    return outs
+
+
+@converter("Split", notes="split sizes at import or run time (? dims); equal parts need a static dimension")
 def split(ctx):
     axis = int(ctx.attr("axis", 0))
     shape = ctx.shape(0)
@@ -312,7 +347,10 @@ def split(ctx):
     n = ctx.num_outputs
     sizes = ctx.attr("split")  # Split-2..11
     if sizes is None and ctx.has_input(1):  # Split-1 and Split-13+
-        sizes = _ints(ctx.require_const(1, "split"), ctx, "split")
+        c = ctx.const(1)
+        if c is None:
+            return _split_runtime(ctx, a)
+        sizes = _ints(c, ctx, "split")
     if sizes is None:
         dim = shape[a]
         num = ctx.attr("num_outputs") if ctx.opset >= 18 else None
@@ -335,13 +373,28 @@ def split(ctx):
     return list(ge.SplitOp(ctx.input(0), axis, sizes).results)
 
 
-@converter("Slice", notes="starts, ends, axes, steps " + _AT_IMPORT)
+@converter("Slice", notes="starts, ends, axes, steps at import, or at run time (a ge.gather of "
+           "computed indices per axis; ? dims)")
 def slice_(ctx):
     if ctx.opset < 10:
         starts, ends = ctx.attr("starts"), ctx.attr("ends")
         axes, steps = ctx.attr("axes"), None
         if starts is None or ends is None:
             ctx.refuse("Slice needs starts and ends")
+    elif any(ctx.has_input(i) and ctx.const(i) is None for i in (1, 2, 3, 4)):
+        n = rt.static_count(ctx, 1, "starts")
+        for i, what in ((2, "ends"), (3, "axes"), (4, "steps")):
+            if ctx.has_input(i) and rt.static_count(ctx, i, what) != n:
+                ctx.invalid(f"{what} must have as many values as starts ({n})")
+        axes = None
+        if ctx.has_input(3):
+            c = ctx.const(3)
+            axes = ctx.input(3) if c is None else _ints(c, ctx, "axes")
+            if c is not None:
+                for a in axes:
+                    _norm_axis(ctx, a, ctx.rank(0))
+        return rt.slice_(ctx, ctx.input(0), _index_value(ctx, 1), _index_value(ctx, 2), axes,
+                         _index_value(ctx, 4) if ctx.has_input(4) else None)
     else:
         starts = _ints(ctx.require_const(1, "starts"), ctx, "starts")
         ends = _ints(ctx.require_const(2, "ends"), ctx, "ends")
@@ -505,9 +558,12 @@ def range_(ctx):
     return ge.range(t, ctx.input(0), ctx.input(1), ctx.input(2))
 
 
-@converter("OneHot", since=9, notes="depth and values " + _AT_IMPORT)
+@converter("OneHot", since=9, notes="depth and values at import (ge.one_hot) or at run time "
+           "(equal to a class range + ge.where)")
 def one_hot(ctx):
-    depth = _scalar_int(ctx.require_const(1, "depth"), ctx, "depth")
+    if ctx.const(1) is None or ctx.const(2) is None:
+        return _one_hot_runtime(ctx)
+    depth = _scalar_int(ctx.const(1), ctx, "depth")
     if depth <= 0:
         ctx.invalid(f"depth must be positive, got {depth}")
     values = np.asarray(ctx.require_const(2, "values")).reshape(-1)
@@ -529,6 +585,34 @@ def one_hot(ctx):
     if oh_elem != elem:
         out = ge.cast(_tensor(dims, elem), out)
     return out
+
+
+def _one_hot_runtime(ctx) -> ir.Value:
+    """OneHot with depth or values given at run time: ``where(unsqueeze(indices, axis) ==
+    classes, on, off)`` with ``classes = range(depth)`` along the axis (? when depth is run time);
+    an index outside [-depth, depth) matches no class (all off, as ONNX says)."""
+    for i, what in ((1, "depth"), (2, "values")):
+        if rt.static_count(ctx, i, what) != (1 if i == 1 else 2):
+            ctx.invalid(f"{what} must hold {'one value' if i == 1 else 'two values [off, on]'}")
+    rank = ctx.rank(0)
+    axis = _norm_axis(ctx, int(ctx.attr("axis", -1)), rank + 1)
+    c = ctx.const(1)
+    if c is not None:
+        d = _scalar_int(c, ctx, "depth")
+        if d <= 0:
+            ctx.invalid(f"depth must be positive, got {d}")
+        depth = rt.i64_const(ctx, d)
+        classes = rt.i64_const(ctx, np.arange(d))
+    else:
+        depth = rt.scalar(ctx, ctx.input(1))  # a float depth is truncated, as onnxruntime does
+        zero, one = rt.i64_const(ctx, 0), rt.i64_const(ctx, 1)
+        classes = ge.range(_tensor([DYN], rt.i64()), zero, depth, one)
+    idx = rt.as_i64(ctx.input(0))
+    idx = ge.where(ge.less(idx, rt.i64_const(ctx, 0)), ge.add(idx, depth), idx)
+    others = [d for d in range(rank + 1) if d != axis]
+    hit = ge.equal(ge.unsqueeze(idx, [axis]), ge.unsqueeze(classes, others) if others else classes)
+    values = ctx.input(2)
+    return ge.where(hit, rt.element(ctx, values, 1), rt.element(ctx, values, 0))
 
 
 def _splat_attr(elem: ir.Type, value) -> ir.Attribute:
@@ -630,20 +714,41 @@ def trilu(ctx):
 # --- TopK -------------------------------------------------------------------------
 
 
-@converter("TopK", notes="k " + _AT_IMPORT)
+@converter("TopK", notes="k at import, or at run time with a static axis dim (all sorted, the first "
+           "k taken: O(n^2) per row)")
 def top_k(ctx):
-    if ctx.opset < 10:
-        k = ctx.attr("k")
-        if k is None:
-            ctx.refuse("TopK needs k")
-    else:
-        k = _scalar_int(ctx.require_const(1, "K"), ctx, "K")
-    if k < 0:
-        ctx.invalid(f"k must be non-negative, got {k}")
     axis = int(ctx.attr("axis", -1))
     kw = {"axis": axis}
     if not ctx.attr("largest", 1):
         kw["largest"] = False
     if not ctx.attr("sorted", 1):
         kw["sorted"] = False
+    if ctx.opset < 10:
+        k = ctx.attr("k")
+        if k is None:
+            ctx.refuse("TopK needs k")
+    else:
+        c = ctx.const(1)
+        if c is None:
+            return _top_k_runtime(ctx, kw)
+        k = _scalar_int(c, ctx, "K")
+    if k < 0:
+        ctx.invalid(f"k must be non-negative, got {k}")
     return list(ge.TopKOp(ctx.input(0), int(k), **kw).results)
+
+
+def _top_k_runtime(ctx, kw: dict) -> list[ir.Value]:
+    """k given at run time: the whole axis in order (k = its size), then the first k. A k outside
+    [0, size] fails the call (read through a bounds-checked gather)."""
+    if rt.static_count(ctx, 1, "K") != 1:
+        ctx.invalid("K must hold exactly one value")
+    a = _norm_axis(ctx, kw["axis"], ctx.rank(0))
+    n = ctx.shape(0)[a]
+    if n < 0:
+        ctx.refuse(f"TopK with k given at run time needs a static size of axis {a}, got {ctx.input_type(0)}")
+    kw = {**kw, "sorted": True}  # the first k of the whole order are the k best
+    zero = rt.i64_const(ctx, 0)
+    k = rt.scalar(ctx, ctx.input(1))
+    k = ge.where(ge.less(k, zero), rt.i64_const(ctx, n + 1), k)  # a negative k: out of range too
+    k = ge.gather(rt.i64_const(ctx, np.arange(n + 1)), k, axis=0)
+    return [rt.take(ctx, r, a, zero, k) for r in ge.TopKOp(ctx.input(0), n, **kw).results]

@@ -41,7 +41,7 @@ from mlir import ir
 from mlir.dialects import arith, linalg, scf, tensor
 from mlir.dialects import math as mmath
 
-from .common import (DYN, dim_sizes, empty, fit, same_size, Unsupported,
+from .common import (DYN, dim_sizes, empty, fit, same_size, Unsupported, const,
     collapse,
     convert_float,
     expand,
@@ -565,10 +565,10 @@ def _lower_gather(op: ir.OpView) -> ir.Value:
     axis = _norm_axis(attr_int(op, "axis", 0), dt.rank)
     q = it.rank
     d = dt.shape[axis]
-    if d == 0:
-        raise Unsupported("gather from an empty axis")
 
     def body(args, index):
+        if d == 0:  # every index is out of range (the bounds check fails the call): nothing to read
+            return const(dt.element_type, 0)
         i = _wrap_clamp(_to_index(args[0]), d)
         idx = [index(k) for k in range(axis)] + [i] + [index(axis + q + k) for k in range(dt.rank - axis - 1)]
         return _extract(data, idx)
@@ -585,11 +585,11 @@ def _gather_dynamic(op: ir.OpView) -> ir.Value:
     q = it.rank
     dsz, isz = dim_sizes(data), dim_sizes(indices)
     d = dsz[axis]
-    if d == 0:
-        raise Unsupported("gather from an empty axis")
     sizes = [*dsz[:axis], *isz, *dsz[axis + 1:]]
 
     def body(args, index):
+        if isinstance(d, int) and d == 0:  # every index is out of range (the bounds check fails the call)
+            return const(dt.element_type, 0)
         i = _wrap_clamp(_to_index(args[0]), d)
         idx = [index(k) for k in range(axis)] + [i] + [index(axis + q + k) for k in range(dt.rank - axis - 1)]
         return _extract(data, idx)

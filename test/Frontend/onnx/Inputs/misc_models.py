@@ -189,7 +189,8 @@ def _(rng):
             {"x": (F32, [4])}, {"y": F32}, {"s": np.float32(0.5)})
 
 
-@model("quantize_runtime_scale", 13, refused="input #1 (y_scale)")
+@model("quantize_runtime_scale", 13, feeds=lambda rng: {"x": rng.standard_normal(4).astype(np.float32) * 50,
+                                                         "s": np.float32(0.5)})
 def _(rng):
     return ([N("QuantizeLinear", ["x", "s"], ["y"])], {"x": (F32, [4]), "s": (F32, [])}, {"y": U8}, {})
 

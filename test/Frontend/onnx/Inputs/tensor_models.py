@@ -246,7 +246,8 @@ def _(n):
     return single(n, 13, "Slice", ["x", "s", "e", "a", "t"], ["y"], [vi("x", F, [5, 6])], [vi("y", F, None)], inits)
 
 
-@model("slice_runtime_starts", refused=True)
+@model("slice_runtime_starts", feeds=lambda rng: {"x": rng.standard_normal((4, 6)).astype(np.float32),
+                                                  "s": np.array([-3], np.int64)})
 def _(n):
     return single(n, 13, "Slice", ["x", "s", "e"], ["y"], [vi("x", F, [4, 6]), vi("s", T.INT64, [1])],
                   [vi("y", F, None)], [init("e", np.array([3], np.int64))])
@@ -539,7 +540,8 @@ def _(n):
                   [vi("v", F, None), vi("i", T.INT64, None)], k=1, axis=1)
 
 
-@model("topk_runtime_k", refused=True)
+@model("topk_runtime_k", feeds=lambda rng: {"x": rng.standard_normal((3, 5)).astype(np.float32),
+                                            "k": np.array([2], np.int64)})
 def _(n):
     return single(n, 11, "TopK", ["x", "k"], ["v", "i"], [vi("x", F, [3, 5]), vi("k", T.INT64, [1])],
                   [vi("v", F, None), vi("i", T.INT64, None)])
