@@ -190,7 +190,7 @@ def _(rng):
 
 
 @model("quantize_runtime_scale", 13, feeds=lambda rng: {"x": rng.standard_normal(4).astype(np.float32) * 50,
-                                                         "s": np.float32(0.5)})
+                                                         "s": np.array(0.5, np.float32)})
 def _(rng):
     return ([N("QuantizeLinear", ["x", "s"], ["y"])], {"x": (F32, [4]), "s": (F32, [])}, {"y": U8}, {})
 
