@@ -248,22 +248,27 @@ def test_ge_compile_cli(tmp_path, capsys):
 
 
 def test_constant_inputs_specialize_shape_inputs():
-    """A ReduceSum whose axes are a graph input imports once that input is frozen to a value (a
-    Reshape's shape no longer needs it: ge.dynamic_reshape reads it at run time)."""
-    node = helper.make_node("ReduceSum", ["x", "axes"], ["y"])
+    """An antialiased Resize whose scales are a graph input imports once that input is frozen to a
+    value (its filter taps are built from constant scales; other ops with run-time axes, sizes or
+    shapes compile once and read them at run time)."""
+    node = helper.make_node("Resize", ["x", "", "scales"], ["y"], mode="linear", antialias=1)
     graph = helper.make_graph(
         [node], "g",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3]),
-         helper.make_tensor_value_info("axes", TensorProto.INT64, [1])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 4, 6]),
+         helper.make_tensor_value_info("scales", TensorProto.FLOAT, [4])],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
     )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    with pytest.raises(ge_mlir.GeMlirError, match="comes from graph input 'axes'") as info:
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    with pytest.raises(ge_mlir.GeMlirError, match="comes from graph input 'scales'") as info:
         ge_mlir.compile(model, progress=False)
-    assert info.value.needs_constant == ["axes"]
-    m = ge_mlir.compile(model, options={"constant_inputs": {"axes": np.array([1])}}, progress=False)
+    assert info.value.needs_constant == ["scales"]
+    scales = np.array([1, 1, 2, 1.5], np.float32)
+    m = ge_mlir.compile(model, options={"constant_inputs": {"scales": scales}}, progress=False)
     assert m.input_names == ["x"]
-    np.testing.assert_array_equal(m(X)[0], X.sum(1, keepdims=True))
+    x = np.arange(24, dtype=np.float32).reshape(1, 1, 4, 6)
+    ort = pytest.importorskip("onnxruntime")
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    np.testing.assert_allclose(m(x)[0], sess.run(None, {"x": x, "scales": scales})[0], rtol=1e-5, atol=1e-5)
     reshape = helper.make_model(helper.make_graph(
         [helper.make_node("Reshape", ["x", "shape"], ["y"])], "g",
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3]),

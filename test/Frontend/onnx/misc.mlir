@@ -214,9 +214,18 @@
 // BLACKMAN-WINDOW-NEXT: %[[C0:[^ ,:)]+]] = ge.constant dense<[0.000000e+00, 0.20077014, 0.849229872, 0.849229872, 0.20077014]> : tensor<5xf32>
 // BLACKMAN-WINDOW-NEXT: return %[[C0]] : tensor<5xf32>
 
-// RUN: %python %S/Inputs/misc_models.py window_runtime_size %t.window_runtime_size.onnx && not ge-import-onnx %t.window_runtime_size.onnx 2>&1 | FileCheck %s --check-prefix=WINDOW-RUNTIME-SIZE
-// WINDOW-RUNTIME-SIZE: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
-// WINDOW-RUNTIME-SIZE-NEXT: HannWindow node 'hannwindow0': input #0 (size) comes from graph input 'n'; it must be a constant (an initializer) to be imported
+// A run-time size: the formula in ge ops over a ge.range (? dim).
+// RUN: %python %S/Inputs/misc_models.py window_runtime_size %t.window_runtime_size.onnx && ge-import-onnx %t.window_runtime_size.onnx | FileCheck %s --check-prefix=WINDOW-RUNTIME-SIZE
+// WINDOW-RUNTIME-SIZE-LABEL: func.func @window_runtime_size(%arg0: tensor<i64> {onnx.name = "n"}) -> (tensor<?xf32> {onnx.name = "y"}) {
+// WINDOW-RUNTIME-SIZE-NEXT: %[[N:.*]] = ge.cast %arg0 : tensor<i64> to tensor<f32>
+// WINDOW-RUNTIME-SIZE: %[[R:.*]] = ge.range %{{.*}}, %arg0, %{{.*}} : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64>
+// WINDOW-RUNTIME-SIZE-NEXT: %[[I:.*]] = ge.cast %[[R]] : tensor<?xi64> to tensor<?xf32>
+// WINDOW-RUNTIME-SIZE-NEXT: %[[PI:.*]] = ge.constant dense<3.14159274> : tensor<f32>
+// WINDOW-RUNTIME-SIZE-NEXT: %[[A:.*]] = ge.mul %[[I]], %[[PI]] : (tensor<?xf32>, tensor<f32>) -> tensor<?xf32>
+// WINDOW-RUNTIME-SIZE-NEXT: %[[B:.*]] = ge.div %[[A]], %[[N]] : (tensor<?xf32>, tensor<f32>) -> tensor<?xf32>
+// WINDOW-RUNTIME-SIZE-NEXT: %[[S:.*]] = ge.sin %[[B]] : tensor<?xf32>
+// WINDOW-RUNTIME-SIZE-NEXT: %[[Y:.*]] = ge.mul %[[S]], %[[S]] : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+// WINDOW-RUNTIME-SIZE-NEXT: return %[[Y]] : tensor<?xf32>
 
 //===--------------------------------------------------------------------------===//
 // CenterCropPad: centered slice and/or zero pad per axis

@@ -756,9 +756,19 @@
 // RESIZE-TF-CROP: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
 // RESIZE-TF-CROP-NEXT: Resize node 'resize0': coordinate_transformation_mode=tf_crop_and_resize needs the roi input and extrapolation_value, which ge.resize does not carry
 
-// RUN: %python %S/Inputs/nn_models.py resize_dynamic_scales %t.resize_dynamic_scales.onnx && not ge-import-onnx %t.resize_dynamic_scales.onnx 2>&1 | FileCheck %s --check-prefix=RESIZE-DYNAMIC-SCALES
-// RESIZE-DYNAMIC-SCALES: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
-// RESIZE-DYNAMIC-SCALES-NEXT: Resize node 'resize0': input #2 (scales) comes from graph input 'sc'; it must be a constant (an initializer) to be imported
+// Run-time scales: output sizes floor(size * scale) in f64, then per axis the source
+// coordinates and a gather of the rounded index (nearest).
+// RUN: %python %S/Inputs/nn_models.py resize_dynamic_scales %t.resize_dynamic_scales.onnx && ge-import-onnx %t.resize_dynamic_scales.onnx | FileCheck %s --check-prefix=RESIZE-DYNAMIC-SCALES
+// RESIZE-DYNAMIC-SCALES-LABEL: func.func @resize_dynamic_scales(%arg0: tensor<1x1x2x2xf32> {onnx.name = "x"}, %arg1: tensor<4xf32> {onnx.name = "sc"}) -> (tensor<?x?x?x?xf32> {onnx.name = "y"}) {
+// RESIZE-DYNAMIC-SCALES: %[[S0:.*]] = ge.gather %arg1, %{{.*}} : (tensor<4xf32>, tensor<i64>) -> tensor<f32>
+// RESIZE-DYNAMIC-SCALES-NEXT: %[[N0:.*]] = ge.cast %{{.*}} : tensor<i64> to tensor<f64>
+// RESIZE-DYNAMIC-SCALES-NEXT: %[[S0D:.*]] = ge.cast %[[S0]] : tensor<f32> to tensor<f64>
+// RESIZE-DYNAMIC-SCALES-NEXT: %[[P0:.*]] = ge.mul %[[N0]], %[[S0D]] : (tensor<f64>, tensor<f64>) -> tensor<f64>
+// RESIZE-DYNAMIC-SCALES-NEXT: %[[F0:.*]] = ge.floor %[[P0]] : tensor<f64>
+// RESIZE-DYNAMIC-SCALES-NEXT: %{{.*}} = ge.cast %[[F0]] : tensor<f64> to tensor<i64>
+// RESIZE-DYNAMIC-SCALES: ge.gather %arg0, %{{.*}} : (tensor<1x1x2x2xf32>, tensor<?xi64>) -> tensor<?x1x2x2xf32>
+// RESIZE-DYNAMIC-SCALES: %[[Y:.*]] = ge.gather %{{.*}}, %{{.*}} {axis = 3 : i64} : (tensor<?x?x?x2xf32>, tensor<?xi64>) -> tensor<?x?x?x?xf32>
+// RESIZE-DYNAMIC-SCALES-NEXT: return %[[Y]] : tensor<?x?x?x?xf32>
 
 // RUN: %python %S/Inputs/nn_models.py resize_cubic_exclude_outside %t.resize_cubic_exclude_outside.onnx && not ge-import-onnx %t.resize_cubic_exclude_outside.onnx 2>&1 | FileCheck %s --check-prefix=RESIZE-CUBIC-EXCLUDE-OUTSIDE
 // RESIZE-CUBIC-EXCLUDE-OUTSIDE: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)

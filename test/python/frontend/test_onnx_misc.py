@@ -276,8 +276,13 @@ def _compare(got: np.ndarray, want: np.ndarray, name: str) -> None:
 # --- tests ----------------------------------------------------------------------------
 
 
+#: Models with run-time sizes (? results): compiled and run at several values against onnxruntime
+#: in test/python/test_runtime_parameters.py instead of the replay here.
+RUNTIME = {"window_runtime_size"}
+
+
 def test_models_and_expectations_agree():
-    assert set(mm.MODELS) == set(EXPECTED_OPS) | set(mm.REFUSED)
+    assert set(mm.MODELS) == set(EXPECTED_OPS) | set(mm.REFUSED) | RUNTIME
     assert not set(EXPECTED_OPS) & set(mm.REFUSED)
     assert set(EXPECTED_ATTRS) <= set(EXPECTED_OPS)
 

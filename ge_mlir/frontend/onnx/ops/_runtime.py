@@ -243,6 +243,11 @@ def pad_dims(ctx, x: ir.Value, per_dim: list, value: ir.Value | None, mode: str)
                 fill = ge.cast(ir.RankedTensorType.get([], elem), fill)
     y = x
     for d, begin, end in per_dim:
+        if mode == "wrap":
+            # Negative pads crop first and the rest wraps around what is left (the ONNX reference
+            # slices, then pads); for the other modes cropping one side does not change the other.
+            y = take(ctx, y, d, ge.max(ge.neg(begin), zero), ge.add(dim(ctx, y, d), ge.min(end, zero)))
+            begin, end = ge.max(begin, zero), ge.max(end, zero)
         size = dim(ctx, y, d)
         j = ge.range(ir.RankedTensorType.get([DYN], i64()), ge.neg(begin), ge.add(size, end), one)
         last = ge.sub(size, one)
@@ -281,3 +286,159 @@ def center_crop_pad(ctx, x: ir.Value, target: ir.Value, axes: list[int]) -> ir.V
         offset = ge.where(ge.less_equal(t, n), ge.div(ge.sub(n, t), two), ge.neg(ge.div(ge.sub(t, n), two)))
         per_dim.append((d, ge.neg(offset), ge.sub(ge.add(t, offset), n)))
     return pad_dims(ctx, x, per_dim, None, "constant")
+
+
+def _f(ctx, value: float, elem: ir.Type) -> ir.Value:
+    return ctx.constant(np.asarray(value, dtype=_np_dtype(elem)), elem)
+
+
+def to_elem(v: ir.Value, elem: ir.Type) -> ir.Value:
+    """``v`` converted to element type ``elem`` (itself when it has it)."""
+    t = ir.RankedTensorType(v.type)
+    return v if t.element_type == elem else ge.cast(ir.RankedTensorType.get(list(t.shape), elem), v)
+
+
+def resize_(ctx, x: ir.Value, axes: list[int], scales: ir.Value | None, sizes: ir.Value | None, *, mode: str,
+            coord: str, nearest: str, cubic_a: float, policy: str, legacy: bool) -> ir.Value:
+    """ONNX Resize with scales or sizes given at run time, one axis at a time (nearest, linear and
+    cubic interpolation are separable): the source coordinate of every output position by the
+    coordinate transformation (in f32, as onnxruntime), then a ``ge.gather`` of the rounded index
+    (nearest) or of the 2 / 4 clamped neighbours weighted along the axis (linear / cubic; clamping
+    is the edge padding of the ONNX reference). Output sizes are ``floor(size * scale)`` in f64
+    (sizes: as given, or scaled by the common ratio of ``keep_aspect_ratio_policy``)."""
+    elem = ir.RankedTensorType(x.type).element_type
+    f32, f64 = ir.F32Type.get(), ir.F64Type.get()
+    rank = ir.RankedTensorType(x.type).rank
+    zero, one = i64_const(ctx, 0), i64_const(ctx, 1)
+    n_of = {d: dim(ctx, x, d) for d in axes}
+    outs, scale_of = {}, {}
+    if sizes is not None:
+        sizes = as_i64(sizes)
+        ratios = {d: ge.div(to_elem(element(ctx, sizes, j), f64), to_elem(n_of[d], f64)) for j, d in enumerate(axes)}
+        if policy == "stretch":
+            for j, d in enumerate(axes):
+                outs[d] = element(ctx, sizes, j)
+                scale_of[d] = to_elem(ratios[d], f32)
+        else:
+            common = None
+            for d in axes:
+                r = ratios[d]
+                common = r if common is None else (ge.min(common, r) if policy == "not_larger" else ge.max(common, r))
+            for d in axes:
+                outs[d] = to_elem(ge.floor(ge.add(ge.mul(common, to_elem(n_of[d], f64)), _f(ctx, 0.5, f64))), i64())
+                scale_of[d] = to_elem(common, f32)
+    else:
+        for j, d in enumerate(axes):
+            s = element(ctx, scales, j)
+            scale_of[d] = to_elem(s, f32)
+            outs[d] = to_elem(ge.floor(ge.mul(to_elem(n_of[d], f64), to_elem(s, f64))), i64())
+    y = x
+    half, onef = _f(ctx, 0.5, f32), _f(ctx, 1.0, f32)
+    for d in axes:
+        n, out, s = n_of[d], outs[d], scale_of[d]
+        nf, outf = to_elem(n, f32), to_elem(out, f32)
+        i = to_elem(ge.range(ir.RankedTensorType.get([DYN], i64()), zero, out, one), f32)
+        centred = ge.sub(ge.div(ge.add(i, half), s), half)
+        # The ONNX reference's "resized length" in align_corners / pytorch_half_pixel is
+        # scale * size, before the floor that gives the output size.
+        resized = ge.mul(s, nf)
+        if legacy or coord == "asymmetric":
+            src = ge.div(i, s)
+        elif coord == "half_pixel":
+            src = centred
+        elif coord == "pytorch_half_pixel":
+            src = ge.where(ge.greater(resized, onef), centred, _f(ctx, 0.0, f32))
+        elif coord == "align_corners":
+            ratio = ge.div(ge.sub(nf, onef), ge.sub(resized, onef))
+            src = ge.where(ge.equal(resized, onef), _f(ctx, 0.0, f32), ge.mul(i, ratio))
+        elif coord == "half_pixel_symmetric":
+            adj = ge.div(outf, ge.mul(s, nf))
+            offset = ge.mul(ge.div(nf, _f(ctx, 2.0, f32)), ge.sub(onef, adj))
+            src = ge.add(offset, centred)
+        else:
+            ctx.refuse(f"coordinate_transformation_mode {coord!r} with run-time scales/sizes is not supported")
+        last = ge.sub(n, one)
+        others = [o for o in range(rank) if o != d]
+
+        def along(v: ir.Value) -> ir.Value:  # a per-position weight, broadcast over the other axes
+            v = to_elem(v, elem)
+            return ge.unsqueeze(v, others) if others else v
+
+        def tap(k: ir.Value) -> ir.Value:
+            return ge.gather(y, _clamp(ctx, k, zero, last), axis=d)
+
+        if mode == "nearest":
+            if legacy:
+                r = ge.where(ge.less(s, onef), ge.ceil(src), ge.floor(src))
+            elif nearest == "round_prefer_floor":
+                r = ge.ceil(ge.sub(src, half))
+            elif nearest == "round_prefer_ceil":
+                r = ge.floor(ge.add(src, half))
+            elif nearest == "floor":
+                r = ge.floor(src)
+            else:
+                r = ge.ceil(src)
+            y = tap(to_elem(r, i64()))
+            continue
+        x0 = ge.floor(src)
+        frac = ge.sub(src, x0)
+        k0 = to_elem(x0, i64())
+        if mode == "linear":
+            y = ge.add(ge.mul(tap(k0), along(ge.sub(onef, frac))), ge.mul(tap(ge.add(k0, one)), along(frac)))
+            continue
+        a = cubic_a
+        c = lambda v: _f(ctx, v, f32)  # noqa: E731
+        t1 = ge.add(frac, onef)
+        w_m1 = ge.sub(ge.mul(ge.add(ge.mul(ge.sub(ge.mul(c(a), t1), c(5 * a)), t1), c(8 * a)), t1), c(4 * a))
+        w_0 = ge.add(ge.mul(ge.mul(ge.sub(ge.mul(c(a + 2), frac), c(a + 3)), frac), frac), onef)
+        r1 = ge.sub(onef, frac)
+        w_1 = ge.add(ge.mul(ge.mul(ge.sub(ge.mul(c(a + 2), r1), c(a + 3)), r1), r1), onef)
+        t2 = ge.add(r1, onef)
+        w_2 = ge.sub(ge.mul(ge.add(ge.mul(ge.sub(ge.mul(c(a), t2), c(5 * a)), t2), c(8 * a)), t2), c(4 * a))
+        acc = None
+        for off, w in ((-1, w_m1), (0, w_0), (1, w_1), (2, w_2)):
+            term = ge.mul(tap(ge.add(k0, i64_const(ctx, off))), along(w))
+            acc = term if acc is None else ge.add(acc, term)
+        y = acc
+    return y
+
+
+def tile(ctx, x: ir.Value, repeats: ir.Value) -> ir.Value:
+    """ONNX Tile with run-time repeats: along each axis, a gather of ``range(size * r) mod size``."""
+    repeats = as_i64(repeats)
+    zero, one = i64_const(ctx, 0), i64_const(ctx, 1)
+    y = x
+    for d in range(ir.RankedTensorType(x.type).rank):
+        n = dim(ctx, y, d)
+        # mod by max(n, 1): an empty axis stays empty (its range is empty) without a division by 0.
+        j = ge.range(ir.RankedTensorType.get([DYN], i64()), zero, ge.mul(n, element(ctx, repeats, d)), one)
+        y = ge.gather(y, ge.mod(j, ge.max(n, one)), axis=d)
+    return y
+
+
+def expand(ctx, x: ir.Value, shape: ir.Value) -> ir.Value:
+    """ONNX Expand with a run-time shape (numpy broadcasting both ways): ``x`` gets leading 1 dims
+    up to the result rank, then along each axis the result size is the shape's value unless that
+    is 1 (then ``x``'s), and a gather repeats index 0 where ``x`` has size 1. A size of ``x`` that is
+    neither 1 nor the result's makes the index run past the axis: the bounds check fails the call."""
+    t = ir.RankedTensorType(x.type)
+    k = int(np.prod(ir.RankedTensorType(shape.type).shape))
+    rank = max(t.rank, k)
+    y = x
+    if t.rank < rank:
+        lead = [True] * (rank - t.rank) + [False] * t.rank
+        if t.has_static_shape:
+            y = ge.reshape(ir.RankedTensorType.get([1] * (rank - t.rank) + list(t.shape), t.element_type), x)
+        else:
+            y = insert_unit_dims(ctx, x, ctx.constant(np.array(lead, dtype=np.bool_)), rank)
+    shape = as_i64(shape)
+    zero, one = i64_const(ctx, 0), i64_const(ctx, 1)
+    for d in range(rank):
+        n = dim(ctx, y, d)
+        if d < rank - k:
+            continue  # not named by the shape: kept
+        s = element(ctx, shape, d - (rank - k))
+        out = ge.where(ge.equal(s, one), n, s)
+        j = ge.range(ir.RankedTensorType.get([DYN], i64()), zero, out, one)
+        y = ge.gather(y, ge.where(ge.equal(n, one), ge.mul(j, zero), j), axis=d)
+    return y

@@ -365,9 +365,35 @@ def _window_values(op: str, size: np.ndarray, periodic: int, dtype) -> np.ndarra
     return np.asarray(res).astype(dtype)
 
 
-@converter("HannWindow", "HammingWindow", "BlackmanWindow", since=17, notes="size must be a constant")
+def _window_runtime(ctx, elem: ir.Type, periodic: int) -> ir.Value:
+    """A window of run-time length (? dim), the reference's formula in ge ops: Blackman in f64,
+    Hann and Hamming in the output type (numpy's promotion in the reference)."""
+    if rt.static_count(ctx, 0, "size") != 1:
+        ctx.refuse("size must be a scalar")
+    ct = ir.F64Type.get() if ctx.op_type == "BlackmanWindow" or not _is_float(elem) else elem
+    size = rt.scalar(ctx, ctx.input(0))
+    n1 = size if periodic == 1 else ge.sub(size, rt.i64_const(ctx, 1))
+    n1 = rt.to_elem(n1, ct)
+    ni = rt.to_elem(ge.range(ir.RankedTensorType.get([rt.DYN], rt.i64()), rt.i64_const(ctx, 0), size, rt.i64_const(ctx, 1)), ct)
+    c = lambda v: _const(ctx, v, ct)  # noqa: E731
+    angle = lambda k: ge.div(ge.mul(ni, c(np.pi * k)), n1)  # noqa: E731
+    if ctx.op_type == "BlackmanWindow":
+        y = ge.add(ge.add(ge.mul(ge.cos(angle(2)), c(-0.5)), ge.mul(ge.cos(angle(4)), c(0.08))), c(0.42))
+    elif ctx.op_type == "HannWindow":
+        sn = ge.sin(angle(1))
+        y = ge.mul(sn, sn)
+    else:
+        alpha = 25.0 / 46.0
+        y = ge.sub(c(alpha), ge.mul(ge.cos(angle(2)), c(1 - alpha)))
+    return rt.to_elem(y, elem)
+
+
+@converter("HannWindow", "HammingWindow", "BlackmanWindow", since=17,
+           notes="size constant (a constant window) or at run time (the formula in ge ops; ? dim)")
 def window(ctx):
-    size_arr = np.asarray(ctx.require_const(0, "size"))
+    if ctx.const(0) is None:
+        return _window_runtime(ctx, element_type(int(ctx.attr("output_datatype", 1))), int(ctx.attr("periodic", 1)))
+    size_arr = np.asarray(ctx.const(0))
     if size_arr.size != 1:
         ctx.refuse(f"size must be a scalar, got shape {list(size_arr.shape)}")
     size = size_arr.reshape(())

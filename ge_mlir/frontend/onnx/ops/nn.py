@@ -27,6 +27,7 @@ import numpy as np
 from mlir import ir
 
 from ....dialects import ge
+from . import _runtime as rt
 from ..registry import converter, mlir_element_of, numpy_dtype
 from ._shapes import (
     _cast, _kernel, _no_extra_outputs, _norm_axis, _reshape, _shape_of, _spatial_rank, _tensor, _to_2d, _window,
@@ -652,11 +653,59 @@ def _const_input(ctx, i: int, what: str) -> np.ndarray:
     return value
 
 
-@converter("Resize", since=10, notes="scales/sizes must be constants; tf_crop_and_resize refused")
+def _resize_runtime(ctx, scales_i: int | None, sizes_i: int | None, mode: str, legacy: bool = False) -> ir.Value:
+    """Resize/Upsample whose scales or sizes are given at run time (see ``_runtime.resize_``)."""
+    rank = ctx.rank(0)
+    axes = ctx.attr("axes", None)
+    axes = list(range(rank)) if axes is None else [_norm_axis(ctx, int(a), rank, "axes value") for a in axes]
+    if len(set(axes)) != len(axes):
+        ctx.invalid(f"axes {axes} repeats an axis")
+    mode = "linear" if mode == "bilinear" else mode
+    if mode not in ("nearest", "linear", "cubic"):
+        ctx.refuse(f"mode {mode!r} is not supported")
+    coord = ctx.attr("coordinate_transformation_mode", "half_pixel")
+    nearest = ctx.attr("nearest_mode", "round_prefer_floor")
+    i = sizes_i if sizes_i is not None else scales_i
+    what = "sizes" if sizes_i is not None else "scales"
+    if not legacy and (ctx.attr("antialias", 0) or (mode == "cubic" and ctx.attr("exclude_outside", 0))
+                       or coord not in ("half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric",
+                                        "half_pixel_symmetric")):
+        # Filters whose taps depend on the scale (antialias, renormalized borders) are built at import
+        # from constant scales only: ask for the value (ge_mlir.compile's constant_inputs can give it).
+        _const_input(ctx, i, what)
+    if not legacy and mode == "nearest" and nearest not in _NEAREST:
+        ctx.refuse(f"nearest_mode {nearest!r} is not supported")
+    policy = ctx.attr("keep_aspect_ratio_policy", "stretch") if sizes_i is not None else "stretch"
+    if policy not in ("stretch", "not_larger", "not_smaller"):
+        ctx.refuse(f"unknown keep_aspect_ratio_policy {policy!r}")
+    if rt.static_count(ctx, i, what) != len(axes):
+        ctx.invalid(f"scales/sizes must have {len(axes)} values")
+    return rt.resize_(ctx, ctx.input(0), axes, ctx.input(scales_i) if sizes_i is None else None,
+                      ctx.input(sizes_i) if sizes_i is not None else None, mode=mode, coord=coord,
+                      nearest=nearest, cubic_a=float(ctx.attr("cubic_coeff_a", -0.75)), policy=policy,
+                      legacy=legacy)
+
+
+def _runtime_input(ctx, i: int) -> bool:
+    """Input ``i`` is given (non-empty) and only known at run time."""
+    if not ctx.has_input(i) or ctx.const(i) is not None:
+        return False
+    t = ctx.input_type(i)
+    return not (t.has_static_shape and int(np.prod(t.shape)) == 0)
+
+
+@converter("Resize", since=10, notes="scales/sizes constant (ge.resize) or at run time (per-axis gathers "
+           "and weights; ? dims); tf_crop_and_resize refused")
 def resize(ctx):
     if ctx.opset < 11:
+        if _runtime_input(ctx, 1):
+            return _resize_runtime(ctx, 1, None, ctx.attr("mode", "nearest"), legacy=True)
         scales = _const_input(ctx, 1, "scales")
         return _resize(ctx, ctx.attr("mode", "nearest"), scales=scales, legacy=True)
+    if _runtime_input(ctx, 3):
+        return _resize_runtime(ctx, None, 3, ctx.attr("mode", "nearest"))
+    if _runtime_input(ctx, 2) and not (ctx.has_input(3) and ctx.const(3) is not None and ctx.const(3).size):
+        return _resize_runtime(ctx, 2, None, ctx.attr("mode", "nearest"))
     sizes = _const_input(ctx, 3, "sizes") if ctx.has_input(3) else None
     if sizes is not None and sizes.size == 0:
         sizes = None
@@ -684,6 +733,8 @@ def upsample(ctx):
         scales = ctx.attr("scales", None)
         if scales is None:
             ctx.refuse("the scales attribute is missing")
+    elif _runtime_input(ctx, 1):
+        return _resize_runtime(ctx, 1, None, ctx.attr("mode", "nearest"), legacy=True)
     else:
         scales = _const_input(ctx, 1, "scales")
     return _resize(ctx, ctx.attr("mode", "nearest"), scales=scales, legacy=True)

@@ -201,15 +201,24 @@ def flatten(ctx):
     return ge.flatten(ctx.input(0), axis=int(ctx.attr("axis", 1)))
 
 
-@converter("Expand", since=8, notes="shape " + _AT_IMPORT)
+@converter("Expand", since=8, notes="shape at import (ge.expand) or at run time (per-axis gathers; ? dims)")
 def expand(ctx):
-    shape = _ints(ctx.require_const(1, "shape"), ctx, "shape")
+    c = ctx.const(1)
+    if c is None:
+        rt.static_count(ctx, 1, "shape")
+        return rt.expand(ctx, ctx.input(0), ctx.input(1))
+    shape = _ints(c, ctx, "shape")
     return ge.expand(ctx.input(0), shape)
 
 
-@converter("Tile", since=6, notes="repeats " + _AT_IMPORT)
+@converter("Tile", since=6, notes="repeats at import (ge.tile) or at run time (per-axis gathers; ? dims)")
 def tile(ctx):
-    repeats = _ints(ctx.require_const(1, "repeats"), ctx, "repeats")
+    c = ctx.const(1)
+    if c is None:
+        if rt.static_count(ctx, 1, "repeats") != ctx.rank(0):
+            ctx.invalid(f"repeats must have one value per input dim ({ctx.rank(0)})")
+        return rt.tile(ctx, ctx.input(0), ctx.input(1))
+    repeats = _ints(c, ctx, "repeats")
     return ge.tile(ctx.input(0), repeats)
 
 
