@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 import onnx
+import onnx.reference
 import pytest
 from mlir import ir
 
