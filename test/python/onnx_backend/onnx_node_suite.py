@@ -223,9 +223,10 @@ def classify(exc: BaseException, stage: str) -> str:
     return f"error: {type(exc).__name__} in {stage}: {_first_line(str(exc), 70)}"
 
 
-#: GE_NODE_SUITE_SPECIALIZE=1 lets ge_mlir.onnx_backend compile a graph input in as its value when
-#: an op needs it at import (one compile per value set); by default each case is compiled once.
-SPECIALIZE = os.environ.get("GE_NODE_SUITE_SPECIALIZE", "1") == "1"
+#: Each case is compiled once and run with its inputs as run-time values, as ge_mlir.compile users
+#: do. GE_NODE_SUITE_SPECIALIZE=1 lets ge_mlir.onnx_backend compile a graph input in as its value
+#: when an op needs it at import (one compile per value set) -- a survey, not what CI counts.
+SPECIALIZE = os.environ.get("GE_NODE_SUITE_SPECIALIZE", "0") == "1"
 
 
 def run_case(case_dir: Path) -> dict:

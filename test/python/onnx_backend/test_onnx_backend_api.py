@@ -83,17 +83,33 @@ def test_import_errors_propagate():
 
 
 def test_inputs_needed_as_constants_are_specialized_to_their_values():
+    """An antialiased Resize builds its filter from constant scales: the backend compiles the
+    scales in as the value given (again for another value); without specialization it is refused."""
+    m = _model([helper.make_node("Resize", ["x", "", "scales"], ["y"], mode="linear", antialias=1)],
+               [_vi("x", [1, 1, 4, 6]), _vi("scales", [4])], [_vi("y", None)], opset=18)
+    rep = onnx_backend.prepare(m)
+    ort = pytest.importorskip("onnxruntime")
+    sess = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
+    x = np.arange(24, dtype=np.float32).reshape(1, 1, 4, 6)
+    for scales in ([1, 1, 2, 1.5], [1, 1, 1.5, 2]):  # another value: compiled again
+        sc = np.array(scales, np.float32)
+        (y,) = rep.run([x, sc])
+        np.testing.assert_allclose(y, sess.run(None, {"x": x, "scales": sc})[0], rtol=1e-5, atol=1e-5)
+    assert rep.specialized_inputs == ["scales"]
+    with pytest.raises(UnsupportedOpsError, match="scales"):
+        onnx_backend.prepare(m, specialize_inputs=False)
+
+
+def test_run_time_axes_are_compiled_once():
+    """ReduceSum's axes as a graph input: read at run time, no value specialization."""
     m = _model([helper.make_node("ReduceSum", ["x", "axes"], ["y"])],
                [_vi("x", [2, 3]), _vi("axes", [1], onnx.TensorProto.INT64)], [_vi("y", None)], opset=13)
     rep = onnx_backend.prepare(m)
     x = np.arange(6, dtype=np.float32).reshape(2, 3)
-    (y,) = rep.run([x, np.array([1])])
-    assert rep.specialized_inputs == ["axes"]
-    np.testing.assert_array_equal(y, x.sum(1, keepdims=True))
-    (y,) = rep.run([x, np.array([0])])  # another value: compiled again
-    np.testing.assert_array_equal(y, x.sum(0, keepdims=True))
-    with pytest.raises(UnsupportedOpsError, match="axes"):
-        onnx_backend.prepare(m, specialize_inputs=False)
+    for a in (0, 1, -1):
+        (y,) = rep.run([x, np.array([a])])
+        np.testing.assert_array_equal(y, x.sum(a, keepdims=True))
+    assert rep.specialized_inputs == []
 
 
 def test_a_reshape_to_a_run_time_shape_is_compiled_once():
