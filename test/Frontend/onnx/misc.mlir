@@ -320,13 +320,27 @@
 // ATTENTION-FLOAT-MASK-SOFTCAP-NEXT: %[[V9:[^ ,:)]+]] = ge.matmul %[[V8]], %[[ARG2]] : (tensor<1x2x2x3xf32>, tensor<1x2x3x4xf32>) -> tensor<1x2x2x4xf32>
 // ATTENTION-FLOAT-MASK-SOFTCAP-NEXT: return %[[V9]] : tensor<1x2x2x4xf32>
 
-// RUN: %python %S/Inputs/misc_models.py attention_past %t.attention_past.onnx && not ge-import-onnx %t.attention_past.onnx 2>&1 | FileCheck %s --check-prefix=ATTENTION-PAST
-// ATTENTION-PAST: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
-// ATTENTION-PAST-NEXT: Attention node 'attention0': past_key/past_value (a KV cache) are not supported
+// A KV cache: present = concat(past, new) along the sequence; attention over the whole cache.
+// RUN: %python %S/Inputs/misc_models.py attention_past %t.attention_past.onnx && ge-import-onnx %t.attention_past.onnx | FileCheck %s --check-prefix=ATTENTION-PAST
+// ATTENTION-PAST-LABEL: func.func @attention_past(
+// ATTENTION-PAST-NEXT: %[[K:.*]] = ge.concat %arg3, %arg1 {axis = 2 : i64} : (tensor<1x2x3x4xf32>, tensor<1x2x1x4xf32>) -> tensor<1x2x4x4xf32>
+// ATTENTION-PAST-NEXT: %[[V:.*]] = ge.concat %arg4, %arg2 {axis = 2 : i64} : (tensor<1x2x3x4xf32>, tensor<1x2x1x4xf32>) -> tensor<1x2x4x4xf32>
+// ATTENTION-PAST-NEXT: %[[S:.*]] = ge.constant dense<0.707106769> : tensor<f32>
+// ATTENTION-PAST-NEXT: %[[QS:.*]] = ge.mul %arg0, %[[S]] : (tensor<1x2x1x4xf32>, tensor<f32>) -> tensor<1x2x1x4xf32>
+// ATTENTION-PAST-NEXT: %[[KS:.*]] = ge.mul %[[K]], %[[S]] : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xf32>
+// ATTENTION-PAST-NEXT: %[[KT:.*]] = ge.transpose %[[KS]] {perm = array<i64: 0, 1, 3, 2>} : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+// ATTENTION-PAST-NEXT: %[[QK:.*]] = ge.matmul %[[QS]], %[[KT]] : (tensor<1x2x1x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x1x4xf32>
+// ATTENTION-PAST-NEXT: %[[P:.*]] = ge.softmax %[[QK]] : tensor<1x2x1x4xf32>
+// ATTENTION-PAST-NEXT: %[[Y:.*]] = ge.matmul %[[P]], %[[V]] : (tensor<1x2x1x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x1x4xf32>
+// ATTENTION-PAST-NEXT: return %[[Y]], %[[K]], %[[V]] : tensor<1x2x1x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>
 
-// RUN: %python %S/Inputs/misc_models.py attention_qk_output_used %t.attention_qk_output_used.onnx && not ge-import-onnx %t.attention_qk_output_used.onnx 2>&1 | FileCheck %s --check-prefix=ATTENTION-QK-OUTPUT-USED
-// ATTENTION-QK-OUTPUT-USED: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
-// ATTENTION-QK-OUTPUT-USED-NEXT: Attention node 'attention0': the qk_matmul_output output is used; only Y is imported
+// qk_matmul_output (mode 0): the scaled Q K^T product.
+// RUN: %python %S/Inputs/misc_models.py attention_qk_output_used %t.attention_qk_output_used.onnx && ge-import-onnx %t.attention_qk_output_used.onnx | FileCheck %s --check-prefix=ATTENTION-QK-OUTPUT-USED
+// ATTENTION-QK-OUTPUT-USED-LABEL: func.func @attention_qk_output_used(
+// ATTENTION-QK-OUTPUT-USED: %[[QK:.*]] = ge.matmul %{{.*}}, %{{.*}} : (tensor<1x1x2x4xf32>, tensor<1x1x4x2xf32>) -> tensor<1x1x2x2xf32>
+// ATTENTION-QK-OUTPUT-USED-NEXT: %[[P:.*]] = ge.softmax %[[QK]] : tensor<1x1x2x2xf32>
+// ATTENTION-QK-OUTPUT-USED-NEXT: %[[Y:.*]] = ge.matmul %[[P]], %arg2 : (tensor<1x1x2x2xf32>, tensor<1x1x2x4xf32>) -> tensor<1x1x2x4xf32>
+// ATTENTION-QK-OUTPUT-USED-NEXT: return %[[Y]], %[[QK]] : tensor<1x1x2x4xf32>, tensor<1x1x2x2xf32>
 
 //===--------------------------------------------------------------------------===//
 // RotaryEmbedding (opset 23+): halves or interleaved pairs rotated by the cos/sin caches

@@ -468,15 +468,14 @@ def _heads_4d(ctx, v: ir.Value, shape: list[int], heads: int, what: str) -> ir.V
 
 
 @converter("Attention", since=23,
-           notes="3-D and 4-D Q/K/V, GQA, causal, bool/float masks, softcap; KV cache and qk_matmul_output refused")
+           notes="3-D and 4-D Q/K/V, GQA, causal, bool/float masks, softcap, sliding windows; KV cache "
+           "(past_key/past_value -> present_*), nonpad_kv_seqlen (run-time per-batch lengths) and "
+           "qk_matmul_output (modes 0-3)")
 def attention(ctx):
-    if ctx.has_input(4) or ctx.has_input(5):
-        ctx.refuse("past_key/past_value (a KV cache) are not supported")
-    if ctx.has_input(6):
-        ctx.refuse("nonpad_kv_seqlen (an external KV cache with per-batch lengths) is not supported")
-    for i, what in ((1, "present_key"), (2, "present_value"), (3, "qk_matmul_output")):
-        if ctx.output_used(i):
-            ctx.refuse(f"the {what} output is used; only Y is imported")
+    if ctx.has_input(4) != ctx.has_input(5):
+        ctx.invalid("past_key and past_value must be given together")
+    if ctx.has_input(6) and ctx.has_input(4):
+        ctx.invalid("nonpad_kv_seqlen cannot be combined with past_key/past_value")
     rank = ctx.rank(0)
     if rank not in (3, 4) or ctx.rank(1) != rank or ctx.rank(2) != rank:
         ctx.refuse(f"Q, K and V must all be 3-D or all 4-D, got ranks {ctx.rank(0)}, {ctx.rank(1)}, {ctx.rank(2)}")
@@ -497,6 +496,19 @@ def attention(ctx):
     else:
         if (qh_attr and int(qh_attr) != qs[1]) or (kvh_attr and int(kvh_attr) != ks[1]):
             ctx.refuse(f"q_num_heads/kv_num_heads ({qh_attr}, {kvh_attr}) disagree with the 4-D shapes")
+    past = 0  # the cached positions before this block: the causal / window frontier's offset
+    if ctx.has_input(4):
+        pk, pv = _static_shape(ctx, 4, "past_key"), _static_shape(ctx, 5, "past_value")
+        if ctx.elem(4) != elem or ctx.elem(5) != elem:
+            ctx.refuse("past_key/past_value must have Q's element type")
+        kshape, vshape = _shape_of(k), _shape_of(v)
+        if len(pk) != 4 or len(pv) != 4 or pk[:2] != kshape[:2] or pk[3] != kshape[3] or pv[:2] != vshape[:2] \
+                or pv[3] != vshape[3] or pk[2] != pv[2]:
+            ctx.invalid(f"past_key {pk} / past_value {pv} do not match K {kshape} / V {vshape}")
+        past = pk[2]
+        k = ge.concat([ctx.input(4), k], 2)
+        v = ge.concat([ctx.input(5), v], 2)
+    present_k, present_v = k, v
     b, qh, sq, hd = _shape_of(q)
     _, kvh, skv, hk = _shape_of(k)
     _, vh, sv, hv = _shape_of(v)
@@ -507,25 +519,32 @@ def attention(ctx):
     softcap = float(ctx.attr("softcap", 0.0) or 0.0)
     if softcap < 0:
         ctx.refuse(f"softcap {softcap} is negative")
+    mode = int(ctx.attr("qk_matmul_output_mode", 0) or 0)
+    if mode not in (0, 1, 2, 3):
+        ctx.invalid(f"qk_matmul_output_mode {mode} is not one of 0, 1, 2, 3")
     npdt = numpy_dtype(elem)
-
-    # Additive bias [.., sq, skv]: mask (bool -> 0 / -inf; padded with -inf up
-    # to skv), causal (j <= i) and sliding-window terms, as the reference builds it.
-    const_bias = None
-    if ctx.attr("is_causal", 0):
-        i_idx, j_idx = np.arange(sq).reshape(sq, 1), np.arange(skv).reshape(1, skv)
-        const_bias = np.where(j_idx <= i_idx, 0.0, -np.inf)
+    causal = bool(ctx.attr("is_causal", 0))
     left, right = int(ctx.attr("left_window_size", -1)), int(ctx.attr("right_window_size", -1))
-    if left >= 0 or right >= 0:
-        diff = np.arange(sq).reshape(sq, 1) - np.arange(skv).reshape(1, skv)
-        allowed = np.ones_like(diff, dtype=bool)
+
+    # Additive bias [.., sq, skv], as the reference builds it: the mask (bool -> 0 / -inf; padded
+    # with -inf up to skv), the causal frontier j <= i + offset and the sliding window around
+    # i + offset (offset: the past length, or per batch nonpad_kv_seqlen - sq), the padding of an
+    # external cache past nonpad_kv_seqlen.
+    i_idx, j_idx = np.arange(sq).reshape(sq, 1), np.arange(skv).reshape(1, skv)
+
+    def frontier(off) -> np.ndarray:
+        allowed = np.ones((sq, skv), dtype=bool)
+        if causal:
+            allowed &= j_idx <= i_idx + off
+        diff = i_idx + off - j_idx
         if left >= 0:
             allowed &= diff <= left
         if right >= 0:
             allowed &= -diff <= right
-        win = np.where(allowed, 0.0, -np.inf)
-        const_bias = win if const_bias is None else const_bias + win
-    bias = None  # a ge value, when the mask is a run-time input
+        return np.where(allowed, 0.0, -np.inf)
+
+    const_bias = frontier(past) if (causal or left >= 0 or right >= 0) and not ctx.has_input(6) else None
+    bias = None  # a ge value, when the mask or the cache lengths are run-time inputs
     if ctx.has_input(3):
         m_elem = ctx.elem(3)
         m_shape = _static_shape(ctx, 3, "attn_mask")
@@ -549,8 +568,32 @@ def attention(ctx):
                 m = ge.where(m, _const(ctx, 0.0, elem), _const(ctx, -np.inf, elem))
             if pad:
                 m = ge.pad(m, [0] * len(m_shape) + [0] * (len(m_shape) - 1) + [pad], value=float("-inf"))
-            bias = m if const_bias is None else ge.add(m, _const(ctx, const_bias, elem))
+            bias = m if const_bias is None else ge.add(m, _const(ctx, const_bias.astype(npdt), elem))
             const_bias = None
+    if ctx.has_input(6):
+        # External cache: lengths known at run time. Per batch, keys past the length are padding
+        # and the frontier is offset by length - sq; the bias becomes [B, 1, sq, skv].
+        lens = rt.as_i64(ctx.input(6))
+        if ctx.input_type(6).shape != [b]:
+            ctx.invalid(f"nonpad_kv_seqlen must have shape [{b}], got {ctx.input_type(6)}")
+        lens4 = ge.reshape(ir.RankedTensorType.get([b, 1, 1, 1], rt.i64()), lens)
+        jj = rt.i64_const(ctx, np.arange(skv).reshape(1, 1, 1, skv))
+        allowed = ge.less(jj, lens4)
+        if causal or left >= 0 or right >= 0:
+            pos = ge.add(rt.i64_const(ctx, np.arange(sq).reshape(1, 1, sq, 1)),
+                         ge.sub(lens4, rt.i64_const(ctx, sq)))  # i + offset[b]
+            if causal:
+                allowed = ge.and_(allowed, ge.less_equal(jj, pos))
+            diff = ge.sub(pos, jj)
+            if left >= 0:
+                allowed = ge.and_(allowed, ge.less_equal(diff, rt.i64_const(ctx, left)))
+            if right >= 0:
+                allowed = ge.and_(allowed, ge.less_equal(ge.neg(diff), rt.i64_const(ctx, right)))
+        lb = ge.where(allowed, _const(ctx, 0.0, elem), _const(ctx, -np.inf, elem))
+        if const_bias is not None:
+            lb = ge.add(lb, _const(ctx, const_bias.astype(npdt), elem))
+            const_bias = None
+        bias = lb if bias is None else ge.add(bias, lb)
     if const_bias is not None:
         const_bias = const_bias.astype(npdt)
         bias = _const(ctx, const_bias, elem)
@@ -568,27 +611,37 @@ def attention(ctx):
     if softcap > 0:
         cap = _const(ctx, softcap, elem)
         scores = ge.mul(ge.tanh(ge.div(scores, cap)), cap)
+    qk_out = scores
     if bias is not None:
         scores = ge.add(scores, bias)
+    if mode == 2:
+        qk_out = scores
     prec = ctx.attr("softmax_precision", None)
     sm_elem = element_type(int(prec)) if prec else elem
     if not _is_float(sm_elem):
         ctx.refuse(f"softmax_precision {sm_elem} must be a float type")
-    probs = _cast(ge.softmax(_cast(scores, sm_elem), axis=-1), elem)
+    probs = ge.softmax(_cast(scores, sm_elem), axis=-1)
     # Rows whose bias is -inf everywhere attend nothing: their probabilities are 0.
     if const_bias is not None:
         dead = np.isneginf(np.max(np.broadcast_to(const_bias, np.broadcast_shapes(const_bias.shape, (sq, skv))),
                                   axis=-1, keepdims=True))
         if dead.any():
-            probs = ge.where(_const(ctx, dead, ir.IntegerType.get_signless(1)), _const(ctx, 0.0, elem), probs)
+            probs = ge.where(_const(ctx, dead, ir.IntegerType.get_signless(1)), _const(ctx, 0.0, sm_elem), probs)
     elif bias is not None:
         row_max = ge.reduce_max(bias, axes=[bias.type.rank - 1], keepdims=True)
         dead = ge.equal(row_max, _const(ctx, -np.inf, elem))
-        probs = ge.where(dead, _const(ctx, 0.0, elem), probs)
+        probs = ge.where(dead, _const(ctx, 0.0, sm_elem), probs)
+    if mode == 3:
+        qk_out = probs
+    probs = _cast(probs, elem)
     y = ge.matmul(probs, v)
     if rank == 3:
         y = _reshape(ge.transpose(y, [0, 2, 1, 3]), [b, sq, qh * hv])
-    return _no_extra_outputs([y], ctx)
+    outs = [y,
+            present_k if ctx.output_used(1) else None,
+            present_v if ctx.output_used(2) else None,
+            _cast(qk_out, elem) if ctx.output_used(3) else None]
+    return outs[:max(1, ctx.num_outputs)]
 
 
 # --- RotaryEmbedding ---------------------------------------------------------------------------
