@@ -652,10 +652,21 @@
 // UNIQUE: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
 // UNIQUE-NEXT: Unique node 'unique': Unique: its output shape depends on the input values, but ge needs result shapes at import time (it is folded when its inputs are known at import time)
 
-// RUN: %python %S/Inputs/tensor_models.py gather_nd %t.gather_nd.onnx && not ge-import-onnx %t.gather_nd.onnx 2>&1 | FileCheck %s --check-prefix=GATHER-ND
-// GATHER-ND: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
-// GATHER-ND-NEXT: GatherND node 'gather_nd': GatherND has no ge op (ge.gather and ge.gather_elements index one axis)
+// GatherND: the index tuples made linear (a component out of range pushes the position past the
+// axis: the gather's bounds check fails the call), then one ge.gather on the flattened data.
+// RUN: %python %S/Inputs/tensor_models.py gather_nd %t.gather_nd.onnx && ge-import-onnx %t.gather_nd.onnx | FileCheck %s --check-prefix=GATHER-ND
+// GATHER-ND-LABEL: func.func @gather_nd(%arg0: tensor<3x4xf32> {onnx.name = "x"}) -> (tensor<2xf32> {onnx.name = "y"}) {
+// GATHER-ND-NEXT: %[[FLAT:.*]] = ge.reshape %arg0 : tensor<3x4xf32> to tensor<12xf32>
+// GATHER-ND: %[[STRIDES:.*]] = ge.constant dense<{{\[\[}}4, 1]]> : tensor<1x2xi64>
+// GATHER-ND: %[[LIN:.*]] = ge.where %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2xi1>, tensor<i64>, tensor<2xi64>) -> tensor<2xi64>
+// GATHER-ND-NEXT: %[[Y:.*]] = ge.gather %[[FLAT]], %[[LIN]] : (tensor<12xf32>, tensor<2xi64>) -> tensor<2xf32>
+// GATHER-ND-NEXT: return %[[Y]] : tensor<2xf32>
 
-// RUN: %python %S/Inputs/tensor_models.py scatter_nd %t.scatter_nd.onnx && not ge-import-onnx %t.scatter_nd.onnx 2>&1 | FileCheck %s --check-prefix=SCATTER-ND
-// SCATTER-ND: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
-// SCATTER-ND-NEXT: ScatterND node 'scatter_nd': ScatterND has no ge op (ge.scatter_elements scatters along one axis)
+// ScatterND: the same linear positions, one ge.scatter_elements on the flattened data.
+// RUN: %python %S/Inputs/tensor_models.py scatter_nd %t.scatter_nd.onnx && ge-import-onnx %t.scatter_nd.onnx | FileCheck %s --check-prefix=SCATTER-ND
+// SCATTER-ND-LABEL: func.func @scatter_nd(%arg0: tensor<3x4xf32> {onnx.name = "x"}, %arg1: tensor<2xf32> {onnx.name = "u"}) -> (tensor<3x4xf32> {onnx.name = "y"}) {
+// SCATTER-ND-NEXT: %[[FLAT:.*]] = ge.reshape %arg0 : tensor<3x4xf32> to tensor<12xf32>
+// SCATTER-ND: %[[LIN:.*]] = ge.where %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2xi1>, tensor<i64>, tensor<2xi64>) -> tensor<2xi64>
+// SCATTER-ND-NEXT: %[[S:.*]] = ge.scatter_elements %[[FLAT]], %[[LIN]], %arg1 : (tensor<12xf32>, tensor<2xi64>, tensor<2xf32>) -> tensor<12xf32>
+// SCATTER-ND-NEXT: %[[Y:.*]] = ge.reshape %[[S]] : tensor<12xf32> to tensor<3x4xf32>
+// SCATTER-ND-NEXT: return %[[Y]] : tensor<3x4xf32>

@@ -42,6 +42,11 @@ EXPECTED_OPS: dict[str, list[str] | set[str]] = {
     "slice_runtime_starts": {"ge.constant", "ge.gather", "ge.shape", "ge.less", "ge.add", "ge.where", "ge.greater",
                              "ge.sub", "ge.max", "ge.min", "ge.abs", "ge.div", "ge.range", "ge.mul"},
     "topk_runtime_k": {"ge.constant", "ge.gather", "ge.less", "ge.where", "ge.top_k", "ge.range"},
+    # index tuples made linear (out-of-range components pushed past the axis), then one gather/scatter
+    "gather_nd": {"ge.reshape", "ge.constant", "ge.less", "ge.add", "ge.where", "ge.greater_equal", "ge.or",
+                  "ge.cast", "ge.reduce_sum", "ge.greater", "ge.mul", "ge.gather"},
+    "scatter_nd": {"ge.reshape", "ge.constant", "ge.less", "ge.add", "ge.where", "ge.greater_equal", "ge.or",
+                   "ge.cast", "ge.reduce_sum", "ge.greater", "ge.mul", "ge.scatter_elements"},
     "reshape_neg1": ["ge.reshape"],
     "reshape_zero": ["ge.reshape"],
     "reshape_allowzero": ["ge.reshape"],
@@ -153,8 +158,6 @@ REFUSALS: dict[str, tuple[str, str]] = {
     "compress_runtime": ("Compress", "number of true values of the run-time 'condition' input"),
     "nonzero": ("NonZero", "output shape depends on the input values"),
     "unique": ("Unique", "output shape depends on the input values"),
-    "gather_nd": ("GatherND", "GatherND has no ge op"),
-    "scatter_nd": ("ScatterND", "ScatterND has no ge op"),
 }
 
 TENSOR_OPS = {

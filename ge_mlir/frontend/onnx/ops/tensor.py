@@ -23,6 +23,7 @@ from ..registry import converter, element_type, mlir_element_of, numpy_dtype
 from . import _runtime as rt
 from ._runtime import DYN
 from ._shapes import _dims, _norm_axis, _tensor
+from ._shapes import _reshape as _reshape_to  # no op when the shape is already the target
 
 _AT_IMPORT = "must be known at import time"
 
@@ -519,12 +520,71 @@ _DATA_DEPENDENT = (
 _REFUSED_NOTE = "refused: data-dependent output shape (folded when its inputs are constants)"
 converter("NonZero", since=9, notes=_REFUSED_NOTE, refused=True)(_refuse_with(f"NonZero: {_DATA_DEPENDENT}"))
 converter("Unique", since=11, notes=_REFUSED_NOTE, refused=True)(_refuse_with(f"Unique: {_DATA_DEPENDENT}"))
-converter("GatherND", since=11, notes="refused: no ge op", refused=True)(
-    _refuse_with("GatherND has no ge op (ge.gather and ge.gather_elements index one axis)")
-)
-converter("ScatterND", since=11, notes="refused: no ge op", refused=True)(
-    _refuse_with("ScatterND has no ge op (ge.scatter_elements scatters along one axis)")
-)
+def _linear_index(ctx, idx: ir.Value, dims: list[int], rows: int, what: str) -> ir.Value:
+    """Index tuples ``idx`` [rows, k] into a row-major block of ``dims`` as linear positions [rows]
+    (negative components count from the end). A component outside its dim makes the position
+    ``prod(dims) * rows`` -- past every gather/scatter axis, so the run-time bounds check fails the
+    call as onnxruntime fails the run."""
+    k = len(dims)
+    i64 = rt.i64()
+    idx = rt.as_i64(idx)
+    d = rt.i64_const(ctx, np.array(dims, np.int64).reshape(1, k))
+    zero = rt.i64_const(ctx, 0)
+    idx = ge.where(ge.less(idx, zero), ge.add(idx, d), idx)
+    bad = ge.or_(ge.less(idx, zero), ge.greater_equal(idx, d))
+    bad = ge.greater(ge.reduce_sum(rt.as_i64(bad), axes=[1], keepdims=False), zero)
+    strides = np.array([int(np.prod(dims[j + 1:], dtype=np.int64)) for j in range(k)], np.int64)
+    lin = ge.reduce_sum(ge.mul(idx, rt.i64_const(ctx, strides.reshape(1, k))), axes=[1], keepdims=False)
+    past = rt.i64_const(ctx, int(np.prod(dims, dtype=np.int64)) * max(rows, 1))
+    return ge.where(bad, past, lin)
+
+
+@converter("GatherND", since=11, notes="static shapes: index tuples made linear, one ge.gather on the "
+           "flattened data (batch_dims supported)")
+def gather_nd(ctx):
+    ds, is_ = ctx.shape(0), ctx.shape(1)
+    if any(d < 0 for d in ds + is_):
+        ctx.refuse(f"GatherND needs static shapes, got {ctx.input_type(0)} and {ctx.input_type(1)}")
+    b = int(ctx.attr("batch_dims", 0))
+    k = is_[-1]
+    if not 0 <= b < min(len(ds), len(is_)) or b + k > len(ds) or is_[:b] != ds[:b]:
+        ctx.invalid(f"indices {is_} with batch_dims {b} do not index data {ds}")
+    nb = int(np.prod(ds[:b], dtype=np.int64))
+    block = int(np.prod(ds[b:b + k], dtype=np.int64))
+    rest = ds[b + k:]
+    n = int(np.prod(is_[b:-1], dtype=np.int64))
+    data = _reshape_to(ctx.input(0), [nb * block, *rest])
+    idx = _reshape_to(_index_value(ctx, 1), [nb * n, k])
+    lin = _linear_index(ctx, idx, ds[b:b + k], nb, "indices")
+    if b:
+        lin = ge.add(lin, rt.i64_const(ctx, np.repeat(np.arange(nb, dtype=np.int64) * block, n)))
+    out = ge.gather(data, lin, axis=0)
+    return _reshape_to(out, [*ds[:b], *is_[b:-1], *rest])
+
+
+@converter("ScatterND", since=11, notes="static shapes: index tuples made linear, one ge.scatter_elements "
+           "on the flattened data (reductions supported)")
+def scatter_nd(ctx):
+    ds, is_, us = ctx.shape(0), ctx.shape(1), ctx.shape(2)
+    if any(d < 0 for d in ds + is_ + us):
+        ctx.refuse("ScatterND needs static shapes")
+    k = is_[-1]
+    if k > len(ds) or us != is_[:-1] + ds[k:]:
+        ctx.invalid(f"updates {us} do not match indices {is_} into data {ds}")
+    reduction = ctx.attr("reduction", "none")
+    if reduction not in _REDUCTIONS:
+        ctx.invalid(f"unsupported reduction {reduction!r}")
+    rest = ds[k:]
+    n = int(np.prod(is_[:-1], dtype=np.int64))
+    block = int(np.prod(ds[:k], dtype=np.int64))
+    data = _reshape_to(ctx.input(0), [block, *rest])
+    upd = _reshape_to(ctx.input(2), [n, *rest])
+    lin = _linear_index(ctx, _reshape_to(_index_value(ctx, 1), [n, k]), ds[:k], 1, "indices")
+    idx = ge.expand(_reshape_to(lin, [n] + [1] * len(rest)), [n, *rest]) if rest else lin
+    kw = {"axis": 0}
+    if reduction != "none":
+        kw["reduction"] = _REDUCTIONS[reduction]
+    return _reshape_to(ge.scatter_elements(data, idx, upd, **kw), ds)
 
 
 # --- shape queries -------------------------------------------------------------
@@ -761,3 +821,28 @@ def _top_k_runtime(ctx, kw: dict) -> list[ir.Value]:
     k = ge.where(ge.less(k, zero), rt.i64_const(ctx, n + 1), k)  # a negative k: out of range too
     k = ge.gather(rt.i64_const(ctx, np.arange(n + 1)), k, axis=0)
     return [rt.take(ctx, r, a, zero, k) for r in ge.TopKOp(ctx.input(0), n, **kw).results]
+
+
+# --- ReverseSequence --------------------------------------------------------------------
+
+
+@converter("ReverseSequence", since=10, notes="static shapes; run-time sequence_lens: a ge.gather_elements "
+           "along the time axis of the per-batch reversed indices")
+def reverse_sequence(ctx):
+    shape = ctx.shape(0)
+    rank = len(shape)
+    if rank < 2 or any(d < 0 for d in shape):
+        ctx.refuse(f"ReverseSequence needs a static input of rank >= 2, got {ctx.input_type(0)}")
+    t_ax = _norm_axis(ctx, int(ctx.attr("time_axis", 0)), rank, "time_axis")
+    b_ax = _norm_axis(ctx, int(ctx.attr("batch_axis", 1)), rank, "batch_axis")
+    if {t_ax, b_ax} != {0, 1}:
+        ctx.invalid(f"time_axis and batch_axis must be 0 and 1 (in either order), got {t_ax} and {b_ax}")
+    if ctx.shape(1) != [shape[b_ax]]:
+        ctx.invalid(f"sequence_lens must have shape [{shape[b_ax]}], got {ctx.input_type(1)}")
+    at = lambda n, ax: [n if d == ax else 1 for d in range(rank)]  # noqa: E731
+    t = rt.i64_const(ctx, np.arange(shape[t_ax], dtype=np.int64).reshape(at(shape[t_ax], t_ax)))
+    lens = _reshape_to(rt.as_i64(ctx.input(1)), at(shape[b_ax], b_ax))
+    # Position t of batch b reads t' = len[b] - 1 - t inside the sequence, itself after it.
+    rev = ge.sub(ge.sub(lens, rt.i64_const(ctx, 1)), t)
+    idx = ge.where(ge.less(t, lens), rev, t)
+    return ge.gather_elements(ctx.input(0), ge.expand(idx, shape), axis=t_ax)

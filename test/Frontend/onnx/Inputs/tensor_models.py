@@ -674,13 +674,13 @@ def _(n):
     return single(n, 11, "Unique", ["x"], ["y"], [vi("x", F, [6])], [vi("y", F, None)])
 
 
-@model("gather_nd", refused=True)
+@model("gather_nd")
 def _(n):
     return single(n, 13, "GatherND", ["x", "i"], ["y"], [vi("x", F, [3, 4])], [vi("y", F, None)],
                   [init("i", np.array([[0, 1], [2, 3]], np.int64))])
 
 
-@model("scatter_nd", refused=True)
+@model("scatter_nd")
 def _(n):
     return single(n, 16, "ScatterND", ["x", "i", "u"], ["y"], [vi("x", F, [3, 4]), vi("u", F, [2])],
                   [vi("y", F, None)], [init("i", np.array([[0, 1], [2, 3]], np.int64))])
