@@ -756,6 +756,19 @@
 // RESIZE-TF-CROP: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
 // RESIZE-TF-CROP-NEXT: Resize node 'resize0': coordinate_transformation_mode=tf_crop_and_resize needs the roi input and extrapolation_value, which ge.resize does not carry
 
+// GridSample (nearest, zeros padding): per spatial dim the denormalized, rounded coordinate, a
+// 0/1 weight for taps outside the input, then one gather_elements on the flattened spatial dims.
+// RUN: %python %S/Inputs/nn_models.py grid_sample_nearest %t.grid_sample_nearest.onnx && ge-import-onnx %t.grid_sample_nearest.onnx | FileCheck %s --check-prefix=GRID-SAMPLE
+// GRID-SAMPLE-LABEL: func.func @grid_sample_nearest(%arg0: tensor<1x1x2x3xf32> {onnx.name = "x"}, %arg1: tensor<1x2x2x2xf32> {onnx.name = "g"}) -> (tensor<1x1x2x2xf32> {onnx.name = "y"}) {
+// GRID-SAMPLE: ge.round %{{.*}} : tensor<1x4xf32>
+// GRID-SAMPLE: %[[X3:.*]] = ge.reshape %arg0 : tensor<1x1x2x3xf32> to tensor<1x1x6xf32>
+// GRID-SAMPLE: %[[IDX:.*]] = ge.expand %{{.*}} {shape = array<i64: 1, 1, 4>} : (tensor<1x1x4xi64>) -> tensor<1x1x4xi64>
+// GRID-SAMPLE-NEXT: %[[G:.*]] = ge.gather_elements %[[X3]], %[[IDX]] {axis = 2 : i64} : (tensor<1x1x6xf32>, tensor<1x1x4xi64>) -> tensor<1x1x4xf32>
+// GRID-SAMPLE-NEXT: %[[W:.*]] = ge.reshape %{{.*}} : tensor<1x4xf32> to tensor<1x1x4xf32>
+// GRID-SAMPLE-NEXT: %[[P:.*]] = ge.mul %[[G]], %[[W]] : (tensor<1x1x4xf32>, tensor<1x1x4xf32>) -> tensor<1x1x4xf32>
+// GRID-SAMPLE-NEXT: %[[Y:.*]] = ge.reshape %[[P]] : tensor<1x1x4xf32> to tensor<1x1x2x2xf32>
+// GRID-SAMPLE-NEXT: return %[[Y]] : tensor<1x1x2x2xf32>
+
 // Run-time scales: output sizes floor(size * scale) in f64, then per axis the source
 // coordinates and a gather of the rounded index (nearest).
 // RUN: %python %S/Inputs/nn_models.py resize_dynamic_scales %t.resize_dynamic_scales.onnx && ge-import-onnx %t.resize_dynamic_scales.onnx | FileCheck %s --check-prefix=RESIZE-DYNAMIC-SCALES

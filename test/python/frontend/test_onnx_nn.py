@@ -39,7 +39,12 @@ _GN_HEAD = ["ge.reshape", "ge.reduce_mean", "ge.sub", "ge.mul", "ge.reduce_mean"
 _MVN = ["ge.reduce_mean", "ge.mul", "ge.reduce_mean", "ge.mul", "ge.sub", "ge.sqrt", "ge.sub", "ge.add", "ge.div"]
 
 #: model -> the ge ops of its function body, in order (ge.constant left out).
+_GRID_DIM = ["ge.gather", "ge.add", "ge.mul", "ge.sub", "ge.div", "ge.round", "ge.cast", "ge.greater_equal",
+             "ge.less", "ge.and", "ge.where", "ge.max", "ge.min"]
 EXPECTED_OPS: dict[str, list[str]] = {
+    # per spatial dim: coordinate, rounding, zeros-padding weight, clamped index; then one gather
+    "grid_sample_nearest": ["ge.reshape", *_GRID_DIM, *_GRID_DIM, "ge.reshape", "ge.mul", "ge.add", "ge.mul",
+                            "ge.reshape", "ge.expand", "ge.gather_elements", "ge.reshape", "ge.mul", "ge.reshape"],
     "conv_bias": ["ge.conv2d"],
     "conv_group_dilation": ["ge.conv2d"],
     "conv_same_upper": ["ge.conv2d"],

@@ -656,6 +656,13 @@ def _(rng):
                    [1, 1, 5, 5], mode="linear", coordinate_transformation_mode="tf_crop_and_resize")
 
 
+@model("grid_sample_nearest", 16)
+def _(rng):
+    # Nearest, zeros padding: one tap per spatial dim, out-of-range taps weighted 0.
+    return ([N("GridSample", ["x", "g"], ["y"], mode="nearest")],
+            {"x": (F32, [1, 1, 2, 3]), "g": (F32, [1, 2, 2, 2])}, {"y": F32}, {})
+
+
 @model("resize_dynamic_scales", 13)
 def _(rng):
     return ([N("Resize", ["x", "", "sc"], ["y"])], {"x": (F32, [1, 1, 2, 2]), "sc": (F32, [4])}, {"y": F32}, {})
