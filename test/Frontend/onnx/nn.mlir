@@ -769,6 +769,20 @@
 // GRID-SAMPLE-NEXT: %[[Y:.*]] = ge.reshape %[[P]] : tensor<1x1x4xf32> to tensor<1x1x2x2xf32>
 // GRID-SAMPLE-NEXT: return %[[Y]] : tensor<1x1x2x2xf32>
 
+// RNN unrolled over its 2 steps: X @ W^T once, then h = tanh(x_t + h @ R^T) per step.
+// RUN: %python %S/Inputs/nn_models.py rnn_two_steps %t.rnn_two_steps.onnx && ge-import-onnx %t.rnn_two_steps.onnx | FileCheck %s --check-prefix=RNN
+// RNN-LABEL: func.func @rnn_two_steps(
+// RNN: %[[XW:.*]] = ge.matmul %arg0, %{{.*}} : (tensor<2x1x4xf32>, tensor<4x3xf32>) -> tensor<2x1x3xf32>
+// RNN: %[[X0:.*]] = ge.gather %[[XW]], %{{.*}} : (tensor<2x1x3xf32>, tensor<i64>) -> tensor<1x3xf32>
+// RNN-NEXT: %[[HR0:.*]] = ge.matmul %{{.*}}, %[[RT:.*]] : (tensor<1x3xf32>, tensor<3x3xf32>) -> tensor<1x3xf32>
+// RNN-NEXT: %[[A0:.*]] = ge.add %[[X0]], %[[HR0]] : (tensor<1x3xf32>, tensor<1x3xf32>) -> tensor<1x3xf32>
+// RNN-NEXT: %[[H1:.*]] = ge.tanh %[[A0]] : tensor<1x3xf32>
+// RNN: %[[HR1:.*]] = ge.matmul %[[H1]], %[[RT]] : (tensor<1x3xf32>, tensor<3x3xf32>) -> tensor<1x3xf32>
+// RNN: %[[H2:.*]] = ge.tanh %{{.*}} : tensor<1x3xf32>
+// RNN: %[[Y:.*]] = ge.concat %{{.*}}, %{{.*}} {axis = 0 : i64} : (tensor<1x1x1x3xf32>, tensor<1x1x1x3xf32>) -> tensor<2x1x1x3xf32>
+// RNN-NEXT: %[[YH:.*]] = ge.reshape %[[H2]] : tensor<1x3xf32> to tensor<1x1x3xf32>
+// RNN-NEXT: return %[[Y]], %[[YH]] : tensor<2x1x1x3xf32>, tensor<1x1x3xf32>
+
 // Run-time scales: output sizes floor(size * scale) in f64, then per axis the source
 // coordinates and a gather of the rounded index (nearest).
 // RUN: %python %S/Inputs/nn_models.py resize_dynamic_scales %t.resize_dynamic_scales.onnx && ge-import-onnx %t.resize_dynamic_scales.onnx | FileCheck %s --check-prefix=RESIZE-DYNAMIC-SCALES

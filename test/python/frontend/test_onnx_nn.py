@@ -42,6 +42,9 @@ _MVN = ["ge.reduce_mean", "ge.mul", "ge.reduce_mean", "ge.mul", "ge.sub", "ge.sq
 _GRID_DIM = ["ge.gather", "ge.add", "ge.mul", "ge.sub", "ge.div", "ge.round", "ge.cast", "ge.greater_equal",
              "ge.less", "ge.and", "ge.where", "ge.max", "ge.min"]
 EXPECTED_OPS: dict[str, list[str]] = {
+    "rnn_two_steps": ["ge.gather", "ge.transpose", "ge.gather", "ge.transpose", "ge.matmul",
+                      "ge.gather", "ge.matmul", "ge.add", "ge.tanh", "ge.gather", "ge.matmul", "ge.add", "ge.tanh",
+                      "ge.reshape", "ge.reshape", "ge.concat", "ge.reshape"],
     # per spatial dim: coordinate, rounding, zeros-padding weight, clamped index; then one gather
     "grid_sample_nearest": ["ge.reshape", *_GRID_DIM, *_GRID_DIM, "ge.reshape", "ge.mul", "ge.add", "ge.mul",
                             "ge.reshape", "ge.expand", "ge.gather_elements", "ge.reshape", "ge.mul", "ge.reshape"],

@@ -663,6 +663,13 @@ def _(rng):
             {"x": (F32, [1, 1, 2, 3]), "g": (F32, [1, 2, 2, 2])}, {"y": F32}, {})
 
 
+@model("rnn_two_steps", 14)
+def _(rng):
+    # A 2-step RNN: X @ W^T once, then per step h = tanh(x_t + h @ R^T), concatenated into Y.
+    return ([N("RNN", ["x", "w", "r"], ["y", "yh"], hidden_size=3)],
+            {"x": (F32, [2, 1, 4]), "w": (F32, [1, 3, 4]), "r": (F32, [1, 3, 3])}, {"y": F32, "yh": F32}, {})
+
+
 @model("resize_dynamic_scales", 13)
 def _(rng):
     return ([N("Resize", ["x", "", "sc"], ["y"])], {"x": (F32, [1, 1, 2, 2]), "sc": (F32, [4])}, {"y": F32}, {})
