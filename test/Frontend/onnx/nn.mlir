@@ -783,6 +783,18 @@
 // RNN-NEXT: %[[YH:.*]] = ge.reshape %[[H2]] : tensor<1x3xf32> to tensor<1x1x3xf32>
 // RNN-NEXT: return %[[Y]], %[[YH]] : tensor<2x1x1x3xf32>, tensor<1x1x3xf32>
 
+// DFT (one-sided, real input): cos/sin matrices in f64 (exact zeros), re = x @ C, im = -(x @ S).
+// RUN: %python %S/Inputs/nn_models.py dft_rfft %t.dft_rfft.onnx && ge-import-onnx %t.dft_rfft.onnx | FileCheck %s --check-prefix=DFT
+// DFT-LABEL: func.func @dft_rfft(%arg0: tensor<1x4x1xf32> {onnx.name = "x"}) -> (tensor<1x3x2xf32> {onnx.name = "y"}) {
+// DFT-NEXT: %[[C:.*]] = ge.constant dense<{{\[\[}}1.000000e+00, 1.000000e+00, 1.000000e+00], [1.000000e+00, 0.000000e+00, -1.000000e+00], [1.000000e+00, -1.000000e+00, 1.000000e+00], [1.000000e+00, 0.000000e+00, -1.000000e+00]]> : tensor<4x3xf64>
+// DFT-NEXT: %[[S:.*]] = ge.constant dense<{{\[\[}}0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, -1.000000e+00, 0.000000e+00]]> : tensor<4x3xf64>
+// DFT: %[[X:.*]] = ge.cast %{{.*}} : tensor<1x4xf32> to tensor<1x4xf64>
+// DFT-NEXT: %[[RE:.*]] = ge.matmul %[[X]], %[[C]] : (tensor<1x4xf64>, tensor<4x3xf64>) -> tensor<1x3xf64>
+// DFT-NEXT: %[[XS:.*]] = ge.matmul %[[X]], %[[S]] : (tensor<1x4xf64>, tensor<4x3xf64>) -> tensor<1x3xf64>
+// DFT-NEXT: %[[IM:.*]] = ge.neg %[[XS]] : tensor<1x3xf64>
+// DFT: %[[Y:.*]] = ge.concat %{{.*}}, %{{.*}} {axis = 2 : i64} : (tensor<1x3x1xf32>, tensor<1x3x1xf32>) -> tensor<1x3x2xf32>
+// DFT-NEXT: return %[[Y]] : tensor<1x3x2xf32>
+
 // Run-time scales: output sizes floor(size * scale) in f64, then per axis the source
 // coordinates and a gather of the rounded index (nearest).
 // RUN: %python %S/Inputs/nn_models.py resize_dynamic_scales %t.resize_dynamic_scales.onnx && ge-import-onnx %t.resize_dynamic_scales.onnx | FileCheck %s --check-prefix=RESIZE-DYNAMIC-SCALES

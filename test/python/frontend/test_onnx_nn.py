@@ -42,6 +42,8 @@ _MVN = ["ge.reduce_mean", "ge.mul", "ge.reduce_mean", "ge.mul", "ge.sub", "ge.sq
 _GRID_DIM = ["ge.gather", "ge.add", "ge.mul", "ge.sub", "ge.div", "ge.round", "ge.cast", "ge.greater_equal",
              "ge.less", "ge.and", "ge.where", "ge.max", "ge.min"]
 EXPECTED_OPS: dict[str, list[str]] = {
+    "dft_rfft": ["ge.gather", "ge.cast", "ge.matmul", "ge.matmul", "ge.neg", "ge.cast", "ge.unsqueeze", "ge.cast",
+                 "ge.unsqueeze", "ge.concat"],
     "rnn_two_steps": ["ge.gather", "ge.transpose", "ge.gather", "ge.transpose", "ge.matmul",
                       "ge.gather", "ge.matmul", "ge.add", "ge.tanh", "ge.gather", "ge.matmul", "ge.add", "ge.tanh",
                       "ge.reshape", "ge.reshape", "ge.concat", "ge.reshape"],

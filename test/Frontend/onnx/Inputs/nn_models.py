@@ -670,6 +670,12 @@ def _(rng):
             {"x": (F32, [2, 1, 4]), "w": (F32, [1, 3, 4]), "r": (F32, [1, 3, 3])}, {"y": F32, "yh": F32}, {})
 
 
+@model("dft_rfft", 19)
+def _(rng):
+    # A one-sided DFT of a real 4-point signal: cos/sin matmuls in f64.
+    return ([N("DFT", ["x"], ["y"], axis=1, onesided=1)], {"x": (F32, [1, 4, 1])}, {"y": F32}, {})
+
+
 @model("resize_dynamic_scales", 13)
 def _(rng):
     return ([N("Resize", ["x", "", "sc"], ["y"])], {"x": (F32, [1, 1, 2, 2]), "sc": (F32, [4])}, {"y": F32}, {})
