@@ -476,7 +476,7 @@
 // RMSNORM-AXIS1-NEXT: return %[[V0]] : tensor<2x3x4xf32>
 
 //===--------------------------------------------------------------------------===//
-// MatMul, Gemm, MatMulInteger (refused)
+// MatMul, Gemm, MatMulInteger
 //===--------------------------------------------------------------------------===//
 
 // RUN: %python %S/Inputs/nn_models.py matmul_2d %t.matmul_2d.onnx && ge-import-onnx %t.matmul_2d.onnx | FileCheck %s --check-prefix=MATMUL-2D
@@ -526,9 +526,13 @@
 // GEMM-OPSET9-NEXT: %[[V0:[^ ,:)]+]] = ge.gemm %[[ARG0]], %[[C0]], %[[C1]] : (tensor<2x3xf32>, tensor<3x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
 // GEMM-OPSET9-NEXT: return %[[V0]] : tensor<2x4xf32>
 
-// RUN: %python %S/Inputs/nn_models.py matmulinteger %t.matmulinteger.onnx && not ge-import-onnx %t.matmulinteger.onnx 2>&1 | FileCheck %s --check-prefix=MATMULINTEGER
-// MATMULINTEGER: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
-// MATMULINTEGER-NEXT: MatMulInteger node 'matmulinteger0': integer matmul with zero points (quantized, i8/u8 -> i32) has no ge op; dequantize the model or keep this node out of the imported graph
+// MatMulInteger: the u8 operands widened to i32 (no zero points here), one i32 ge.matmul.
+// RUN: %python %S/Inputs/nn_models.py matmulinteger %t.matmulinteger.onnx && ge-import-onnx %t.matmulinteger.onnx | FileCheck %s --check-prefix=MATMULINTEGER
+// MATMULINTEGER-LABEL: func.func @matmulinteger(%arg0: tensor<2x3xui8> {onnx.name = "a"}, %arg1: tensor<3x2xui8> {onnx.name = "b"}) -> (tensor<2x2xi32> {onnx.name = "y"}) {
+// MATMULINTEGER-NEXT: %[[A:.*]] = ge.cast %arg0 : tensor<2x3xui8> to tensor<2x3xi32>
+// MATMULINTEGER-NEXT: %[[B:.*]] = ge.cast %arg1 : tensor<3x2xui8> to tensor<3x2xi32>
+// MATMULINTEGER-NEXT: %[[Y:.*]] = ge.matmul %[[A]], %[[B]] : (tensor<2x3xi32>, tensor<3x2xi32>) -> tensor<2x2xi32>
+// MATMULINTEGER-NEXT: return %[[Y]] : tensor<2x2xi32>
 
 //===--------------------------------------------------------------------------===//
 // Einsum: transpose + matmul + reshape forms

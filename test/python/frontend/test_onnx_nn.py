@@ -42,6 +42,7 @@ _MVN = ["ge.reduce_mean", "ge.mul", "ge.reduce_mean", "ge.mul", "ge.sub", "ge.sq
 _GRID_DIM = ["ge.gather", "ge.add", "ge.mul", "ge.sub", "ge.div", "ge.round", "ge.cast", "ge.greater_equal",
              "ge.less", "ge.and", "ge.where", "ge.max", "ge.min"]
 EXPECTED_OPS: dict[str, list[str]] = {
+    "matmulinteger": ["ge.cast", "ge.cast", "ge.matmul"],
     "dft_rfft": ["ge.gather", "ge.cast", "ge.matmul", "ge.matmul", "ge.neg", "ge.cast", "ge.unsqueeze", "ge.cast",
                  "ge.unsqueeze", "ge.concat"],
     "rnn_two_steps": ["ge.gather", "ge.transpose", "ge.gather", "ge.transpose", "ge.matmul",
@@ -192,7 +193,6 @@ REFUSED: dict[str, str] = {
     "layernorm_scale_per_row": "varies over non-normalized dims",
     "groupnorm_dynamic_channels": "the channel and spatial dims must be static",
     "lpnorm_p3": "p=3 is not supported",
-    "matmulinteger": "integer matmul with zero points",
     "einsum_contract_broadcast": "label 'j' has sizes 1 and 3",
     "einsum_diagonal": "equation 'ii->i' takes a diagonal",
     "einsum_three_operands": "equation 'ij,jk,kl->il' has 3 operands",

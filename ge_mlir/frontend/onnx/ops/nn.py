@@ -381,12 +381,50 @@ def gemm(ctx):
     )
 
 
-@converter("MatMulInteger", since=10, notes="refused", refused=True)
+def _int_operand(ctx, i: int, zp_i: int, row_zp: bool) -> ir.Value:
+    """Input ``i`` as i32 minus its zero point (scalar; or 1-D: per row of A, per column of B)."""
+    i32 = ir.IntegerType.get_signless(32)
+    v = _cast(ctx.input(i), i32)
+    if not ctx.has_input(zp_i):
+        return v
+    zp = _cast(ctx.input(zp_i), i32)
+    zs = ctx.shape(zp_i)
+    if len(zs) == 1 and zs[0] > 1 and row_zp:
+        zp = _reshape(zp, [zs[0], 1])
+    elif len(zs) > 1:
+        ctx.refuse(f"zero point of shape {zs} is neither per-tensor nor per-row/column")
+    return ge.sub(v, zp)
+
+
+def _int_matmul(ctx, a: int, a_zp: int, b: int, b_zp: int) -> ir.Value:
+    for k in (a, b):
+        if str(ctx.elem(k)) not in ("i8", "ui8"):
+            ctx.refuse(f"input #{k} of type {ctx.input_type(k)} is not int8/uint8")
+    return ge.matmul(_int_operand(ctx, a, a_zp, True), _int_operand(ctx, b, b_zp, False))
+
+
+@converter("MatMulInteger", since=10, notes="i8/u8 minus zero points (per tensor, per row of A / column of B) "
+           "as i32, ge.matmul in i32")
 def matmul_integer(ctx):
-    ctx.refuse(
-        "integer matmul with zero points (quantized, i8/u8 -> i32) has no ge op; "
-        "dequantize the model or keep this node out of the imported graph"
-    )
+    return _int_matmul(ctx, 0, 2, 1, 3)
+
+
+@converter("QLinearMatMul", since=10, notes="the reference's order: i32 matmul of zero-point-shifted "
+           "operands, times a_scale*b_scale/y_scale (in the scales' type) in f64, rounded half to even, "
+           "plus y_zero_point, saturated")
+def qlinear_matmul(ctx):
+    c = _int_matmul(ctx, 0, 2, 3, 5)
+    s_elem = ctx.elem(1)
+    f64 = ir.F64Type.get()
+    scale = ge.div(ge.mul(ctx.input(1), _cast(ctx.input(4), s_elem)), _cast(ctx.input(6), s_elem))
+    d = ge.mul(_cast(c, f64), _cast(scale, f64))
+    out_elem = ctx.elem(7)
+    if str(out_elem) not in ("i8", "ui8"):
+        ctx.refuse(f"y_zero_point of type {ctx.input_type(7)} is not int8/uint8")
+    d = ge.round(ge.add(d, _cast(ctx.input(7), f64)))
+    lo, hi = (-128.0, 127.0) if str(out_elem) == "i8" else (0.0, 255.0)
+    d = ge.clip(d, min=ir.FloatAttr.get(f64, lo), max=ir.FloatAttr.get(f64, hi))
+    return _cast(d, out_elem)
 
 
 def _einsum_terms(ctx, eq: str, ranks: Sequence[int]) -> tuple[list[list[str]], list[str]]:
