@@ -712,3 +712,95 @@ def rotary_embedding(ctx):
     if rd < head:
         rotated = ge.concat([rotated, ge.slice(x4, [rd], [head], axes=[last])], last)
     return _reshape(rotated, xs)
+
+
+# --- training optimizers (ai.onnx.preview.training) ------------------------------------------------
+
+_TRAINING = "ai.onnx.preview.training"
+
+
+def _optimizer_groups(ctx, per: int) -> int:
+    n = (ctx.num_inputs - 2) // per
+    if n < 1 or ctx.num_inputs != 2 + per * n:
+        ctx.invalid(f"{ctx.op_type} takes R, T and {per} tensors per optimized input, got {ctx.num_inputs} inputs")
+    for i in range(2, ctx.num_inputs):
+        if not _is_float(ctx.elem(i)):
+            ctx.refuse(f"{ctx.op_type} of {ctx.input_type(i)} is not supported")
+    return n
+
+
+def _t_positive(ctx, elem: ir.Type) -> tuple[ir.Value, ir.Value]:
+    """``T > 0`` and ``T`` as ``elem`` (rank 0), T being the run-time iteration count."""
+    t = ge.reshape(ir.RankedTensorType.get([], ctx.elem(1)), ctx.input(1))
+    return ge.greater(t, _const(ctx, 0, ctx.elem(1))), _cast(t, elem)
+
+
+@converter("Adagrad", since=1, domain=_TRAINING, notes="elementwise update, several tensors at once")
+def adagrad(ctx):
+    n = _optimizer_groups(ctx, 3)
+    elem = ctx.elem(2)
+    c = lambda v: _const(ctx, v, elem)  # noqa: E731
+    r = _cast(ge.reshape(ir.RankedTensorType.get([], ctx.elem(0)), ctx.input(0)), elem)
+    _, t = _t_positive(ctx, elem)
+    decay, eps = float(ctx.attr("decay_factor", 0.0)), float(ctx.attr("epsilon", 0.0))
+    norm = float(ctx.attr("norm_coefficient", 0.0))
+    r_adj = ge.div(r, ge.add(c(1.0), ge.mul(t, c(decay))))
+    xs, hs = [], []
+    for i in range(n):
+        x, g, h = ctx.input(2 + i), ctx.input(2 + n + i), ctx.input(2 + 2 * n + i)
+        g = ge.add(ge.mul(c(norm), x), g)
+        h_new = ge.add(h, ge.mul(g, g))
+        xs.append(ge.sub(x, ge.div(ge.mul(r_adj, g), ge.add(ge.sqrt(h_new), c(eps)))))
+        hs.append(h_new)
+    return xs + hs
+
+
+@converter("Adam", since=1, domain=_TRAINING, notes="elementwise update with bias correction for T > 0")
+def adam(ctx):
+    n = _optimizer_groups(ctx, 4)
+    elem = ctx.elem(2)
+    c = lambda v: _const(ctx, v, elem)  # noqa: E731
+    r = _cast(ge.reshape(ir.RankedTensorType.get([], ctx.elem(0)), ctx.input(0)), elem)
+    positive, t = _t_positive(ctx, elem)
+    alpha, beta = float(ctx.attr("alpha", 0.9)), float(ctx.attr("beta", 0.999))
+    eps = float(ctx.attr("epsilon", 0.0))
+    norm, post = float(ctx.attr("norm_coefficient", 0.0)), float(ctx.attr("norm_coefficient_post", 0.0))
+    corrected = ge.div(ge.mul(r, ge.sqrt(ge.sub(c(1.0), ge.pow(c(beta), t)))), ge.sub(c(1.0), ge.pow(c(alpha), t)))
+    r_adj = ge.where(positive, corrected, r)
+    xs, vs, hs = [], [], []
+    for i in range(n):
+        x, g = ctx.input(2 + i), ctx.input(2 + n + i)
+        v, h = ctx.input(2 + 2 * n + i), ctx.input(2 + 3 * n + i)
+        g = ge.add(ge.mul(c(norm), x), g)
+        v_new = ge.add(ge.mul(c(alpha), v), ge.mul(c(1 - alpha), g))
+        h_new = ge.add(ge.mul(c(beta), h), ge.mul(c(1 - beta), ge.mul(g, g)))
+        x_new = ge.sub(x, ge.mul(r_adj, ge.div(v_new, ge.add(ge.sqrt(h_new), c(eps)))))
+        xs.append(ge.mul(c(1 - post), x_new))
+        vs.append(v_new)
+        hs.append(h_new)
+    return xs + vs + hs
+
+
+@converter("Momentum", since=1, domain=_TRAINING, notes="standard and nesterov modes")
+def momentum(ctx):
+    n = _optimizer_groups(ctx, 3)
+    elem = ctx.elem(2)
+    c = lambda v: _const(ctx, v, elem)  # noqa: E731
+    r = _cast(ge.reshape(ir.RankedTensorType.get([], ctx.elem(0)), ctx.input(0)), elem)
+    positive, _ = _t_positive(ctx, elem)
+    alpha, beta = float(ctx.attr("alpha", 0.0)), float(ctx.attr("beta", 0.0))
+    norm = float(ctx.attr("norm_coefficient", 0.0))
+    mode = ctx.attr("mode", "standard")
+    mode = mode.decode() if isinstance(mode, bytes) else mode
+    if mode not in ("standard", "nesterov"):
+        ctx.invalid(f"mode {mode!r} is not standard or nesterov")
+    beta_adj = ge.where(positive, c(beta), c(1.0))  # the first step takes the whole gradient
+    xs, vs = [], []
+    for i in range(n):
+        x, g, v = ctx.input(2 + i), ctx.input(2 + n + i), ctx.input(2 + 2 * n + i)
+        g = ge.add(ge.mul(c(norm), x), g)
+        v_new = ge.add(ge.mul(c(alpha), v), ge.mul(beta_adj, g))
+        step = v_new if mode == "standard" else ge.add(g, ge.mul(c(alpha), v_new))
+        xs.append(ge.sub(x, ge.mul(r, step)))
+        vs.append(v_new)
+    return xs + vs
