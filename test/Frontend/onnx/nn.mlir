@@ -195,9 +195,15 @@
 // MAXPOOL-INDICES-CONSUMED: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
 // MAXPOOL-INDICES-CONSUMED-NEXT: MaxPool node 'maxpool0': the Indices output (argmax positions) is used; ge.max_pool2d computes only the values
 
-// RUN: %python %S/Inputs/nn_models.py maxpool3d %t.maxpool3d.onnx && not ge-import-onnx %t.maxpool3d.onnx 2>&1 | FileCheck %s --check-prefix=MAXPOOL3D
-// MAXPOOL3D: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
-// MAXPOOL3D-NEXT: MaxPool node 'maxpool0': 3-D max pooling (5-D input) is not supported: ge has 2-D max pooling ops only
+// 3-D max pooling: over (H, W) with D folded into the channels, then over D with H*W as one dim.
+// RUN: %python %S/Inputs/nn_models.py maxpool3d %t.maxpool3d.onnx && ge-import-onnx %t.maxpool3d.onnx | FileCheck %s --check-prefix=MAXPOOL3D
+// MAXPOOL3D-LABEL: func.func @maxpool3d(%arg0: tensor<1x2x4x4x4xf32> {onnx.name = "x"}) -> (tensor<1x2x3x3x3xf32> {onnx.name = "y"}) {
+// MAXPOOL3D-NEXT: %[[A:.*]] = ge.reshape %arg0 : tensor<1x2x4x4x4xf32> to tensor<1x8x4x4xf32>
+// MAXPOOL3D-NEXT: %[[B:.*]] = ge.max_pool2d %[[A]] {kernel_shape = array<i64: 2, 2>} : (tensor<1x8x4x4xf32>) -> tensor<1x8x3x3xf32>
+// MAXPOOL3D-NEXT: %[[C:.*]] = ge.reshape %[[B]] : tensor<1x8x3x3xf32> to tensor<1x2x4x9xf32>
+// MAXPOOL3D-NEXT: %[[D:.*]] = ge.max_pool2d %[[C]] {kernel_shape = array<i64: 2, 1>} : (tensor<1x2x4x9xf32>) -> tensor<1x2x3x9xf32>
+// MAXPOOL3D-NEXT: %[[Y:.*]] = ge.reshape %[[D]] : tensor<1x2x3x9xf32> to tensor<1x2x3x3x3xf32>
+// MAXPOOL3D-NEXT: return %[[Y]] : tensor<1x2x3x3x3xf32>
 
 // RUN: %python %S/Inputs/nn_models.py avgpool_count_include_pad %t.avgpool_count_include_pad.onnx && ge-import-onnx %t.avgpool_count_include_pad.onnx | FileCheck %s --check-prefix=AVGPOOL-COUNT-INCLUDE-PAD
 // AVGPOOL-COUNT-INCLUDE-PAD-LABEL: func.func @avgpool_count_include_pad(

@@ -42,6 +42,7 @@ _MVN = ["ge.reduce_mean", "ge.mul", "ge.reduce_mean", "ge.mul", "ge.sub", "ge.sq
 _GRID_DIM = ["ge.gather", "ge.add", "ge.mul", "ge.sub", "ge.div", "ge.round", "ge.cast", "ge.greater_equal",
              "ge.less", "ge.and", "ge.where", "ge.max", "ge.min"]
 EXPECTED_OPS: dict[str, list[str]] = {
+    "maxpool3d": ["ge.reshape", "ge.max_pool2d", "ge.reshape", "ge.max_pool2d", "ge.reshape"],
     "matmulinteger": ["ge.cast", "ge.cast", "ge.matmul"],
     "dft_rfft": ["ge.gather", "ge.cast", "ge.matmul", "ge.matmul", "ge.neg", "ge.cast", "ge.unsqueeze", "ge.cast",
                  "ge.unsqueeze", "ge.concat"],
@@ -186,7 +187,6 @@ REFUSED: dict[str, str] = {
     "maxpool_valid_ceil": "auto_pad=VALID with ceil_mode=1",
     "maxpool_indices": "the Indices output (argmax positions) is used",
     "maxpool_indices_consumed": "the Indices output (argmax positions) is used",
-    "maxpool3d": "3-D max pooling (5-D input) is not supported",
     "bn_train": "training_mode=1",
     "bn_stats_used": "the statistics outputs ('mean') are used",
     "bn_opset7_spatial0": "spatial=0 (per-activation statistics) has no ge equivalent",

@@ -130,7 +130,31 @@ def conv_transpose(ctx):
     return y
 
 
+def _pool3d(ctx, build):
+    """3-D pooling as two 2-D ones: over (H, W) with D folded into the channels, then over D with
+    H*W as the second spatial dim. Max and the window average are separable: a box window's valid
+    element count (count_include_pad=0) is the product of its per-dim counts."""
+    shape = ctx.shape(0)
+    if any(d < 0 for d in shape):
+        ctx.refuse(f"3-D pooling needs a static input shape, got {ctx.input_type(0)}")
+    n_, c_, d_, h_, w_ = shape
+    kernel = _kernel(ctx, None, 3)
+    strides, pads, dilations = _window(ctx, shape[2:], kernel)
+    ceil_mode = bool(ctx.attr("ceil_mode", 0))
+    if ceil_mode and ctx.attr("auto_pad", "NOTSET") == "VALID":
+        ctx.refuse("auto_pad=VALID with ceil_mode=1 is not supported for 3-D pooling")
+    hw = build(_reshape(ctx.input(0), [n_, c_ * d_, h_, w_]), kernel[1:], strides[1:],
+               [pads[1], pads[2], pads[4], pads[5]], dilations[1:], ceil_mode)
+    _, _, h2, w2 = _shape_of(hw)
+    y = build(_reshape(hw, [n_, c_, d_, h2 * w2]), [kernel[0], 1], [strides[0], 1], [pads[0], 0, pads[3], 0],
+              [dilations[0], 1], ceil_mode)
+    d2 = _shape_of(y)[2]
+    return _reshape(y, [n_, c_, d2, h2, w2])
+
+
 def _pool(ctx, what: str, build):
+    if ctx.rank(0) == 5:
+        return _pool3d(ctx, build)
     n = _spatial_rank(ctx, what)
     kernel = _kernel(ctx, None, n)
     strides, pads, dilations = _window(ctx, ctx.shape(0)[2:], kernel)
@@ -158,7 +182,7 @@ def _pool(ctx, what: str, build):
     return y
 
 
-@converter("MaxPool", notes="1-D and 2-D; refused when the Indices output is used")
+@converter("MaxPool", notes="1-D, 2-D and 3-D (two 2-D pools); refused when the Indices output is used")
 def max_pool(ctx):
     if ctx.output_used(1):
         ctx.refuse("the Indices output (argmax positions) is used; ge.max_pool2d computes only the values")
@@ -169,7 +193,7 @@ def max_pool(ctx):
     return _no_extra_outputs([y], ctx)
 
 
-@converter("AveragePool", notes="1-D and 2-D")
+@converter("AveragePool", notes="1-D, 2-D and 3-D (two 2-D pools)")
 def average_pool(ctx):
     cip = bool(ctx.attr("count_include_pad", 0))
     return _pool(
