@@ -248,6 +248,16 @@ def swish(ctx):
     return ge.mul(x, ge.sigmoid(ge.mul(x, ctx.scalar_like(alpha))))
 
 
+@converter("SwiGLU", since=26, notes="swish_alpha(a) * b (same shapes)")
+def swiglu(ctx):
+    a, b = ctx.input(0), ctx.input(1)
+    if ctx.input_type(0) != ctx.input_type(1):
+        ctx.invalid(f"A {ctx.input_type(0)} and B {ctx.input_type(1)} must have the same type (no broadcasting)")
+    alpha = float(ctx.attr("alpha", 1.0))
+    gate = ge.silu(a) if alpha == 1.0 else ge.mul(a, ge.sigmoid(ge.mul(a, ctx.scalar_like(alpha))))
+    return ge.mul(gate, b)
+
+
 @converter("Tan")
 def tan(ctx):
     x = ctx.input(0)

@@ -804,3 +804,48 @@ def momentum(ctx):
         xs.append(ge.sub(x, ge.mul(r, step)))
         vs.append(v_new)
     return xs + vs
+
+
+# --- DynamicQuantizeLinear -------------------------------------------------------------------------
+
+
+@converter("DynamicQuantizeLinear", since=11, notes="uint8; scale and zero point from the run-time range, "
+           "in the reference's order (f32, rounding half to even)")
+def dynamic_quantize_linear(ctx):
+    if str(ctx.elem(0)) != "f32":
+        ctx.refuse(f"x of type {ctx.input_type(0)} is not supported (float32)")
+    f32, u8 = ir.F32Type.get(), ir.IntegerType.get_unsigned(8)
+    c = lambda v: _const(ctx, v, f32)  # noqa: E731
+    x = ctx.input(0)
+    hi = ge.max(ge.reduce_max(x, keepdims=False), c(0.0))
+    lo = ge.min(ge.reduce_min(x, keepdims=False), c(0.0))
+    scale = ge.div(ge.where(ge.equal(hi, lo), c(1.0), ge.sub(hi, lo)), c(255.0))
+    bound = lambda v: ge.clip(v, min=ir.FloatAttr.get(ir.F64Type.get(), 0.0),  # noqa: E731
+                              max=ir.FloatAttr.get(ir.F64Type.get(), 255.0))
+    zp = ge.round(bound(ge.sub(c(0.0), ge.div(lo, scale))))
+    y = bound(ge.add(ge.round(ge.div(x, scale)), zp))
+    return [_cast(y, u8), scale, _cast(zp, u8)]
+
+
+# --- LRN --------------------------------------------------------------------------------------------
+
+
+@converter("LRN", notes="the channel window's square sum from shifted slices of the zero-padded squares")
+def lrn(ctx):
+    shape = ctx.shape(0)
+    if len(shape) < 3 or shape[1] < 0:
+        ctx.refuse(f"LRN needs an input [N, C, ...] with a static C, got {ctx.input_type(0)}")
+    size = int(ctx.attr("size"))
+    alpha, beta, bias = float(ctx.attr("alpha", 1e-4)), float(ctx.attr("beta", 0.75)), float(ctx.attr("bias", 1.0))
+    c_ = shape[1]
+    before, after = (size - 1) // 2, (size - 1) - (size - 1) // 2
+    x = ctx.input(0)
+    sq = ge.mul(x, x)
+    rank = len(shape)
+    padded = ge.pad(sq, [0, before] + [0] * (rank - 2) + [0, after] + [0] * (rank - 2))
+    total = None
+    for k in range(size):
+        part = ge.slice(padded, [k], [k + c_], axes=[1])
+        total = part if total is None else ge.add(total, part)
+    denom = ge.pow(ge.add(ctx.scalar_like(bias), ge.mul(ctx.scalar_like(alpha / size), total)), ctx.scalar_like(beta))
+    return ge.div(x, denom)

@@ -846,3 +846,38 @@ def reverse_sequence(ctx):
     rev = ge.sub(ge.sub(lens, rt.i64_const(ctx, 1)), t)
     idx = ge.where(ge.less(t, lens), rev, t)
     return ge.gather_elements(ctx.input(0), ge.expand(idx, shape), axis=t_ax)
+
+
+
+# --- TensorScatter ---------------------------------------------------------------------------------
+
+
+@converter("TensorScatter", since=24, notes="static shapes; run-time write_indices: result position j of "
+           "batch b takes update[j - w[b]] (mod the length when circular) where that is an update row")
+def tensor_scatter(ctx):
+    ps, us = ctx.shape(0), ctx.shape(1)
+    if any(d < 0 for d in ps + us) or len(ps) != len(us) or len(ps) < 2:
+        ctx.refuse(f"TensorScatter needs static shapes of equal rank, got {ctx.input_type(0)}, {ctx.input_type(1)}")
+    rank = len(ps)
+    axis = _norm_axis(ctx, int(ctx.attr("axis", -2)), rank)
+    mode = ctx.attr("mode", "linear")
+    if axis == 0 or mode not in ("linear", "circular"):
+        ctx.invalid(f"axis {axis} / mode {mode!r} are not valid")
+    if any(p != u for i, (p, u) in enumerate(zip(ps, us)) if i != axis) or us[axis] > ps[axis]:
+        ctx.invalid(f"update {us} does not fit past_cache {ps} along axis {axis}")
+    m, s = ps[axis], us[axis]
+    at = lambda n, ax: [n if d == ax else 1 for d in range(rank)]  # noqa: E731
+    j = rt.i64_const(ctx, np.arange(m, dtype=np.int64).reshape(at(m, axis)))
+    if ctx.has_input(2):
+        w = _reshape_to(rt.as_i64(ctx.input(2)), at(ps[0], 0))
+    else:
+        w = rt.i64_const(ctx, np.zeros(at(ps[0], 0), np.int64))
+    src = ge.sub(j, w)  # the update row a result position receives
+    if mode == "circular":
+        src = ge.mod(src, rt.i64_const(ctx, m))
+    zero = rt.i64_const(ctx, 0)
+    hit = ge.and_(ge.greater_equal(src, zero), ge.less(src, rt.i64_const(ctx, s)))
+    src = ge.min(ge.max(src, zero), rt.i64_const(ctx, s - 1))
+    idx_shape = list(ps)
+    rows = ge.gather_elements(ctx.input(1), ge.expand(src, idx_shape), axis=axis)
+    return ge.where(ge.expand(hit, idx_shape), rows, ctx.input(0))
