@@ -408,6 +408,12 @@ def swish():
 
 
 @model
+def swiglu():
+    nodes = [h.make_node("SwiGLU", ["a", "b"], ["y"]), h.make_node("SwiGLU", ["a", "b"], ["y_alpha"], alpha=1.5)]
+    return make(nodes, [vi("a", T.FLOAT, [2, 3]), vi("b", T.FLOAT, [2, 3])], [("y", T.FLOAT), ("y_alpha", T.FLOAT)], 26)
+
+
+@model
 def tan():
     return unary_model("Tan", 7)
 
