@@ -160,3 +160,12 @@ def test_reduce_axes():
         for keep in (0, 1):
             m = _model(op, [("x", F, [2, 3, 4, 5]), ("a", I64, [2])], keepdims=keep)
             _check(m, [{"x": X2345, "a": i64(*a)} for a in ((0, 2), (-1, 1), (3, 0))])
+
+
+def test_compress_and_nonzero_data_dependent_sizes():
+    """Results whose size is the number of true / nonzero values, computed at run time."""
+    _check(_model("Compress", [("x", F, [3, 4]), ("c", T.BOOL, [3])], opset=11, axis=0),
+               [{"x": X34, "c": np.array(v, bool)} for v in ((1, 0, 1), (0, 0, 0), (1, 1, 1))])
+    x = np.array([[0, 1.5, 0, -2], [3, 0, 0, 0], [0, 0, 0, 0]], np.float32)
+    _check(_model("NonZero", [("x", F, [3, 4])], opset=13, out_types=[I64]),
+           [{"x": x}, {"x": np.zeros((3, 4), np.float32)}, {"x": X34}])

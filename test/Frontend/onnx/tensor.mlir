@@ -633,13 +633,21 @@
 // COMPRESS-FLAT-NEXT: return %[[V1]] : tensor<2xf32>
 // COMPRESS-FLAT-NEXT: }
 
-// RUN: %python %S/Inputs/tensor_models.py compress_runtime %t.compress_runtime.onnx && not ge-import-onnx %t.compress_runtime.onnx 2>&1 | FileCheck %s --check-prefix=COMPRESS-RUNTIME
-// COMPRESS-RUNTIME: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
-// COMPRESS-RUNTIME-NEXT: Compress node 'compress_runtime': the output size is the number of true values of the run-time 'condition' input (a data-dependent shape); only a condition known at import time is supported (it becomes a ge.gather)
+// A run-time condition: the positions of its true entries computed at run time (? rows).
+// RUN: %python %S/Inputs/tensor_models.py compress_runtime %t.compress_runtime.onnx && ge-import-onnx %t.compress_runtime.onnx | FileCheck %s --check-prefix=COMPRESS-RUNTIME
+// COMPRESS-RUNTIME-LABEL: func.func @compress_runtime(%arg0: tensor<3x4xf32> {onnx.name = "x"}, %arg1: tensor<3xi1> {onnx.name = "c"}) -> (tensor<?x4xf32> {onnx.name = "y"}) {
+// COMPRESS-RUNTIME: ge.cumsum %{{.*}} {axis = 0 : i64} : tensor<3xi64>
+// COMPRESS-RUNTIME: ge.range %{{.*}}, %{{.*}}, %{{.*}} : (tensor<i64>, tensor<i64>, tensor<i64>) -> tensor<?xi64>
+// COMPRESS-RUNTIME: %[[POS:.*]] = ge.reduce_sum %{{.*}} {axes = array<i64: 1>, keepdims = false} : (tensor<?x3xi64>) -> tensor<?xi64>
+// COMPRESS-RUNTIME-NEXT: %[[Y:.*]] = ge.gather %arg0, %[[POS]] : (tensor<3x4xf32>, tensor<?xi64>) -> tensor<?x4xf32>
+// COMPRESS-RUNTIME-NEXT: return %[[Y]] : tensor<?x4xf32>
 
-// RUN: %python %S/Inputs/tensor_models.py nonzero %t.nonzero.onnx && not ge-import-onnx %t.nonzero.onnx 2>&1 | FileCheck %s --check-prefix=NONZERO
-// NONZERO: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
-// NONZERO-NEXT: NonZero node 'nonzero': NonZero: its output shape depends on the input values, but ge needs result shapes at import time (it is folded when its inputs are known at import time)
+// NonZero: the flat true positions, then one coordinate row per dim (pos / stride mod size).
+// RUN: %python %S/Inputs/tensor_models.py nonzero %t.nonzero.onnx && ge-import-onnx %t.nonzero.onnx | FileCheck %s --check-prefix=NONZERO
+// NONZERO-LABEL: func.func @nonzero(%arg0: tensor<3x4xf32> {onnx.name = "x"}) -> (tensor<2x?xi64> {onnx.name = "y"}) {
+// NONZERO: ge.mod %{{.*}}, %{{.*}} : (tensor<?xi64>, tensor<i64>) -> tensor<?xi64>
+// NONZERO: %[[Y:.*]] = ge.concat %{{.*}}, %{{.*}} {axis = 0 : i64} : (tensor<1x?xi64>, tensor<1x?xi64>) -> tensor<2x?xi64>
+// NONZERO-NEXT: return %[[Y]] : tensor<2x?xi64>
 
 // RUN: %python %S/Inputs/tensor_models.py nonzero_const %t.nonzero_const.onnx && ge-import-onnx %t.nonzero_const.onnx | FileCheck %s --check-prefix=NONZERO-CONST
 // NONZERO-CONST-LABEL: func.func @nonzero_const(

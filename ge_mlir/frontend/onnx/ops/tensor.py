@@ -483,15 +483,22 @@ def scatter_elements(ctx):
     return ge.scatter_elements(ctx.input(0), _index_value(ctx, 1), ctx.input(2), **kw)
 
 
-@converter("Compress", since=9, notes="condition " + _AT_IMPORT + " (a ge.gather); else refused")
+def _true_positions(ctx, flags: ir.Value) -> ir.Value:
+    """The positions of the true entries of a rank-1 i1 tensor, in order ([?] i64, computed at run
+    time): the k-th is the number of entries whose running count of trues is still below k + 1."""
+    running = ge.cumsum(rt.as_i64(flags), 0)
+    n = ir.RankedTensorType(flags.type).shape[0]
+    count = ge.reduce_sum(rt.as_i64(flags), axes=[0], keepdims=False)
+    k = ge.range(_tensor([DYN], rt.i64()), rt.i64_const(ctx, 0), count, rt.i64_const(ctx, 1))
+    below = ge.less(ge.reshape(_tensor([1, n], rt.i64()), running),
+                    ge.unsqueeze(ge.add(k, rt.i64_const(ctx, 1)), [1]))
+    return ge.reduce_sum(rt.as_i64(below), axes=[1], keepdims=False)
+
+
+@converter("Compress", since=9, notes="condition at import (a ge.gather of constant indices) or at run time "
+           "(the true positions computed, a ? result)")
 def compress(ctx):
     cond = ctx.const(1)
-    if cond is None:
-        ctx.refuse(
-            "the output size is the number of true values of the run-time 'condition' input (a data-dependent "
-            "shape); only a condition known at import time is supported (it becomes a ge.gather)"
-        )
-    idx = np.nonzero(np.asarray(cond).reshape(-1).astype(bool))[0].astype(np.int64)
     axis = ctx.attr("axis")
     x = ctx.input(0)
     shape = ctx.shape(0)
@@ -501,9 +508,42 @@ def compress(ctx):
     else:
         a = _norm_axis(ctx, int(axis), len(shape))
         dim = shape[a]
+    if cond is None:
+        ct = ctx.input_type(1)
+        if ct.rank != 1 or ct.is_dynamic_dim(0):
+            ctx.refuse(f"a run-time condition needs a static 1-D shape, got {ct}")
+        flags = ctx.input(1)
+        if str(ct.element_type) != "i1":
+            flags = ge.not_(ge.equal(flags, ctx.constant(np.zeros((), numpy_dtype(ct.element_type)), ct.element_type)))
+        # Positions past the compressed dim (a longer condition) fail the call through the gather's
+        # bounds check, as onnxruntime fails the run.
+        return ge.gather(x, _true_positions(ctx, flags), axis=int(axis))
+    idx = np.nonzero(np.asarray(cond).reshape(-1).astype(bool))[0].astype(np.int64)
     if dim >= 0 and idx.size and idx[-1] >= dim:
         ctx.invalid(f"condition selects index {idx[-1]} but the compressed dimension has size {dim}")
     return ge.gather(x, ctx.constant(idx), axis=int(axis))
+
+
+@converter("NonZero", since=9, notes="static input shape; the coordinates of the nonzero elements computed "
+           "at run time ([rank, ?] result)")
+def nonzero(ctx):
+    shape = ctx.shape(0)
+    if any(d < 0 for d in shape):
+        ctx.refuse(f"NonZero needs a static input shape, got {ctx.input_type(0)}")
+    t = ctx.input_type(0)
+    n = int(np.prod(shape, dtype=np.int64))
+    flat = _reshape(ctx.input(0), [n])
+    flags = flat if str(t.element_type) == "i1" else ge.not_(
+        ge.equal(flat, ctx.constant(np.zeros((), numpy_dtype(t.element_type)), t.element_type)))
+    pos = _true_positions(ctx, flags)
+    if not shape:  # a scalar: [0, nnz]
+        return ge.gather(ge.unsqueeze(pos, [0]), rt.i64_const(ctx, np.zeros((0,), np.int64)), axis=0)
+    rows = []
+    for d in range(len(shape)):
+        stride = int(np.prod(shape[d + 1:], dtype=np.int64))
+        coord = ge.mod(ge.div(pos, rt.i64_const(ctx, stride)), rt.i64_const(ctx, shape[d]))
+        rows.append(ge.unsqueeze(coord, [0]))
+    return rows[0] if len(rows) == 1 else ge.concat(rows, 0)
 
 
 def _refuse_with(reason: str):
@@ -518,7 +558,6 @@ _DATA_DEPENDENT = (
     "(it is folded when its inputs are known at import time)"
 )
 _REFUSED_NOTE = "refused: data-dependent output shape (folded when its inputs are constants)"
-converter("NonZero", since=9, notes=_REFUSED_NOTE, refused=True)(_refuse_with(f"NonZero: {_DATA_DEPENDENT}"))
 converter("Unique", since=11, notes=_REFUSED_NOTE, refused=True)(_refuse_with(f"Unique: {_DATA_DEPENDENT}"))
 def _linear_index(ctx, idx: ir.Value, dims: list[int], rows: int, what: str) -> ir.Value:
     """Index tuples ``idx`` [rows, k] into a row-major block of ``dims`` as linear positions [rows]

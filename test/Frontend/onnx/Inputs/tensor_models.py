@@ -651,13 +651,13 @@ def _(n):
                   [init("c", np.array([False, True, False, False, True]))])
 
 
-@model("compress_runtime", refused=True)
+@model("compress_runtime")
 def _(n):
     return single(n, 11, "Compress", ["x", "c"], ["y"], [vi("x", F, [3, 4]), vi("c", T.BOOL, [3])],
                   [vi("y", F, None)], axis=0)
 
 
-@model("nonzero", refused=True)
+@model("nonzero")
 def _(n):
     return single(n, 13, "NonZero", ["x"], ["y"], [vi("x", F, [3, 4])], [vi("y", T.INT64, None)])
 
