@@ -169,3 +169,12 @@ def test_compress_and_nonzero_data_dependent_sizes():
     x = np.array([[0, 1.5, 0, -2], [3, 0, 0, 0], [0, 0, 0, 0]], np.float32)
     _check(_model("NonZero", [("x", F, [3, 4])], opset=13, out_types=[I64]),
            [{"x": x}, {"x": np.zeros((3, 4), np.float32)}, {"x": X34}])
+
+
+@pytest.mark.parametrize("align", [0, 1])
+def test_affine_grid_size(align):
+    """The grid's spatial size is the run-time value of the size input (sizes > 1: for a size of 1 with
+    align_corners, onnxruntime puts the point at +1 and the ONNX reference at -1; ge follows the reference)."""
+    theta = RNG.standard_normal((2, 2, 3)).astype(np.float32)
+    m = _model("AffineGrid", [("theta", F, [2, 2, 3]), ("size", I64, [4])], opset=20, align_corners=align)
+    _check(m, [{"theta": theta, "size": i64(2, 3, h, w)} for h, w in ((4, 5), (2, 7), (3, 3))])

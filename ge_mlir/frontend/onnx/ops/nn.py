@@ -1243,3 +1243,49 @@ def dft(ctx):
     for i in range(len(keep) - 2, -1, -1):
         y = ge.where(ge.equal(pick, rt.i64_const(ctx, i)), results[keep[i]], y)
     return y
+
+
+# --- AffineGrid ------------------------------------------------------------------------------------
+
+
+@converter("AffineGrid", since=20, notes="2-D and 3-D; the size at import or run time (? dims): the base grid "
+           "from index ranges in f64, one batched matmul with theta")
+def affine_grid(ctx):
+    ts = ctx.shape(0)
+    if len(ts) != 3 or ts[1:] not in ([2, 3], [3, 4]) or ts[0] < 0:
+        ctx.refuse(f"theta must be [N, 2, 3] or [N, 3, 4], got {ctx.input_type(0)}")
+    nd = ts[1]
+    if ctx.input_type(1).shape != [nd + 2]:
+        ctx.invalid(f"size must have {nd + 2} values, got {ctx.input_type(1)}")
+    elem = ctx.elem(0)
+    f64 = ir.F64Type.get()
+    align = bool(ctx.attr("align_corners", 0))
+    size = rt.as_i64(ctx.input(1))
+    dims = [rt.element(ctx, size, 2 + i) for i in range(nd)]  # (D,) H, W at run time
+    total = dims[0]
+    for d in dims[1:]:
+        total = ge.mul(total, d)
+    one64 = _scalar(1.0, f64, ctx)
+    flat = ge.range(_tensor([rt.DYN], rt.i64()), rt.i64_const(ctx, 0), total, rt.i64_const(ctx, 1))
+    coords = []  # per spatial dim, the normalized coordinate of every flat position
+    stride = None
+    for i in range(nd - 1, -1, -1):
+        idx = flat if stride is None else ge.div(flat, stride)
+        idx = ge.mod(idx, dims[i])
+        stride = dims[i] if stride is None else ge.mul(stride, dims[i])
+        n = rt.to_elem(dims[i], f64)
+        k = rt.to_elem(idx, f64)
+        if align:  # -1 + k * 2 / (n - 1); a single position sits at -1 (the reference's arange)
+            step = ge.div(_scalar(2.0, f64, ctx), ge.max(ge.sub(n, one64), one64))
+            c = ge.add(_scalar(-1.0, f64, ctx), ge.mul(k, step))
+        else:  # -1 + step / 2 + k * step, step = 2 / n
+            step = ge.div(_scalar(2.0, f64, ctx), n)
+            c = ge.add(ge.add(_scalar(-1.0, f64, ctx), ge.div(step, _scalar(2.0, f64, ctx))), ge.mul(k, step))
+        coords.append(ge.unsqueeze(c, [0]))  # x (the last dim) first, as the grid lists it
+    ones = ge.fill(_tensor([1, rt.DYN], f64), one64, ge.concat([rt.i64_const(ctx, [1]), ge.unsqueeze(total, [0])], 0))
+    base = ge.concat(coords + [ones], 0)  # [nd + 1, P]
+    grid = ge.matmul(_cast(ctx.input(0), f64), base)  # [N, nd, P]
+    grid = _cast(ge.transpose(grid, [0, 2, 1]), elem)  # [N, P, nd]
+    shape = ge.concat([rt.i64_const(ctx, [ts[0]]), ge.gather(size, rt.i64_const(ctx, np.arange(2, 2 + nd)), axis=0),
+                       rt.i64_const(ctx, [nd])], 0)
+    return ge.dynamic_reshape(_tensor([ts[0]] + [rt.DYN] * nd + [nd], elem), grid, shape)
