@@ -805,6 +805,14 @@
 // DFT: %[[Y:.*]] = ge.concat %{{.*}}, %{{.*}} {axis = 2 : i64} : (tensor<1x3x1xf32>, tensor<1x3x1xf32>) -> tensor<1x3x2xf32>
 // DFT-NEXT: return %[[Y]] : tensor<1x3x2xf32>
 
+// Det: the Leibniz sum over permutations of the gathered entries.
+// RUN: %python %S/Inputs/nn_models.py det_2x2 %t.det_2x2.onnx && ge-import-onnx %t.det_2x2.onnx | FileCheck %s --check-prefix=DET
+// DET-LABEL: func.func @det_2x2(%arg0: tensor<2x2xf32> {onnx.name = "x"}) -> (tensor<f32> {onnx.name = "y"}) {
+// DET: %[[A:.*]] = ge.mul %{{.*}}, %{{.*}} : (tensor<f32>, tensor<f32>) -> tensor<f32>
+// DET-NEXT: %[[B:.*]] = ge.mul %{{.*}}, %{{.*}} : (tensor<f32>, tensor<f32>) -> tensor<f32>
+// DET-NEXT: %[[D:.*]] = ge.sub %[[A]], %[[B]] : (tensor<f32>, tensor<f32>) -> tensor<f32>
+// DET-NEXT: return %[[D]] : tensor<f32>
+
 // Run-time scales: output sizes floor(size * scale) in f64, then per axis the source
 // coordinates and a gather of the rounded index (nearest).
 // RUN: %python %S/Inputs/nn_models.py resize_dynamic_scales %t.resize_dynamic_scales.onnx && ge-import-onnx %t.resize_dynamic_scales.onnx | FileCheck %s --check-prefix=RESIZE-DYNAMIC-SCALES

@@ -42,6 +42,7 @@ _MVN = ["ge.reduce_mean", "ge.mul", "ge.reduce_mean", "ge.mul", "ge.sub", "ge.sq
 _GRID_DIM = ["ge.gather", "ge.add", "ge.mul", "ge.sub", "ge.div", "ge.round", "ge.cast", "ge.greater_equal",
              "ge.less", "ge.and", "ge.where", "ge.max", "ge.min"]
 EXPECTED_OPS: dict[str, list[str]] = {
+    "det_2x2": ["ge.gather"] * 6 + ["ge.mul", "ge.mul", "ge.sub"],
     "maxpool3d": ["ge.reshape", "ge.max_pool2d", "ge.reshape", "ge.max_pool2d", "ge.reshape"],
     "matmulinteger": ["ge.cast", "ge.cast", "ge.matmul"],
     "dft_rfft": ["ge.gather", "ge.cast", "ge.matmul", "ge.matmul", "ge.neg", "ge.cast", "ge.unsqueeze", "ge.cast",

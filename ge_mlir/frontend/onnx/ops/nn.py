@@ -54,10 +54,9 @@ def _scalar(value: float, elem: ir.Type, ctx) -> ir.Value:
 # --- convolutions and pooling ------------------------------------------------
 
 
-@converter("Conv", notes="1-D and 2-D; 3-D refused")
-def conv(ctx):
+def _conv_of(ctx, x: ir.Value, w: ir.Value, b: ir.Value | None) -> ir.Value:
+    """ONNX Conv's window attributes applied to the values ``x`` and ``w`` (1-D and 2-D)."""
     n = _spatial_rank(ctx, "convolution")
-    x, w, b = ctx.input(0), ctx.input(1), ctx.input(2)
     if ctx.rank(1) != n + 2:
         ctx.invalid(f"weight rank {ctx.rank(1)} does not match the {n}-D convolution")
     kernel = _kernel(ctx, ctx.shape(1), n)
@@ -69,6 +68,30 @@ def conv(ctx):
     if n == 1:
         y = ge.squeeze(y, axes=[2])
     return y
+
+
+@converter("Conv", notes="1-D and 2-D; 3-D refused")
+def conv(ctx):
+    return _conv_of(ctx, ctx.input(0), ctx.input(1), ctx.input(2))
+
+
+@converter("ConvInteger", since=10, notes="u8/i8 minus zero points (per tensor; per output channel for w), "
+           "convolved in f64 (exact: |sums| < 2^53) and converted to i32")
+def conv_integer(ctx):
+    for k in (0, 1):
+        if str(ctx.elem(k)) not in ("i8", "ui8"):
+            ctx.refuse(f"input #{k} of type {ctx.input_type(k)} is not int8/uint8")
+    f64 = ir.F64Type.get()
+    x, w = _cast(ctx.input(0), f64), _cast(ctx.input(1), f64)
+    if ctx.has_input(2):
+        x = ge.sub(x, _cast(ctx.input(2), f64))  # padding then adds zeros of the shifted input
+    if ctx.has_input(3):
+        zp = _cast(ctx.input(3), f64)
+        zs = ctx.shape(3)
+        if len(zs) == 1 and zs[0] > 1:
+            zp = _reshape(zp, [zs[0]] + [1] * (ctx.rank(1) - 1))
+        w = ge.sub(w, zp)
+    return _cast(_conv_of(ctx, x, w, None), ir.IntegerType.get_signless(32))
 
 
 @converter("ConvTranspose", notes="1-D and 2-D; 3-D refused; output_shape -> pads/output_padding")
@@ -1289,3 +1312,34 @@ def affine_grid(ctx):
     shape = ge.concat([rt.i64_const(ctx, [ts[0]]), ge.gather(size, rt.i64_const(ctx, np.arange(2, 2 + nd)), axis=0),
                        rt.i64_const(ctx, [nd])], 0)
     return ge.dynamic_reshape(_tensor([ts[0]] + [rt.DYN] * nd + [nd], elem), grid, shape)
+
+
+# --- Det -------------------------------------------------------------------------------------------
+
+
+@converter("Det", since=11, notes="matrices up to 4x4: the Leibniz sum over permutations (batched)")
+def det(ctx):
+    import itertools
+
+    shape = ctx.shape(0)
+    if len(shape) < 2 or shape[-1] != shape[-2] or shape[-1] < 0:
+        ctx.refuse(f"Det needs [..., n, n] with a static n, got {ctx.input_type(0)}")
+    n = shape[-1]
+    if n > 4 or n < 1:
+        ctx.refuse(f"Det of {n}x{n} matrices is not supported (up to 4x4: {n}! terms)")
+    if not _is_float(ctx.elem(0)):
+        ctx.refuse(f"Det of {ctx.elem(0)} is not supported")
+    rank = len(shape)
+    rows = [ge.gather(ctx.input(0), rt.i64_const(ctx, i), axis=rank - 2) for i in range(n)]
+    entry = [[ge.gather(r, rt.i64_const(ctx, j), axis=rank - 2) for j in range(n)] for r in rows]
+    total = None
+    for perm in itertools.permutations(range(n)):
+        term = entry[0][perm[0]]
+        for i in range(1, n):
+            term = ge.mul(term, entry[i][perm[i]])
+        inversions = sum(1 for a in range(n) for b in range(a + 1, n) if perm[a] > perm[b])
+        if total is None:
+            total = term if inversions % 2 == 0 else ge.neg(term)
+        else:
+            total = ge.add(total, term) if inversions % 2 == 0 else ge.sub(total, term)
+    return total

@@ -676,6 +676,12 @@ def _(rng):
     return ([N("DFT", ["x"], ["y"], axis=1, onesided=1)], {"x": (F32, [1, 4, 1])}, {"y": F32}, {})
 
 
+@model("det_2x2", 13)
+def _(rng):
+    # Det of a 2x2 matrix: the Leibniz sum x00 * x11 - x01 * x10.
+    return ([N("Det", ["x"], ["y"])], {"x": (F32, [2, 2])}, {"y": F32}, {})
+
+
 @model("resize_dynamic_scales", 13)
 def _(rng):
     return ([N("Resize", ["x", "", "sc"], ["y"])], {"x": (F32, [1, 1, 2, 2]), "sc": (F32, [4])}, {"y": F32}, {})
