@@ -41,7 +41,8 @@ C = "ge.constant"
 EXPECTED_OPS: dict[str, list[str] | set[str]] = {
     "slice_runtime_starts": {"ge.constant", "ge.gather", "ge.shape", "ge.less", "ge.add", "ge.where", "ge.greater",
                              "ge.sub", "ge.max", "ge.min", "ge.abs", "ge.div", "ge.range", "ge.mul"},
-    "topk_runtime_k": {"ge.constant", "ge.gather", "ge.less", "ge.where", "ge.top_k", "ge.range"},
+    "topk_runtime_k": {"ge.constant", "ge.gather", "ge.greater_equal", "ge.less_equal", "ge.and", "ge.not",
+                       "ge.cast", "ge.reshape", "ge.top_k", "ge.range"},
     # the true positions: a running count, a range of the count, a compare-and-count per position
     "compress_runtime": {"ge.constant", "ge.cast", "ge.cumsum", "ge.reduce_sum", "ge.range", "ge.reshape",
                          "ge.add", "ge.unsqueeze", "ge.less", "ge.gather"},

@@ -71,6 +71,22 @@ def normalized(ctx, axes: ir.Value, rank: int) -> ir.Value:
     return ge.gather(i64_const(ctx, np.arange(rank)), n, axis=0)
 
 
+def checked(ctx, value: ir.Value, ok: ir.Value) -> ir.Value:
+    """``value`` (rank-0 i64) when the run-time condition ``ok`` (rank-0 i1) holds; otherwise the
+    call fails (``ExecutionError`` naming the node): ``value`` is read back through a
+    bounds-checked ``ge.gather`` whose index is made out of range."""
+    bad = ge.cast(ir.RankedTensorType.get([], i64()), ge.not_(ok))
+    return ge.gather(ge.reshape(ir.RankedTensorType.get([1], i64()), value), bad, axis=0)
+
+
+def nonzero_flags(ctx, v: ir.Value) -> ir.Value:
+    """``v != 0`` (``v`` itself when it is already i1)."""
+    t = ir.RankedTensorType(v.type)
+    if str(t.element_type) == "i1":
+        return v
+    return ge.not_(ge.equal(v, ctx.constant(np.zeros((), dtype=_np_dtype(t.element_type)), t.element_type)))
+
+
 def axis_flags(ctx, axes: ir.Value, rank: int) -> ir.Value:
     """``flags[d]`` (tensor<rank x i1>): whether ``d`` is one of ``axes`` (negative ones count
     from the end)."""
@@ -132,13 +148,14 @@ def insert_unit_dims(ctx, x: ir.Value, flags: ir.Value, out_rank: int) -> ir.Val
     if t.rank == 0:
         return ge.reshape(ir.RankedTensorType.get([1] * out_rank, t.element_type), x)
     pos = positions(ctx, ge.not_(flags))
-    pos = ge.min(ge.max(pos, i64_const(ctx, 0)), i64_const(ctx, t.rank - 1))
+    pos = clamp(ctx, pos, 0, t.rank - 1)
     sizes = ge.gather(ge.shape(x), pos, axis=0)
     shape = ge.where(flags, i64_const(ctx, 1), sizes)
     return ge.dynamic_reshape(out_type, x, shape, allowzero=True)
 
 
-def _clamp(ctx, v: ir.Value, lo, hi) -> ir.Value:
+def clamp(ctx, v: ir.Value, lo, hi) -> ir.Value:
+    """``min(max(v, lo), hi)`` with int bounds made i64 constants."""
     lo = lo if isinstance(lo, ir.Value) else i64_const(ctx, lo)
     hi = hi if isinstance(hi, ir.Value) else i64_const(ctx, hi)
     return ge.min(ge.max(v, lo), hi)
@@ -153,13 +170,21 @@ def slice_indices(ctx, start: ir.Value, end: ir.Value, step: ir.Value, size: ir.
     end = ge.where(ge.less(end, zero), ge.add(end, size), end)
     forward = ge.greater(step, zero)
     last = ge.sub(size, one)
-    s = ge.where(forward, _clamp(ctx, start, 0, size), _clamp(ctx, start, 0, last))
-    e = ge.where(forward, _clamp(ctx, end, 0, size), _clamp(ctx, end, -1, last))
+    s = ge.where(forward, clamp(ctx, start, 0, size), clamp(ctx, start, 0, last))
+    e = ge.where(forward, clamp(ctx, end, 0, size), clamp(ctx, end, -1, last))
     span = ge.where(forward, ge.sub(e, s), ge.sub(s, e))
     stride = ge.abs(step)
     count = ge.max(ge.div(ge.add(span, ge.sub(stride, one)), stride), zero)
     steps = ge.range(ir.RankedTensorType.get([DYN], i64()), zero, count, one)
     return ge.add(s, ge.mul(steps, step))
+
+
+def _pick(ctx, hit: ir.Value, values: ir.Value, default: int) -> ir.Value:
+    """The value at the (single) position where ``hit`` is set, else ``default`` (rank-0 i64)."""
+    zero = i64_const(ctx, 0)
+    has = ge.greater(ge.reduce_sum(as_i64(hit), axes=[0], keepdims=False), zero)
+    chosen = ge.reduce_sum(ge.where(hit, values, zero), axes=[0], keepdims=False)
+    return ge.where(has, chosen, i64_const(ctx, default))
 
 
 def slice_(ctx, x: ir.Value, starts: ir.Value, ends: ir.Value, axes: list[int] | ir.Value | None,
@@ -180,26 +205,12 @@ def slice_(ctx, x: ir.Value, starts: ir.Value, ends: ir.Value, axes: list[int] |
             y = ge.gather(y, idx, axis=d)
         return y
     norm = normalized(ctx, axes, rank)
-    zero = i64_const(ctx, 0)
     for d in range(rank):
         hit = ge.equal(norm, i64_const(ctx, d))
-        has = ge.greater(ge.reduce_sum(as_i64(hit), axes=[0], keepdims=False), zero)
-
-        def pick(values: ir.Value, default: int) -> ir.Value:
-            chosen = ge.reduce_sum(ge.where(hit, values, zero), axes=[0], keepdims=False)
-            return ge.where(has, chosen, i64_const(ctx, default))
-
-        idx = slice_indices(ctx, pick(starts, 0), pick(ends, 2**63 - 1), pick(steps, 1), dim(ctx, y, d))
+        idx = slice_indices(ctx, _pick(ctx, hit, starts, 0), _pick(ctx, hit, ends, 2**63 - 1),
+                            _pick(ctx, hit, steps, 1), dim(ctx, y, d))
         y = ge.gather(y, idx, axis=d)
     return y
-
-
-def _pick(ctx, hit: ir.Value, values: ir.Value, default: int) -> ir.Value:
-    """The value at the (single) position where ``hit`` is set, else ``default`` (rank-0 i64)."""
-    zero = i64_const(ctx, 0)
-    has = ge.greater(ge.reduce_sum(as_i64(hit), axes=[0], keepdims=False), zero)
-    chosen = ge.reduce_sum(ge.where(hit, values, zero), axes=[0], keepdims=False)
-    return ge.where(has, chosen, i64_const(ctx, default))
 
 
 def pad_(ctx, x: ir.Value, pads: ir.Value, value: ir.Value | None, axes: list[int] | ir.Value | None,
@@ -252,7 +263,7 @@ def pad_dims(ctx, x: ir.Value, per_dim: list, value: ir.Value | None, mode: str)
         j = ge.range(ir.RankedTensorType.get([DYN], i64()), ge.neg(begin), ge.add(size, end), one)
         last = ge.sub(size, one)
         if mode in ("constant", "edge"):
-            idx = _clamp(ctx, j, zero, last)
+            idx = clamp(ctx, j, zero, last)
         elif mode == "wrap":
             idx = ge.mod(j, size)
         else:  # reflect: period 2 (size - 1), mirrored in its second half
@@ -296,6 +307,27 @@ def to_elem(v: ir.Value, elem: ir.Type) -> ir.Value:
     """``v`` converted to element type ``elem`` (itself when it has it)."""
     t = ir.RankedTensorType(v.type)
     return v if t.element_type == elem else ge.cast(ir.RankedTensorType.get(list(t.shape), elem), v)
+
+
+def cubic_weights(ctx, frac: ir.Value, a: float) -> list[ir.Value]:
+    """Keys' cubic convolution weights of the taps at floor(x) - 1 .. floor(x) + 2 for the
+    fractional part ``frac`` of x (its element type), with coefficient ``a`` (-0.75 in GridSample,
+    ``cubic_coeff_a`` in Resize)."""
+    elem = ir.RankedTensorType(frac.type).element_type
+    c = lambda v: _f(ctx, v, elem)  # noqa: E731
+
+    def far(t: ir.Value) -> ir.Value:  # distance in [1, 2]: ((a t - 5a) t + 8a) t - 4a
+        return ge.sub(ge.mul(ge.add(ge.mul(ge.sub(ge.mul(c(a), t), c(5 * a)), t), c(8 * a)), t), c(4 * a))
+
+    def near(t: ir.Value) -> ir.Value:  # distance in [0, 1]: ((a + 2) t - (a + 3)) t^2 + 1
+        return ge.add(ge.mul(ge.mul(ge.sub(ge.mul(c(a + 2), t), c(a + 3)), t), t), c(1.0))
+
+    rest = ge.sub(c(1.0), frac)
+    return [far(ge.add(frac, c(1.0))), near(frac), near(rest), far(ge.add(rest, c(1.0)))]
+
+
+#: The coordinate transformations Resize with run-time scales/sizes implements.
+RESIZE_COORDS = ("half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric", "half_pixel_symmetric")
 
 
 def resize_(ctx, x: ir.Value, axes: list[int], scales: ir.Value | None, sizes: ir.Value | None, *, mode: str,
@@ -351,12 +383,10 @@ def resize_(ctx, x: ir.Value, axes: list[int], scales: ir.Value | None, sizes: i
         elif coord == "align_corners":
             ratio = ge.div(ge.sub(nf, onef), ge.sub(resized, onef))
             src = ge.where(ge.equal(resized, onef), _f(ctx, 0.0, f32), ge.mul(i, ratio))
-        elif coord == "half_pixel_symmetric":
+        else:  # half_pixel_symmetric (the caller admits RESIZE_COORDS only)
             adj = ge.div(outf, ge.mul(s, nf))
             offset = ge.mul(ge.div(nf, _f(ctx, 2.0, f32)), ge.sub(onef, adj))
             src = ge.add(offset, centred)
-        else:
-            ctx.refuse(f"coordinate_transformation_mode {coord!r} with run-time scales/sizes is not supported")
         last = ge.sub(n, one)
         others = [o for o in range(rank) if o != d]
 
@@ -365,7 +395,7 @@ def resize_(ctx, x: ir.Value, axes: list[int], scales: ir.Value | None, sizes: i
             return ge.unsqueeze(v, others) if others else v
 
         def tap(k: ir.Value) -> ir.Value:
-            return ge.gather(y, _clamp(ctx, k, zero, last), axis=d)
+            return ge.gather(y, clamp(ctx, k, zero, last), axis=d)
 
         if mode == "nearest":
             if legacy:
@@ -386,17 +416,8 @@ def resize_(ctx, x: ir.Value, axes: list[int], scales: ir.Value | None, sizes: i
         if mode == "linear":
             y = ge.add(ge.mul(tap(k0), along(ge.sub(onef, frac))), ge.mul(tap(ge.add(k0, one)), along(frac)))
             continue
-        a = cubic_a
-        c = lambda v: _f(ctx, v, f32)  # noqa: E731
-        t1 = ge.add(frac, onef)
-        w_m1 = ge.sub(ge.mul(ge.add(ge.mul(ge.sub(ge.mul(c(a), t1), c(5 * a)), t1), c(8 * a)), t1), c(4 * a))
-        w_0 = ge.add(ge.mul(ge.mul(ge.sub(ge.mul(c(a + 2), frac), c(a + 3)), frac), frac), onef)
-        r1 = ge.sub(onef, frac)
-        w_1 = ge.add(ge.mul(ge.mul(ge.sub(ge.mul(c(a + 2), r1), c(a + 3)), r1), r1), onef)
-        t2 = ge.add(r1, onef)
-        w_2 = ge.sub(ge.mul(ge.add(ge.mul(ge.sub(ge.mul(c(a), t2), c(5 * a)), t2), c(8 * a)), t2), c(4 * a))
         acc = None
-        for off, w in ((-1, w_m1), (0, w_0), (1, w_1), (2, w_2)):
+        for off, w in zip((-1, 0, 1, 2), cubic_weights(ctx, frac, cubic_a)):
             term = ge.mul(tap(ge.add(k0, i64_const(ctx, off))), along(w))
             acc = term if acc is None else ge.add(acc, term)
         y = acc
@@ -433,10 +454,8 @@ def expand(ctx, x: ir.Value, shape: ir.Value) -> ir.Value:
             y = insert_unit_dims(ctx, x, ctx.constant(np.array(lead, dtype=np.bool_)), rank)
     shape = as_i64(shape)
     zero, one = i64_const(ctx, 0), i64_const(ctx, 1)
-    for d in range(rank):
+    for d in range(rank - k, rank):  # the dims before are not named by the shape: kept
         n = dim(ctx, y, d)
-        if d < rank - k:
-            continue  # not named by the shape: kept
         s = element(ctx, shape, d - (rank - k))
         out = ge.where(ge.equal(s, one), n, s)
         j = ge.range(ir.RankedTensorType.get([DYN], i64()), zero, out, one)

@@ -729,6 +729,14 @@ def _optimizer_groups(ctx, per: int) -> int:
     return n
 
 
+def _optimizer_setup(ctx, per: int):
+    """(groups, element type, constant maker, learning rate R as a rank-0 tensor of it)."""
+    n = _optimizer_groups(ctx, per)
+    elem = ctx.elem(2)
+    r = _cast(ge.reshape(ir.RankedTensorType.get([], ctx.elem(0)), ctx.input(0)), elem)
+    return n, elem, (lambda v: _const(ctx, v, elem)), r
+
+
 def _t_positive(ctx, elem: ir.Type) -> tuple[ir.Value, ir.Value]:
     """``T > 0`` and ``T`` as ``elem`` (rank 0), T being the run-time iteration count."""
     t = ge.reshape(ir.RankedTensorType.get([], ctx.elem(1)), ctx.input(1))
@@ -737,10 +745,7 @@ def _t_positive(ctx, elem: ir.Type) -> tuple[ir.Value, ir.Value]:
 
 @converter("Adagrad", since=1, domain=_TRAINING, notes="elementwise update, several tensors at once")
 def adagrad(ctx):
-    n = _optimizer_groups(ctx, 3)
-    elem = ctx.elem(2)
-    c = lambda v: _const(ctx, v, elem)  # noqa: E731
-    r = _cast(ge.reshape(ir.RankedTensorType.get([], ctx.elem(0)), ctx.input(0)), elem)
+    n, elem, c, r = _optimizer_setup(ctx, 3)
     _, t = _t_positive(ctx, elem)
     decay, eps = float(ctx.attr("decay_factor", 0.0)), float(ctx.attr("epsilon", 0.0))
     norm = float(ctx.attr("norm_coefficient", 0.0))
@@ -757,10 +762,7 @@ def adagrad(ctx):
 
 @converter("Adam", since=1, domain=_TRAINING, notes="elementwise update with bias correction for T > 0")
 def adam(ctx):
-    n = _optimizer_groups(ctx, 4)
-    elem = ctx.elem(2)
-    c = lambda v: _const(ctx, v, elem)  # noqa: E731
-    r = _cast(ge.reshape(ir.RankedTensorType.get([], ctx.elem(0)), ctx.input(0)), elem)
+    n, elem, c, r = _optimizer_setup(ctx, 4)
     positive, t = _t_positive(ctx, elem)
     alpha, beta = float(ctx.attr("alpha", 0.9)), float(ctx.attr("beta", 0.999))
     eps = float(ctx.attr("epsilon", 0.0))
@@ -783,10 +785,7 @@ def adam(ctx):
 
 @converter("Momentum", since=1, domain=_TRAINING, notes="standard and nesterov modes")
 def momentum(ctx):
-    n = _optimizer_groups(ctx, 3)
-    elem = ctx.elem(2)
-    c = lambda v: _const(ctx, v, elem)  # noqa: E731
-    r = _cast(ge.reshape(ir.RankedTensorType.get([], ctx.elem(0)), ctx.input(0)), elem)
+    n, elem, c, r = _optimizer_setup(ctx, 3)
     positive, _ = _t_positive(ctx, elem)
     alpha, beta = float(ctx.attr("alpha", 0.0)), float(ctx.attr("beta", 0.0))
     norm = float(ctx.attr("norm_coefficient", 0.0))
@@ -835,6 +834,8 @@ def lrn(ctx):
     shape = ctx.shape(0)
     if len(shape) < 3 or shape[1] < 0:
         ctx.refuse(f"LRN needs an input [N, C, ...] with a static C, got {ctx.input_type(0)}")
+    if ctx.attr("size") is None or int(ctx.attr("size")) < 1:
+        ctx.invalid(f"size must be a positive integer, got {ctx.attr('size')}")
     size = int(ctx.attr("size"))
     alpha, beta, bias = float(ctx.attr("alpha", 1e-4)), float(ctx.attr("beta", 0.75)), float(ctx.attr("bias", 1.0))
     c_ = shape[1]

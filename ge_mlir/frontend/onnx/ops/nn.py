@@ -754,8 +754,7 @@ def _resize_runtime(ctx, scales_i: int | None, sizes_i: int | None, mode: str, l
     i = sizes_i if sizes_i is not None else scales_i
     what = "sizes" if sizes_i is not None else "scales"
     if not legacy and (ctx.attr("antialias", 0) or (mode == "cubic" and ctx.attr("exclude_outside", 0))
-                       or coord not in ("half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric",
-                                        "half_pixel_symmetric")):
+                       or coord not in rt.RESIZE_COORDS):
         # Filters whose taps depend on the scale (antialias, renormalized borders) are built at import
         # from constant scales only: ask for the value (ge_mlir.compile's constant_inputs can give it).
         _const_input(ctx, i, what)
@@ -946,7 +945,7 @@ def grid_sample(ctx):
         if mode == "nearest":
             x = ge.round(x)  # half to even, as the reference's np.rint
         if pad_mode == "border":
-            x = ge.where(ge.or_(ge.less(x, c(lo)), ge.greater(x, c(hi))), ge.min(ge.max(x, c(0.0)), c(d - 1.0)), x)
+            x = ge.where(ge.or_(ge.less(x, c(lo)), ge.greater(x, c(hi))), rt.clamp(ctx, x, c(0.0), c(d - 1.0)), x)
         elif pad_mode == "reflection":
             x = _gs_reflect(ctx, x, lo, hi, f32)
         if mode == "nearest":
@@ -957,14 +956,7 @@ def grid_sample(ctx):
             if mode == "linear":
                 taps = [(base, ge.sub(c(1.0), f)), (ge.add(base, c(1.0)), f)]
             else:
-                a = -0.75
-                t0, t3 = ge.add(f, c(1.0)), ge.sub(c(2.0), f)
-                r1 = ge.sub(c(1.0), f)
-                w0 = ge.sub(ge.mul(ge.add(ge.mul(ge.sub(ge.mul(c(a), t0), c(5 * a)), t0), c(8 * a)), t0), c(4 * a))
-                w1 = ge.add(ge.mul(ge.mul(ge.sub(ge.mul(c(a + 2), f), c(a + 3)), f), f), c(1.0))
-                w2 = ge.add(ge.mul(ge.mul(ge.sub(ge.mul(c(a + 2), r1), c(a + 3)), r1), r1), c(1.0))
-                w3 = ge.sub(ge.mul(ge.add(ge.mul(ge.sub(ge.mul(c(a), t3), c(5 * a)), t3), c(8 * a)), t3), c(4 * a))
-                taps = [(ge.add(base, c(float(k))), w) for k, w in zip((-1, 0, 1, 2), (w0, w1, w2, w3))]
+                taps = [(ge.add(base, c(float(k))), w) for k, w in zip((-1, 0, 1, 2), rt.cubic_weights(ctx, f, -0.75))]
         mapped = []
         for pos, w in taps:
             if pad_mode == "reflection":
@@ -974,7 +966,7 @@ def grid_sample(ctx):
                 inside = ge.and_(ge.greater_equal(idx, rt.i64_const(ctx, 0)), ge.less(idx, rt.i64_const(ctx, d)))
                 keep = ge.where(inside, c(1.0), c(0.0))
                 w = keep if w is None else ge.mul(w, keep)
-            idx = ge.min(ge.max(idx, rt.i64_const(ctx, 0)), rt.i64_const(ctx, d - 1))
+            idx = rt.clamp(ctx, idx, 0, d - 1)
             mapped.append((idx, w))
         per_dim.append(mapped)
     x3 = _reshape(ctx.input(0), [n_b, ch, s])
@@ -1076,14 +1068,10 @@ def recurrent(ctx):
         if kind == "LSTM" and ctx.has_input(7):
             p = pick(7)
             peep = [ge.slice(p, [k * hidden], [(k + 1) * hidden]) for k in range(3)]  # i, o, f
-        h = h0s[d]
-        cst = c0s[d]
-        if h is None:
-            h = ge.constant(ir.DenseElementsAttr.get_splat(ir.RankedTensorType.get([b, hidden], elem),
-                                                             ir.FloatAttr.get(elem, 0.0)))
-        if kind == "LSTM" and cst is None:
-            cst = ge.constant(ir.DenseElementsAttr.get_splat(ir.RankedTensorType.get([b, hidden], elem),
-                                                               ir.FloatAttr.get(elem, 0.0)))
+        zero_state = lambda: ge.constant(ir.DenseElementsAttr.get_splat(  # noqa: E731
+            ir.RankedTensorType.get([b, hidden], elem), ir.FloatAttr.get(elem, 0.0)))
+        h = h0s[d] if h0s[d] is not None else zero_state()
+        cst = c0s[d] if c0s[d] is not None or kind != "LSTM" else zero_state()
         steps = list(range(t_len))[::-1] if reverse else list(range(t_len))
         outs: dict[int, ir.Value] = {}
         for t in steps:
@@ -1259,7 +1247,7 @@ def dft(ctx):
     for i, a in enumerate(keep):
         table[a] = i
     pick = ge.gather(rt.i64_const(ctx, table), rt.normalized(ctx, rt.scalar(ctx, run_axis), rank), axis=0)
-    pick = ge.gather(rt.i64_const(ctx, np.arange(len(keep))), pick, axis=0)  # no candidate: out of range
+    pick = rt.checked(ctx, pick, ge.less(pick, rt.i64_const(ctx, len(keep))))  # an axis with no candidate
     y = results[keep[-1]]
     if len(keep) == 1:  # still read the lookup, so that another axis fails the call
         return ge.where(ge.equal(pick, rt.i64_const(ctx, 0)), y, _scalar(0.0, elem, ctx))

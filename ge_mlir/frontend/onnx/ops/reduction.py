@@ -111,19 +111,20 @@ def _reduce(fn, x: ir.Value, axes, keepdims: bool) -> ir.Value:
     return fn(x, axes=axes, keepdims=keepdims)
 
 
-def _reduce_runtime(fn, x: ir.Value, axes: _RuntimeAxes, keepdims: bool) -> ir.Value:
+def _reduce_runtime(fn, x: ir.Value, axes: _RuntimeAxes, keepdims: bool, flags: ir.Value | None = None) -> ir.Value:
     ctx = axes.ctx
     rank = ir.RankedTensorType(x.type).rank
-    flags = rt.axis_flags(ctx, axes.value, rank)
+    if flags is None:
+        flags = rt.axis_flags(ctx, axes.value, rank)
     if fn is ge.reduce_mean:
         # The sum over the chosen axes divided by their run-time element count (an integer mean
         # truncates the exact sum, accumulated in i64, as the static lowering does).
         elem = ir.RankedTensorType(x.type).element_type
         count = ge.reduce_prod(ge.where(flags, ge.shape(x), rt.i64_const(ctx, 1)), axes=[0], keepdims=False)
         if _is_float(elem):
-            s = _reduce_runtime(ge.reduce_sum, x, axes, keepdims)
+            s = _reduce_runtime(ge.reduce_sum, x, axes, keepdims, flags)
             return ge.div(s, _cast(count, elem))
-        s = _reduce_runtime(ge.reduce_sum, rt.as_i64(x), axes, keepdims)
+        s = _reduce_runtime(ge.reduce_sum, rt.as_i64(x), axes, keepdims, flags)
         return _cast(ge.div(s, ge.max(count, rt.i64_const(ctx, 1))), elem)
     y = x
     for d in range(rank):

@@ -338,13 +338,12 @@ def _split_runtime(ctx, axis: int) -> list[ir.Value]:
     x = ctx.input(0)
     sizes = rt.as_i64(ctx.input(1))
     total = ge.reduce_sum(sizes, axes=[0], keepdims=False)
-    bad = ge.cast(_tensor([], rt.i64()), ge.not_(ge.equal(total, rt.dim(ctx, x, axis))))
     offsets = ge.sub(ge.cumsum(sizes, 0), sizes)
     outs = []
     for i in range(n):
         start = rt.element(ctx, offsets, i)
         if i == 0:
-            start = ge.gather(rt.i64_const(ctx, [0]), bad, axis=0)
+            start = rt.checked(ctx, start, ge.equal(total, rt.dim(ctx, x, axis)))
         outs.append(rt.take(ctx, x, axis, start, ge.add(start, rt.element(ctx, sizes, i))))
     return outs
 
@@ -512,9 +511,7 @@ def compress(ctx):
         ct = ctx.input_type(1)
         if ct.rank != 1 or ct.is_dynamic_dim(0):
             ctx.refuse(f"a run-time condition needs a static 1-D shape, got {ct}")
-        flags = ctx.input(1)
-        if str(ct.element_type) != "i1":
-            flags = ge.not_(ge.equal(flags, ctx.constant(np.zeros((), numpy_dtype(ct.element_type)), ct.element_type)))
+        flags = rt.nonzero_flags(ctx, ctx.input(1))
         # Positions past the compressed dim (a longer condition) fail the call through the gather's
         # bounds check, as onnxruntime fails the run.
         return ge.gather(x, _true_positions(ctx, flags), axis=int(axis))
@@ -530,12 +527,8 @@ def nonzero(ctx):
     shape = ctx.shape(0)
     if any(d < 0 for d in shape):
         ctx.refuse(f"NonZero needs a static input shape, got {ctx.input_type(0)}")
-    t = ctx.input_type(0)
     n = int(np.prod(shape, dtype=np.int64))
-    flat = _reshape(ctx.input(0), [n])
-    flags = flat if str(t.element_type) == "i1" else ge.not_(
-        ge.equal(flat, ctx.constant(np.zeros((), numpy_dtype(t.element_type)), t.element_type)))
-    pos = _true_positions(ctx, flags)
+    pos = _true_positions(ctx, rt.nonzero_flags(ctx, _reshape(ctx.input(0), [n])))
     if not shape:  # a scalar: [0, nnz]
         return ge.gather(ge.unsqueeze(pos, [0]), rt.i64_const(ctx, np.zeros((0,), np.int64)), axis=0)
     rows = []
@@ -559,7 +552,7 @@ _DATA_DEPENDENT = (
 )
 _REFUSED_NOTE = "refused: data-dependent output shape (folded when its inputs are constants)"
 converter("Unique", since=11, notes=_REFUSED_NOTE, refused=True)(_refuse_with(f"Unique: {_DATA_DEPENDENT}"))
-def _linear_index(ctx, idx: ir.Value, dims: list[int], rows: int, what: str) -> ir.Value:
+def _linear_index(ctx, idx: ir.Value, dims: list[int], rows: int) -> ir.Value:
     """Index tuples ``idx`` [rows, k] into a row-major block of ``dims`` as linear positions [rows]
     (negative components count from the end). A component outside its dim makes the position
     ``prod(dims) * rows`` -- past every gather/scatter axis, so the run-time bounds check fails the
@@ -594,7 +587,7 @@ def gather_nd(ctx):
     n = int(np.prod(is_[b:-1], dtype=np.int64))
     data = _reshape_to(ctx.input(0), [nb * block, *rest])
     idx = _reshape_to(_index_value(ctx, 1), [nb * n, k])
-    lin = _linear_index(ctx, idx, ds[b:b + k], nb, "indices")
+    lin = _linear_index(ctx, idx, ds[b:b + k], nb)
     if b:
         lin = ge.add(lin, rt.i64_const(ctx, np.repeat(np.arange(nb, dtype=np.int64) * block, n)))
     out = ge.gather(data, lin, axis=0)
@@ -618,7 +611,7 @@ def scatter_nd(ctx):
     block = int(np.prod(ds[:k], dtype=np.int64))
     data = _reshape_to(ctx.input(0), [block, *rest])
     upd = _reshape_to(ctx.input(2), [n, *rest])
-    lin = _linear_index(ctx, _reshape_to(_index_value(ctx, 1), [n, k]), ds[:k], 1, "indices")
+    lin = _linear_index(ctx, _reshape_to(_index_value(ctx, 1), [n, k]), ds[:k], 1)
     idx = ge.expand(_reshape_to(lin, [n] + [1] * len(rest)), [n, *rest]) if rest else lin
     kw = {"axis": 0}
     if reduction != "none":
@@ -857,8 +850,7 @@ def _top_k_runtime(ctx, kw: dict) -> list[ir.Value]:
     kw = {**kw, "sorted": True}  # the first k of the whole order are the k best
     zero = rt.i64_const(ctx, 0)
     k = rt.scalar(ctx, ctx.input(1))
-    k = ge.where(ge.less(k, zero), rt.i64_const(ctx, n + 1), k)  # a negative k: out of range too
-    k = ge.gather(rt.i64_const(ctx, np.arange(n + 1)), k, axis=0)
+    k = rt.checked(ctx, k, ge.and_(ge.greater_equal(k, zero), ge.less_equal(k, rt.i64_const(ctx, n))))
     return [rt.take(ctx, r, a, zero, k) for r in ge.TopKOp(ctx.input(0), n, **kw).results]
 
 
@@ -916,7 +908,7 @@ def tensor_scatter(ctx):
         src = ge.mod(src, rt.i64_const(ctx, m))
     zero = rt.i64_const(ctx, 0)
     hit = ge.and_(ge.greater_equal(src, zero), ge.less(src, rt.i64_const(ctx, s)))
-    src = ge.min(ge.max(src, zero), rt.i64_const(ctx, s - 1))
+    src = rt.clamp(ctx, src, 0, s - 1)
     idx_shape = list(ps)
     rows = ge.gather_elements(ctx.input(1), ge.expand(src, idx_shape), axis=axis)
     return ge.where(ge.expand(hit, idx_shape), rows, ctx.input(0))

@@ -460,6 +460,12 @@ def reshape_dynamic(x: ir.Value, rt: ir.RankedTensorType) -> ir.Value:
     return expand_groups(flat, [list(range(len(dst)))], out_sizes)
 
 
+def as_type(v: ir.Value, t: ir.RankedTensorType) -> ir.Value:
+    """``v`` with the (equally or less static) result type the op declares (a ``tensor.cast``
+    where the lowering computed more static, or ``?``, dims than the declared type has)."""
+    return v if v.type == t else tensor.CastOp(t, v).result
+
+
 def product(values: "Sequence[int | ir.Value]") -> int | ir.Value:
     """The product of static sizes and index values (an int when all are static)."""
     total: int | ir.Value = 1

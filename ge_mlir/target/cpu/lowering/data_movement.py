@@ -41,7 +41,7 @@ from mlir import ir
 from mlir.dialects import arith, linalg, scf, tensor
 from mlir.dialects import math as mmath
 
-from .common import (DYN, dim_sizes, empty, fit, same_size, Unsupported, const,
+from .common import (DYN, dim_sizes, empty, fit, same_size, Unsupported, as_type, const,
     collapse,
     convert_float,
     expand,
@@ -349,7 +349,7 @@ def _concat_dynamic(op: ir.OpView) -> ir.Value:
         offset = (offset + step if isinstance(offset, int) and isinstance(step, int)
                   else arith.addi(_index(offset) if isinstance(offset, int) else offset,
                                   _index(step) if isinstance(step, int) else step))
-    return out if out.type == rt else tensor.CastOp(rt, out).result
+    return as_type(out, rt)
 
 
 @lowering("split")
@@ -389,7 +389,7 @@ def _split_dynamic(op: ir.OpView) -> list[ir.Value]:
         piece = tensor.ExtractSliceOp(pt, x, [], [s for s in piece_sizes if not isinstance(s, int)], [], offsets,
                                       [s if isinstance(s, int) else DYN for s in piece_sizes], [1] * st.rank).result
         out = _value(linalg.copy(piece, outs=[empty(piece_sizes, st.element_type)]))
-        outs.append(out if out.type == rt else tensor.CastOp(rt, out).result)
+        outs.append(as_type(out, rt))
         offset += rt.shape[axis]
     return outs
 
@@ -595,7 +595,7 @@ def _gather_dynamic(op: ir.OpView) -> ir.Value:
         return _extract(data, idx)
 
     out = _generic(rt, [(indices, _dims_map(rt.rank, range(axis, axis + q)))], body, sizes)
-    return out if out.type == rt else tensor.CastOp(rt, out).result
+    return as_type(out, rt)
 
 
 @lowering("gather_elements")
@@ -774,7 +774,7 @@ def _lower_dynamic_reshape(op: ir.OpView) -> ir.Value:
     from .common import expand_groups
 
     out = expand_groups(flat, [list(range(rt.rank))], out_sizes)
-    return out if out.type == rt else tensor.CastOp(rt, out).result
+    return as_type(out, rt)
 
 
 @lowering("fill")
@@ -799,7 +799,7 @@ def _lower_fill(op: ir.OpView) -> ir.Value:
             sizes.append(safe)
     v = _extract(value, [_index(0) for _ in range(ir.RankedTensorType(value.type).rank)])
     out = _value(linalg.fill(v, outs=[empty(sizes, rt.element_type)]))
-    return out if out.type == rt else tensor.CastOp(rt, out).result
+    return as_type(out, rt)
 
 
 @lowering("range")

@@ -29,7 +29,7 @@ from mlir import ir
 from mlir.dialects import arith, linalg, tensor
 from mlir.dialects import math as mmath
 
-from .common import (DYN, Unsupported, broadcast_map, broadcast_sizes, collapse_groups, const, dim_sizes, elementwise,
+from .common import (DYN, Unsupported, as_type, broadcast_map, broadcast_sizes, collapse_groups, const, dim_sizes, elementwise,
                      empty, expand_groups, fit, kind, lowering, ranked_tensor, reshape, same_size, static_tensor,
                      transpose)
 from ....ir.attrs import attr_bool, attr_enum, attr_float, attr_int, attr_ints
@@ -426,7 +426,7 @@ def lower_gemm(op: ir.OpView) -> ir.Value:
         prod = linalg.matmul(a, b, outs=[_zeros([m, n], acc)])
     prod = prod if isinstance(prod, ir.Value) else prod.results[0] if hasattr(prod, "results") else prod[0]
     out = _epilogue(prod, rt, op, c, scale=alpha, bias_scale=beta)
-    return out if out.type == rt else tensor.CastOp(rt, out).result
+    return as_type(out, rt)
 
 
 # --------------------------------------------------------------------------

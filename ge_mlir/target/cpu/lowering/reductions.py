@@ -45,6 +45,7 @@ from .common import (
     Unsupported,
     dim_sizes,
     broadcast_map,
+    as_type,
     expand_groups,
     ranked_tensor,
     product,
@@ -197,12 +198,7 @@ def _expand_keepdims(acc: ir.Value, out_type: ir.RankedTensorType, reduced: Sequ
         return tensor.ExpandShapeOp(out_type, acc, ir.ArrayAttr.get([]), [], list(out_type.shape)).result
     kept_sizes = iter(dim_sizes(acc))
     sizes = [1 if r else next(kept_sizes) for r in reduced]
-    return _as_type(expand_groups(acc, groups, sizes), out_type)
-
-
-def _as_type(v: ir.Value, t: ir.RankedTensorType) -> ir.Value:
-    """``v`` with the (equally or less static) result type the op declares."""
-    return v if v.type == t else tensor.CastOp(t, v).result
+    return as_type(expand_groups(acc, groups, sizes), out_type)
 
 
 def _finish(
@@ -233,7 +229,7 @@ def _finish(
         sizes = dim_sizes(acc)
     init = tensor.EmptyOp(sizes, out_elem).result
     out = _generic([acc], [init], [in_map, ir.AffineMap.get_identity(rank)], [_PAR] * rank, body)[0]
-    return _as_type(out, out_type)
+    return as_type(out, out_type)
 
 
 def _acc_elem(elem: ir.Type) -> ir.Type:
