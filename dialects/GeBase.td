@@ -154,7 +154,10 @@ def GE_Integer : AnyTypeOf<[SignlessIntOfWidths<[8, 16, 32, 64]>,
                             UnsignedIntOfWidths<[8, 16, 32, 64]>,
                             SignedIntOfWidths<[8, 16, 32, 64]>]>;
 def GE_NumericTensor : RankedTensorOf<[AnyFloat, GE_Integer]>;
-def GE_ScalarTensor : RankedTensorOf<[AnyFloat, GE_Integer, I1]>;
+// Sub-byte integers (ONNX INT4/UINT4/INT2/UINT2) are storage types: only
+// ge.cast and the type-agnostic data movement ops take them.
+def GE_NarrowInteger : AnyTypeOf<[I<4>, I<2>, UI<4>, UI<2>]>;
+def GE_ScalarTensor : RankedTensorOf<[AnyFloat, GE_Integer, GE_NarrowInteger, I1]>;
 def GE_BoolTensor : RankedTensorOf<[I1]>;
 def GE_IntegerTensor : RankedTensorOf<[GE_Integer]>;
 def GE_IndexTensor : RankedTensorOf<[I32, I64]>;

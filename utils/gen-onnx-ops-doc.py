@@ -128,6 +128,11 @@ def render() -> str:
         "(`--input-shape`) when a shape computation feeds them.",
         "* Nodes whose inputs are all known at import time are evaluated by onnx's reference implementation, "
         "whatever their op type, so an unsupported op inside a constant subgraph does not stop an import.",
+        "* **Element types**: bool, int8-64, uint8-64, float16, bfloat16, float32, float64; float8 (E4M3FN, "
+        "E4M3FNUZ, E5M2, E5M2FNUZ, E8M0), float4 E2M1, int4/uint4 and int2/uint2 are stored as such (one byte "
+        "per element, as numpy's ml_dtypes holds them) and reach arithmetic only through Cast/CastLike and "
+        "Quantize/DequantizeLinear, bit-exact with the reference (casts *to* FLOAT8E8M0 are refused). Not "
+        "supported: strings, complex numbers, float6 and the optional/sequence/map types.",
         "",
         "| Op type | Supported opsets | Status | Notes |",
         "| --- | --- | --- | --- |",

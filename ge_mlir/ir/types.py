@@ -11,7 +11,7 @@ from mlir import ir
 
 from ..errors import ExecutionError
 
-__all__ = ["NUMPY_DTYPES", "TensorSpec", "check_arrays", "element_bytes", "numpy_dtype", "tensor_bytes", "tensor_spec"]
+__all__ = ["NARROW_DTYPES", "NUMPY_DTYPES", "is_narrow", "TensorSpec", "check_arrays", "element_bytes", "numpy_dtype", "tensor_bytes", "tensor_spec"]
 
 #: MLIR element type name -> numpy dtype of the host arrays holding it.
 NUMPY_DTYPES: dict[str, type] = {
@@ -24,8 +24,22 @@ try:  # bf16 as numpy sees it (ml_dtypes is an onnx dependency)
     import ml_dtypes
 
     NUMPY_DTYPES["bf16"] = ml_dtypes.bfloat16
+    # Narrow types: one byte per element on the host (ml_dtypes' layout: the value's bits in the
+    # low bits of the byte), the same bytes the CPU target stores (ge-emulate-narrow-types).
+    NARROW_DTYPES: dict[str, type] = {
+        "f8E4M3FN": ml_dtypes.float8_e4m3fn, "f8E4M3FNUZ": ml_dtypes.float8_e4m3fnuz,
+        "f8E5M2": ml_dtypes.float8_e5m2, "f8E5M2FNUZ": ml_dtypes.float8_e5m2fnuz,
+        "f8E8M0FNU": ml_dtypes.float8_e8m0fnu, "f4E2M1FN": ml_dtypes.float4_e2m1fn,
+        "i4": ml_dtypes.int4, "ui4": ml_dtypes.uint4, "i2": ml_dtypes.int2, "ui2": ml_dtypes.uint2,
+    }
+    NUMPY_DTYPES.update(NARROW_DTYPES)
 except ImportError:  # pragma: no cover
-    pass
+    NARROW_DTYPES = {}
+
+
+def is_narrow(elem: ir.Type | str) -> bool:
+    """``elem`` is a float8/float4/int4/int2 type (stored one per byte, computed in f32/i32)."""
+    return str(elem) in NARROW_DTYPES
 
 
 def numpy_dtype(elem: ir.Type | str) -> np.dtype | None:

@@ -24,6 +24,7 @@ from mlir import ir
 from mlir.dialects import func
 
 from ...errors import OnnxImportError, UnsupportedOpsError, node_name
+from ...ir.types import is_narrow
 from ...dialects import ge  # noqa: F401  (loads the dialect)
 from . import registry as reg
 from . import validate as _validate_mod
@@ -204,7 +205,7 @@ class Importer:
         # 16-bit float blobs stay dense<>: the C API reads resource blobs back
         # only as f32/f64/integers, and the passes and the Ascend C emitter
         # need the weights' values.
-        if array.size > self.resource_threshold and str(elem) not in ("i1", "f16", "bf16"):
+        if array.size > self.resource_threshold and str(elem) not in ("i1", "f16", "bf16") and not is_narrow(elem):
             base = _sanitize(resource_name or "const")
             name, k = base, 0
             while name in self._resource_names:
@@ -214,6 +215,9 @@ class Importer:
             attr = ir.DenseResourceElementsAttr.get_from_buffer(array, name, ttype)
         elif str(elem) == "bf16":
             attr = ir.DenseElementsAttr.get(array.view(np.uint16), type=ttype)
+        elif is_narrow(elem):
+            # ml_dtypes' bytes (the value's bits in the low bits) are MLIR's storage of these types.
+            attr = ir.DenseElementsAttr.get(array.view(np.uint8), type=ttype)
         elif str(elem) == "i1":
             # With an explicit i1 type the bindings expect bit-packed data;
             # without one they map numpy bool to i1 themselves.

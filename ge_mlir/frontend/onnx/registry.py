@@ -125,6 +125,9 @@ def tensor_type(dims, elem: ir.Type, what: str = "a tensor") -> ir.RankedTensorT
 _ELEM = {
     1: "f32", 2: "ui8", 3: "i8", 4: "ui16", 5: "i16", 6: "i32", 7: "i64", 9: "i1",
     10: "f16", 11: "f64", 12: "ui32", 13: "ui64", 16: "bf16",
+    # float8, int4/uint4, float4, float8 e8m0, int2/uint2: stored as such, computed in f32/i32.
+    17: "f8E4M3FN", 18: "f8E4M3FNUZ", 19: "f8E5M2", 20: "f8E5M2FNUZ", 21: "ui4", 22: "i4",
+    23: "f4E2M1FN", 24: "f8E8M0FNU", 25: "ui2", 26: "i2",
 }
 def element_type(onnx_dtype: int) -> ir.Type:
     try:

@@ -164,10 +164,26 @@
 // CAST-NEXT: %[[V2:.*]] = ge.cast %arg0 : tensor<2x3xf32> to tensor<2x3xf16>
 // CAST-NEXT: return %[[V0]], %[[V1]], %[[V2]], %arg0 : tensor<2x3xi32>, tensor<2x3xi1>, tensor<2x3xf16>, tensor<2x3xf32>
 
-// An element type without an MLIR equivalent is refused, naming the node.
-// RUN: %python %S/Inputs/elementwise_models.py cast_float8 %t.cast_float8.onnx && not ge-import-onnx %t.cast_float8.onnx 2>&1 | FileCheck %s --check-prefix=CAST-FLOAT8
-// CAST-FLOAT8: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
-// CAST-FLOAT8-NEXT: Cast node 'Cast_0': unsupported element type FLOAT8E4M3FN
+// float8: a saturating cast (ONNX's default) clips to the type's finite range
+// first, as the reference does; ge.cast itself rounds to nearest even.
+// RUN: %python %S/Inputs/elementwise_models.py cast_float8 %t.cast_float8.onnx && ge-import-onnx %t.cast_float8.onnx | FileCheck %s --check-prefix=CAST-FLOAT8
+// CAST-FLOAT8-LABEL: func.func @main(%arg0: tensor<2xf32> {onnx.name = "x"}) -> (tensor<2xf32> {onnx.name = "y"}) {
+// CAST-FLOAT8-NEXT: %[[C:.*]] = ge.clip %arg0 {max = 4.480000e+02 : f64, min = -4.480000e+02 : f64} : tensor<2xf32>
+// CAST-FLOAT8-NEXT: %[[Q:.*]] = ge.cast %[[C]] : tensor<2xf32> to tensor<2xf8E4M3FN>
+// CAST-FLOAT8-NEXT: %[[Y:.*]] = ge.cast %[[Q]] : tensor<2xf8E4M3FN> to tensor<2xf32>
+// CAST-FLOAT8-NEXT: return %[[Y]] : tensor<2xf32>
+
+// saturate=0: no clip (E5M2 overflows to inf).
+// RUN: %python %S/Inputs/elementwise_models.py cast_float8_no_saturate %t.cast_float8_ns.onnx && ge-import-onnx %t.cast_float8_ns.onnx | FileCheck %s --check-prefix=CAST-FLOAT8-NS
+// CAST-FLOAT8-NS-LABEL: func.func @main(
+// CAST-FLOAT8-NS-NEXT: %[[Q:.*]] = ge.cast %arg0 : tensor<2xf32> to tensor<2xf8E5M2>
+// CAST-FLOAT8-NS-NEXT: %[[Y:.*]] = ge.cast %[[Q]] : tensor<2xf8E5M2> to tensor<2xf32>
+// CAST-FLOAT8-NS-NEXT: return %[[Y]] : tensor<2xf32>
+
+// A cast the importer cannot express is refused, naming the node.
+// RUN: %python %S/Inputs/elementwise_models.py cast_e8m0 %t.cast_e8m0.onnx && not ge-import-onnx %t.cast_e8m0.onnx 2>&1 | FileCheck %s --check-prefix=CAST-E8M0
+// CAST-E8M0: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
+// CAST-E8M0-NEXT: Cast node 'Cast_0': Cast to FLOAT8E8M0 is not supported
 
 // CastLike takes the element type of its second input.
 // RUN: %python %S/Inputs/elementwise_models.py cast_like %t.cast_like.onnx && ge-import-onnx %t.cast_like.onnx | FileCheck %s --check-prefix=CAST-LIKE

@@ -144,13 +144,29 @@
 // QUANTIZE-INT16-OUTPUT-DTYPE-NEXT: %[[V3:[^ ,:)]+]] = ge.cast %[[V2]] : tensor<3x4xf32> to tensor<3x4xi16>
 // QUANTIZE-INT16-OUTPUT-DTYPE-NEXT: return %[[V3]] : tensor<3x4xi16>
 
-// RUN: %python %S/Inputs/misc_models.py quantize_block %t.quantize_block.onnx && not ge-import-onnx %t.quantize_block.onnx 2>&1 | FileCheck %s --check-prefix=QUANTIZE-BLOCK
-// QUANTIZE-BLOCK: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
-// QUANTIZE-BLOCK-NEXT: QuantizeLinear node 'quantizelinear0': blocked quantization (block_size=2) is not supported; only per-tensor and per-axis scales are
+// Blocked scales and zero points (block_size=2 along axis 1) are repeated to the input's shape.
+// RUN: %python %S/Inputs/misc_models.py quantize_block %t.quantize_block.onnx && ge-import-onnx %t.quantize_block.onnx | FileCheck %s --check-prefix=QUANTIZE-BLOCK
+// QUANTIZE-BLOCK-LABEL: func.func @quantize_block(%arg0: tensor<2x4xf32> {onnx.name = "x"}) -> (tensor<2x4xi8> {onnx.name = "y"}) {
+// QUANTIZE-BLOCK-NEXT: %[[S:.*]] = ge.constant dense<{{\[}}[1.000000e-01, 1.000000e-01, 2.000000e-01, 2.000000e-01], [3.000000e-01, 3.000000e-01, 4.000000e-01, 4.000000e-01]]> : tensor<2x4xf32>
+// QUANTIZE-BLOCK-NEXT: %[[D:.*]] = ge.div %arg0, %[[S]] : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+// QUANTIZE-BLOCK-NEXT: %[[R:.*]] = ge.round %[[D]] : tensor<2x4xf32>
+// QUANTIZE-BLOCK-NEXT: %[[Z:.*]] = ge.constant dense<{{\[}}[0.000000e+00, 0.000000e+00, 1.000000e+00, 1.000000e+00], [2.000000e+00, 2.000000e+00, 3.000000e+00, 3.000000e+00]]> : tensor<2x4xf32>
+// QUANTIZE-BLOCK-NEXT: %[[A:.*]] = ge.add %[[R]], %[[Z]] : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+// QUANTIZE-BLOCK-NEXT: %[[C:.*]] = ge.clip %[[A]] {max = 1.270000e+02 : f64, min = -1.280000e+02 : f64} : tensor<2x4xf32>
+// QUANTIZE-BLOCK-NEXT: %[[Q:.*]] = ge.cast %[[C]] : tensor<2x4xf32> to tensor<2x4xi8>
+// QUANTIZE-BLOCK-NEXT: return %[[Q]] : tensor<2x4xi8>
 
-// RUN: %python %S/Inputs/misc_models.py quantize_float8 %t.quantize_float8.onnx && not ge-import-onnx %t.quantize_float8.onnx 2>&1 | FileCheck %s --check-prefix=QUANTIZE-FLOAT8
-// QUANTIZE-FLOAT8: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
-// QUANTIZE-FLOAT8-NEXT: QuantizeLinear node 'quantizelinear0': output type FLOAT8E4M3FN is not supported: ge has no float8/float4/int4/int2 types
+// float8: x / scale saturated to the type's range (no zero point), then rounded; and back.
+// RUN: %python %S/Inputs/misc_models.py quantize_float8 %t.quantize_float8.onnx && ge-import-onnx %t.quantize_float8.onnx | FileCheck %s --check-prefix=QUANTIZE-FLOAT8
+// QUANTIZE-FLOAT8-LABEL: func.func @quantize_float8(%arg0: tensor<4xf32> {onnx.name = "x"}) -> (tensor<4xf32> {onnx.name = "y"}) {
+// QUANTIZE-FLOAT8-NEXT: %[[S:.*]] = ge.constant dense<5.000000e-01> : tensor<f32>
+// QUANTIZE-FLOAT8-NEXT: %[[D:.*]] = ge.div %arg0, %[[S]] : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+// QUANTIZE-FLOAT8-NEXT: %[[C:.*]] = ge.clip %[[D]] {max = 4.480000e+02 : f64, min = -4.480000e+02 : f64} : tensor<4xf32>
+// QUANTIZE-FLOAT8-NEXT: %[[Q:.*]] = ge.cast %[[C]] : tensor<4xf32> to tensor<4xf8E4M3FN>
+// QUANTIZE-FLOAT8-NEXT: %[[F:.*]] = ge.cast %[[Q]] : tensor<4xf8E4M3FN> to tensor<4xf32>
+// QUANTIZE-FLOAT8-NEXT: %[[S2:.*]] = ge.constant dense<5.000000e-01> : tensor<f32>
+// QUANTIZE-FLOAT8-NEXT: %[[Y:.*]] = ge.mul %[[F]], %[[S2]] : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+// QUANTIZE-FLOAT8-NEXT: return %[[Y]] : tensor<4xf32>
 
 // A scale given at run time is an operand (compiled once).
 // RUN: %python %S/Inputs/misc_models.py quantize_runtime_scale %t.quantize_runtime_scale.onnx && ge-import-onnx %t.quantize_runtime_scale.onnx | FileCheck %s --check-prefix=QUANTIZE-RUNTIME-SCALE

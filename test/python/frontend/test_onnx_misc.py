@@ -26,7 +26,7 @@ import onnx.reference
 import pytest
 from mlir import ir
 
-from ge_mlir.errors import UnsupportedOpsError
+from ge_mlir.errors import InvalidModelError, UnsupportedOpsError
 from ge_mlir.frontend.onnx import import_onnx, supported_ops
 from ge_mlir.frontend.onnx.registry import lookup, numpy_dtype
 
@@ -60,6 +60,8 @@ EXPECTED_OPS: dict[str, list[str]] = {
     "attention_qk_output_used": ["ge.mul", "ge.mul", "ge.transpose", "ge.matmul", "ge.softmax", "ge.matmul"],
     "quantize_int8_axis": ["ge.div", "ge.round", "ge.add", "ge.clip", "ge.cast"],
     "quantize_int16_output_dtype": ["ge.div", "ge.round", "ge.clip", "ge.cast"],
+    "quantize_float8": ["ge.div", "ge.clip", "ge.cast", "ge.cast", "ge.mul"],
+    "quantize_block": ["ge.div", "ge.round", "ge.add", "ge.clip", "ge.cast"],
     "dequantize_uint8": ["ge.cast", "ge.sub", "ge.mul"],
     "dequantize_int8_axis": ["ge.cast", "ge.sub", "ge.mul"],
     "dequantize_int32": ["ge.cast", "ge.mul"],
@@ -324,6 +326,15 @@ def test_refusal(name):
     node, op_type, reason = err.refusals[0]
     assert node == f"{model.graph.node[0].op_type.lower()}0" and op_type == model.graph.node[0].op_type
     assert mm.REFUSED[name] in reason, reason
+
+
+def test_blocked_scale_of_the_wrong_shape_is_invalid():
+    """A blocked scale must have ceil(dim / block_size) values along the axis (the reference raises)."""
+    model = mm.build("quantize_block")
+    scale = next(t for t in model.graph.initializer if t.name == "s")
+    scale.CopyFrom(onnx.numpy_helper.from_array(np.full([2, 3], 0.1, np.float32), "s"))
+    with ir.Context(), pytest.raises(InvalidModelError, match=r"does not block input shape \[2, 4\] along axis 1"):
+        import_onnx(model)
 
 
 @pytest.mark.parametrize("name", ["hann_window", "hamming_window_symmetric_f64", "blackman_window"])

@@ -99,16 +99,39 @@ def where(ctx):
     return ge.where(ctx.input(0), ctx.input(1), ctx.input(2))
 
 
-@converter("Cast")
+#: Largest finite value of each float8 type (ml_dtypes.finfo(...).max).
+F8_MAX = {"f8E4M3FN": 448.0, "f8E4M3FNUZ": 240.0, "f8E5M2": 57344.0, "f8E5M2FNUZ": 57344.0}
+
+
+def cast_saturating(ctx, x: ir.Value, elem: ir.Type, saturate: bool) -> ir.Value:
+    """ONNX Cast/CastLike to ``elem``. ge.cast to float8 rounds to nearest even and overflows to
+    inf (E5M2) or NaN (the FN/FNUZ types); a saturating cast (ONNX's default) clips to the finite
+    range first, as the reference does (NaN stays NaN). Float4 saturates by itself."""
+    name, src = str(elem), x.type.element_type
+    if name == "f8E8M0FNU" and str(src) != name:
+        ctx.refuse("Cast to FLOAT8E8M0 is not supported (its round_mode/saturate rounding of the f32 "
+                   "exponent is not lowered); casts from it are")
+    if name in F8_MAX and saturate and str(src) != name:
+        if not _is_float(src):
+            # Integers clip in f32 (exact up to 2^24, far past every float8 range); another
+            # narrow float is exact in f32.
+            x = _cast(x, ir.F32Type.get())
+        f64 = ir.F64Type.get()
+        x = ge.clip(x, min=ir.FloatAttr.get(f64, -F8_MAX[name]), max=ir.FloatAttr.get(f64, F8_MAX[name]))
+    return _cast(x, elem)
+
+
+@converter("Cast", notes="float8 (E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ; saturating or not), float4 E2M1, "
+                         "int4/uint4, int2/uint2; to FLOAT8E8M0 refused (from it supported)")
 def cast(ctx):
     from ..registry import element_type
 
-    return _cast(ctx.input(0), element_type(ctx.attr("to")))
+    return cast_saturating(ctx, ctx.input(0), element_type(ctx.attr("to")), bool(int(ctx.attr("saturate", 1))))
 
 
-@converter("CastLike")
+@converter("CastLike", notes="as Cast")
 def cast_like(ctx):
-    return _cast(ctx.input(0), ctx.elem(1))
+    return cast_saturating(ctx, ctx.input(0), ctx.elem(1), bool(int(ctx.attr("saturate", 1))))
 
 
 @converter("Clip", notes="min/max constants become attributes; run-time ones ge.max/ge.min")

@@ -11,8 +11,11 @@ Notes shared by the converters below:
   ``count_include_pad = true`` (the padding contributes zeros) times the
   kernel area, then takes the ``1/p`` power: onnxruntime's definition (the ONNX
   reference implementation divides by the unpadded count when pads exist).
-* QuantizeLinear/DequantizeLinear need constant scales and zero points
-  (per-tensor or per-axis); the quantized types are int8/uint8/int16/uint16.
+* QuantizeLinear/DequantizeLinear take per-tensor, per-axis or blocked scales
+  and zero points (constants or run-time values); the quantized types are
+  int8/uint8/int16/uint16, int4/uint4/int2/uint2 (rounded and clipped in f32)
+  and float8/float4 (the reference's rules: float8 ignores the zero point and
+  saturates unless ``saturate=0``, float4 adds it and saturates by itself).
 * Window generators need a constant size; they become a ``ge.constant``
   computed like the ONNX reference implementation.
 * Attention and RotaryEmbedding need static shapes and are decomposed into
@@ -31,6 +34,7 @@ from mlir import ir
 from ....dialects import ge
 from . import _runtime as rt
 from ..registry import converter, element_type, mlir_element_of, numpy_dtype
+from .elementwise import cast_saturating
 from ._shapes import (
     _cast, _is_float, _kernel, _no_extra_outputs, _norm_axis, _reshape, _shape_of, _spatial_rank, _to_2d, _window,
 )
@@ -193,18 +197,19 @@ def lp_pool(ctx):
 
 # --- QuantizeLinear / DequantizeLinear -------------------------------------------------------
 
-_QRANGE = {"i8": (-128, 127), "ui8": (0, 255), "i16": (-32768, 32767), "ui16": (0, 65535)}
-_QONNX = {3: "i8", 2: "ui8", 5: "i16", 4: "ui16"}
-# float8 (17-20, 24), int4/uint4 (21, 22), float4 (23), int2/uint2 (25, 26), float6 (27, 28)
-_NARROW = {17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28}
+_QRANGE = {"i8": (-128, 127), "ui8": (0, 255), "i16": (-32768, 32767), "ui16": (0, 65535),
+           "i4": (-8, 7), "ui4": (0, 15), "i2": (-2, 1), "ui2": (0, 3)}
+_QONNX = {3: "i8", 2: "ui8", 5: "i16", 4: "ui16", 22: "i4", 21: "ui4", 26: "i2", 25: "ui2",
+          17: "f8E4M3FN", 18: "f8E4M3FNUZ", 19: "f8E5M2", 20: "f8E5M2FNUZ", 23: "f4E2M1FN"}
+#: Quantized float types: their zero point is not applied by DequantizeLinear (the reference's rule).
+_QFLOAT = ("f8E4M3FN", "f8E4M3FNUZ", "f8E5M2", "f8E5M2FNUZ", "f4E2M1FN")
 
 
 def _qtype_from_onnx(ctx, dt: int, what: str) -> str:
     if dt in _QONNX:
         return _QONNX[dt]
-    if dt in _NARROW:
-        ctx.refuse(f"{what} {_onnx_type_name(dt)} is not supported: ge has no float8/float4/int4/int2 types")
-    ctx.refuse(f"{what} {_onnx_type_name(dt)} is not a supported quantized type (int8, uint8, int16, uint16)")
+    ctx.refuse(f"{what} {_onnx_type_name(dt)} is not a supported quantized type (int8, uint8, int16, uint16, "
+               "int4, uint4, int2, uint2, float8, float4)")
 
 
 _ONNX_TYPES: "weakref.WeakKeyDictionary[object, dict[str, int]]" = weakref.WeakKeyDictionary()
@@ -238,6 +243,9 @@ def _quant_param(ctx, i: int, what: str) -> np.ndarray | ir.Value:
         ctx.refuse(f"{what} given at run time needs a static shape, got {t}")
     shape_in = list(np.asarray(c).shape) if c is not None else list(t.shape)
     size = int(np.prod(shape_in))
+    block = int(ctx.attr("block_size", 0) or 0)
+    if block:
+        return _block_param(ctx, i, what, c, shape_in, block)
     if len(shape_in) == 0 or size == 1:
         if c is not None:
             return np.asarray(c).reshape(())
@@ -268,16 +276,32 @@ def _nonzero(value: np.ndarray | ir.Value) -> bool:
     return isinstance(value, ir.Value) or bool(np.any(value != 0))
 
 
-def _check_block(ctx):
-    if int(ctx.attr("block_size", 0) or 0) != 0:
-        ctx.refuse(f"blocked quantization (block_size={ctx.attr('block_size')}) is not supported; "
-                   "only per-tensor and per-axis scales are")
+def _block_param(ctx, i: int, what: str, c, shape_in: list[int], block: int) -> np.ndarray | ir.Value:
+    """A blocked scale/zero point (one value per ``block`` elements along ``axis``; the last block may
+    be short) repeated to the input's shape, as the reference does: ``np.repeat`` of a constant, a
+    gather of ``index // block`` along the axis of a run-time value."""
+    if block < 0:
+        ctx.invalid(f"block_size must be positive, got {block}")
+    x_shape = ctx.shape(0)
+    rank = len(x_shape)
+    if any(d < 0 for d in x_shape):
+        ctx.refuse(f"blocked quantization needs a static input shape, got {ctx.input_type(0)}")
+    axis = _norm_axis(ctx, int(ctx.attr("axis", 1)), rank)
+    want = list(x_shape)
+    want[axis] = -(-x_shape[axis] // block)
+    if shape_in != want:
+        ctx.invalid(f"{what} of shape {shape_in} does not block input shape {list(x_shape)} along axis {axis} "
+                    f"with block_size {block} (expected {want})")
+    index = np.arange(x_shape[axis], dtype=np.int64) // block
+    if c is not None:
+        return np.take(np.asarray(c), index, axis=axis)
+    return ge.gather(ctx.input(i), ctx.constant(index), axis=axis)
 
 
 @converter("QuantizeLinear", since=10,
-           notes="int8/uint8/int16/uint16; per-tensor or per-axis scale/zero point, constant or run time")
+           notes="int8/uint8/int16/uint16/int4/uint4/int2/uint2/float8/float4; per-tensor, per-axis or blocked "
+                 "scale/zero point, constant or run time")
 def quantize_linear(ctx):
-    _check_block(ctx)
     x_elem = ctx.elem(0)
     if not _is_float(x_elem):
         ctx.refuse(f"x of type {ctx.input_type(0)} is not supported (int32 inputs are not imported)")
@@ -290,7 +314,6 @@ def quantize_linear(ctx):
                        f"{_onnx_type_name(zp_dt)}")
         out_dt = zp_dt
     qname = _qtype_from_onnx(ctx, out_dt or 2, "output type")
-    lo, hi = _QRANGE[qname]
     scale = _quant_param(ctx, 1, "y_scale")
     zp = _quant_param(ctx, 2, "y_zero_point") if ctx.has_input(2) else None
     # The division runs in `precision` (opset 23+) or the scale's type.
@@ -303,7 +326,15 @@ def quantize_linear(ctx):
             scale.type.element_type if isinstance(scale, ir.Value) else mlir_element_of(scale))
     if not _is_float(cw):
         ctx.refuse(f"the division precision {cw} must be a float type")
-    q = ge.round(ge.div(_cast(ctx.input(0), cw), _param(ctx, scale, cw)))
+    q = ge.div(_cast(ctx.input(0), cw), _param(ctx, scale, cw))
+    if qname in _QFLOAT:
+        # The reference: float8 ignores the zero point (it must be 0) and saturates as Cast does;
+        # float4 adds it and saturates by itself.
+        if qname == "f4E2M1FN" and zp is not None and _nonzero(zp):
+            q = ge.add(q, _param(ctx, zp if isinstance(zp, ir.Value) else zp.astype(np.float64), cw))
+        return cast_saturating(ctx, q, ir.Type.parse(qname), bool(int(ctx.attr("saturate", 1))))
+    q = ge.round(q)
+    lo, hi = _QRANGE[qname]
     # Integers up to 2^24 are exact in f32: add the zero point and clip there.
     f32 = ir.F32Type.get()
     if str(cw) in ("f16", "bf16"):
@@ -316,17 +347,18 @@ def quantize_linear(ctx):
 
 
 @converter("DequantizeLinear", since=10,
-           notes="int8/uint8/int16/uint16/int32; per-tensor or per-axis scale/zero point, constant or run time")
+           notes="int8/uint8/int16/uint16/int32/int4/uint4/int2/uint2/float8/float4; per-tensor, per-axis or "
+                 "blocked scale/zero point, constant or run time")
 def dequantize_linear(ctx):
-    _check_block(ctx)
-    x_dt = _input_onnx_type(ctx, 0)
-    if x_dt is not None and x_dt in _NARROW:
-        _qtype_from_onnx(ctx, x_dt, "x type")
     x_elem = ctx.elem(0)
-    if str(x_elem) not in ("i8", "ui8", "i16", "ui16", "i32"):
-        ctx.refuse(f"x of type {ctx.input_type(0)} is not supported (int8, uint8, int16, uint16, int32)")
+    if str(x_elem) not in ("i8", "ui8", "i16", "ui16", "i32", *_QONNX.values()):
+        ctx.refuse(f"x of type {ctx.input_type(0)} is not supported (int8, uint8, int16, uint16, int32, "
+                   "int4, uint4, int2, uint2, float8, float4)")
     scale = _quant_param(ctx, 1, "x_scale")
-    zp = _quant_param(ctx, 2, "x_zero_point") if ctx.has_input(2) else None
+    if ctx.has_input(2) and str(x_elem) not in _QFLOAT:
+        zp = _quant_param(ctx, 2, "x_zero_point")
+    else:
+        zp = None
     scale_dt = _input_onnx_type(ctx, 1)
     scale_elem = element_type(scale_dt) if scale_dt else (
         scale.type.element_type if isinstance(scale, ir.Value) else mlir_element_of(scale))

@@ -263,9 +263,23 @@ def cast():
 
 @model
 def cast_float8():
-    # FLOAT8E4M3FN has no MLIR element type in the importer: refused.
+    # Saturating (the default): clipped to float8's range, then rounded; and back to f32.
     nodes = [h.make_node("Cast", ["x"], ["f8"], to=T.FLOAT8E4M3FN), h.make_node("Cast", ["f8"], ["y"], to=T.FLOAT)]
     return make(nodes, [vi("x", T.FLOAT, [2])], [("y", T.FLOAT)], 19)
+
+
+@model
+def cast_float8_no_saturate():
+    nodes = [h.make_node("Cast", ["x"], ["f8"], to=T.FLOAT8E5M2, saturate=0),
+             h.make_node("Cast", ["f8"], ["y"], to=T.FLOAT)]
+    return make(nodes, [vi("x", T.FLOAT, [2])], [("y", T.FLOAT)], 19)
+
+
+@model
+def cast_e8m0():
+    # Cast to FLOAT8E8M0 (its round_mode) is not lowered: refused, naming the node.
+    nodes = [h.make_node("Cast", ["x"], ["e8"], to=T.FLOAT8E8M0), h.make_node("Cast", ["e8"], ["y"], to=T.FLOAT)]
+    return make(nodes, [vi("x", T.FLOAT, [2])], [("y", T.FLOAT)], 24)
 
 
 @model

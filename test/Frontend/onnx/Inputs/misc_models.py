@@ -175,15 +175,16 @@ def _(rng):
                inits={"s": np.float32(1e-4)})
 
 
-@model("quantize_block", 21, refused="blocked quantization (block_size=2) is not supported")
+@model("quantize_block", 21)
 def _(rng):
+    # Blocked scales (one per 2 elements along axis 1) repeated to the input's shape.
     return one("QuantizeLinear", [2, 4], out_t=I8, extra_inputs=["s", "z"], axis=1, block_size=2,
-               inits={"s": np.full([2, 2], 0.1, np.float32), "z": np.zeros([2, 2], np.int8)})
+               inits={"s": np.array([[0.1, 0.2], [0.3, 0.4]], np.float32), "z": np.array([[0, 1], [2, 3]], np.int8)})
 
 
-@model("quantize_float8", 21, refused="output type FLOAT8E4M3FN is not supported")
+@model("quantize_float8", 21)
 def _(rng):
-    # Quantized to float8 and back: only the QuantizeLinear node is refused.
+    # Quantized to float8 (x / scale, saturated to +-448, rounded) and back.
     return ([N("QuantizeLinear", ["x", "s"], ["q"], output_dtype=TP.FLOAT8E4M3FN),
              N("DequantizeLinear", ["q", "s"], ["y"], name="dequantizelinear0")],
             {"x": (F32, [4])}, {"y": F32}, {"s": np.float32(0.5)})
