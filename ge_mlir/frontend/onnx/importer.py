@@ -380,6 +380,44 @@ class Importer:
         )
         return module
 
+    def convert_subgraph(self, graph: onnx.GraphProto, inputs: Sequence[ir.Value | np.ndarray],
+                         scope: str) -> list[ir.Value]:
+        """Converts a control-flow body at the current insertion point: its formal inputs bound to
+        ``inputs`` (a value, or an array for an import-time constant), its own initializers and
+        nodes converted with ONNX's scoping (outer names stay visible, inner ones shadow them and do
+        not leak out), node names prefixed with ``scope``; returns its outputs' values. A node that
+        cannot be converted is reported like any other (under its scoped name) and the body then
+        raises Refusal."""
+        saved = (dict(self.values), dict(self.consts), set(self.unavailable), dict(self._f32))
+        problems = (len(self.refusals), sum(map(len, self.unsupported.values())), len(self.invalid))
+        try:
+            for vi, v in zip(graph.input, inputs):
+                self.values.pop(vi.name, None)
+                self.consts.pop(vi.name, None)
+                self.unavailable.discard(vi.name)
+                if isinstance(v, np.ndarray):
+                    self.consts[vi.name] = v
+                else:
+                    self.values[vi.name] = v
+            for init in graph.initializer:
+                self.values.pop(init.name, None)
+                self.consts[init.name] = _validate_mod.decode_initializer(init)
+            vinfo = {**self._vinfo,
+                     **{vi.name: vi.type for vi in list(graph.value_info) + list(graph.output)}}
+            for idx, node in enumerate(graph.node):
+                name = f"{scope}/{node.name or f'{node.op_type}_{idx}'}"
+                self._op_types[name] = node.op_type
+                self._convert_node(node, name, vinfo)
+            if (len(self.refusals), sum(map(len, self.unsupported.values())), len(self.invalid)) != problems:
+                raise Refusal(f"its subgraph {graph.name!r} has nodes that cannot be imported (listed as {scope}/...)")
+            missing = [o.name for o in graph.output if o.name in self.unavailable]
+            if missing:
+                raise Refusal(f"subgraph {graph.name!r} output {missing[0]!r} is not available")
+            return [self.value(o.name) for o in graph.output]
+        finally:
+            # Values made inside the body (also constants materialized there) must not be used outside it.
+            self.values, self.consts, self.unavailable, self._f32 = saved
+
     def _add_invalid(self, node: onnx.NodeProto, name: str, reason: str) -> None:
         self.invalid.append(f"{node.op_type} node {name!r}: {reason}")
         self._invalid_nodes.add(name)

@@ -1292,6 +1292,10 @@ class GeLowerToAscendCPass(Pass):
         if len(fns) != 1:
             raise PassFailure(f"the ascendc target compiles one function per module, found {len(fns)}", at=module)
         fn = fns[0]
+        regions = [op for op in fn.regions[0].blocks[0].operations if len(op.operation.regions)]
+        if regions:
+            raise PassFailure(f"'{regions[0].operation.name}' (ONNX If/Loop): the ascendc target compiles "
+                              "straight-line graphs only; control flow is not supported", at=regions[0].operation)
         from .targets import DEFAULT_SOC, SOCS, UB_HEADROOM, target_attr
 
         soc = self.opt("soc")

@@ -23,6 +23,8 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, linalg, tensor
 
+from .lowering.nested_checks import carry_out, is_top_level
+
 #: Function attribute: one dictionary (op, loc, node, axis_size) per check result.
 BOUNDS_CHECKS_ATTR = "ge.bounds_checks"
 #: ge ops whose operand #1 indexes axis ``axis`` of operand #0.
@@ -121,7 +123,15 @@ def insert_bounds_checks(module: ir.Operation) -> int:
         flags, infos = [], []
         for o, d in targets:
             with o.location, ir.InsertionPoint(o):
-                flags.append(_count_out_of_range(o.operands[1], d))
+                count = _count_out_of_range(o.operands[1], d)
+            if not is_top_level(count, fn):
+                # Inside an If/Loop body: summed over its executions in a stack slot.
+                with o.location, ir.InsertionPoint(o):
+                    scalar = tensor.extract(count, [])
+                total_count = carry_out(scalar, fn, "add")
+                with ret.location, ir.InsertionPoint(ret):
+                    count = tensor.from_elements(ir.RankedTensorType.get([], scalar.type), [total_count])
+            flags.append(count)
             entries = {
                 "op": ir.StringAttr.get(o.name),
                 "loc": ir.StringAttr.get(format_location(o.location)),

@@ -31,13 +31,13 @@ from .target import CpuTarget
 #: Tensors to buffers (BUILD_NOTES, LLVM 22): results become caller-allocated
 #: out-parameters, so the JIT never hands out memory it owns.
 ONE_SHOT_PIPELINE = (
-    "eliminate-empty-tensors, one-shot-bufferize{bufferize-function-boundaries=1 function-boundary-type-conversion=identity-layout-map}, "
+    "eliminate-empty-tensors, one-shot-bufferize{bufferize-function-boundaries=1 function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops=1}, "
     "buffer-results-to-out-params{hoist-static-allocs=1 modify-public-functions=1}, canonicalize"
 )
 #: The same for functions with run-time result shapes: their results stay results, memrefs the
 #: function allocates (malloc) and hands over; the caller copies and frees them.
 ONE_SHOT_RETURNING_PIPELINE = (
-    "eliminate-empty-tensors, one-shot-bufferize{bufferize-function-boundaries=1 function-boundary-type-conversion=identity-layout-map}, "
+    "eliminate-empty-tensors, one-shot-bufferize{bufferize-function-boundaries=1 function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops=1}, "
     "canonicalize"
 )
 #: Buffers to the LLVM dialect, plus ``convert-math-to-funcs`` (integer powers)
@@ -105,7 +105,7 @@ def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, 
         if threads > 1:
             passes.append(ASYNC_PIPELINE.format(threads=threads))
     elif stage == "llvm":
-        passes = ["ge-flatten-constant-globals", "ge-lower-memref-copies", "ge-expand-bf16-truncations",
+        passes = ["ge-widen-bool-memrefs", "ge-flatten-constant-globals", "ge-lower-memref-copies", "ge-expand-bf16-truncations",
                   "ge-outline-noalias-kernels"]
         if not precise_math:
             passes.append("ge-approximate-math")

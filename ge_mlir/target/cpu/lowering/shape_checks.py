@@ -24,6 +24,8 @@ from typing import Any
 from mlir import ir
 from mlir.dialects import arith, tensor
 
+from .nested_checks import carry_out
+
 #: Function attribute: one dictionary (op, loc, node, what) per check, in the order of the code.
 SHAPE_CHECKS_ATTR = "ge.shape_checks"
 
@@ -103,10 +105,12 @@ def attach_shape_checks(module: ir.Operation) -> int:
         block = fn.regions[0].blocks[0]
         ret = list(block.operations)[-1].operation
         i64 = ir.IntegerType.get_signless(64)
+        # Checks inside If/Loop bodies are carried out of their regions (failed in any iteration).
+        flags = [carry_out(flag, fn, "or") for flag, *_rest in checks]
         with ret.location, ir.InsertionPoint(ret):
             code = arith.constant(i64, 0)
             # Last to first: the first failing check (in op order) is the one reported.
-            for k, (flag, *_rest) in reversed(list(enumerate(checks))):
+            for k, flag in reversed(list(enumerate(flags))):
                 code = arith.select(flag, arith.constant(i64, k + 1), code)
             result = tensor.from_elements(ir.RankedTensorType.get([], i64), [code])
             ir.Operation.create("func.return", operands=[*ret.operands, result])
