@@ -197,6 +197,19 @@ def GE_CastOp : GE_ExplicitOp<"cast"> {
   let hasFolder = 1;
 }
 
+def GE_BitcastOp : GE_ExplicitOp<"bitcast"> {
+  let summary = "each element's bits as another type of the same width (ONNX BitCast)";
+  let description = [{
+    Reinterprets the bits of every element, keeping the shape. Both element
+    types must have the same storage width, an `i1` counting as the byte that
+    stores it (`0` or `1`); a byte read as `i1` is true when it is not zero.
+  }];
+  let arguments = (ins GE_ScalarTensor:$input);
+  let results = (outs GE_ScalarTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($output)";
+  let hasFolder = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Elementwise binary with numpy broadcasting
 //===----------------------------------------------------------------------===//

@@ -536,6 +536,13 @@ class _Exporter:
         to = _tensor_proto_type(ir.RankedTensorType(op.results[0].type).element_type)
         self.one("Cast", ins, base, out=self._result_name(op, 0, base), to=to)
 
+    def _op_bitcast(self, op, ins, attrs, base):
+        if self.opset < 26:  # ONNX has BitCast from opset 26 on; nothing standard reinterprets bits before
+            self._custom(op, ins, attrs, base)
+            return
+        to = _tensor_proto_type(ir.RankedTensorType(op.results[0].type).element_type)
+        self.one("BitCast", ins, base, out=self._result_name(op, 0, base), to=to)
+
     def _op_mod(self, op, ins, attrs, base):
         is_float = _elem_dtype(ir.RankedTensorType(op.operands[0].type).element_type).kind == "f"
         self.one("Mod", ins, base, out=self._result_name(op, 0, base),

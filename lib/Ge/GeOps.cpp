@@ -508,6 +508,37 @@ OpFoldResult CastOp::fold(FoldAdaptor) {
 }
 
 //===----------------------------------------------------------------------===//
+// BitcastOp
+//===----------------------------------------------------------------------===//
+
+// Storage bits of an element: i1 is stored in a byte.
+static unsigned storageBits(Type t) {
+  unsigned w = t.getIntOrFloatBitWidth();
+  return w == 1 ? 8 : w;
+}
+
+LogicalResult BitcastOp::verify() {
+  auto in = cast<RankedTensorType>(getInput().getType());
+  auto outT = cast<RankedTensorType>(getOutput().getType());
+  if (failed(verifyCompatibleShape(in.getShape(), outT.getShape())))
+    return emitOpError("result shape ")
+           << fmtShape(outT.getShape()) << " differs from operand 'input' shape "
+           << fmtShape(in.getShape()) << " (bitcast changes only the element type)";
+  unsigned a = storageBits(in.getElementType()), b = storageBits(outT.getElementType());
+  if (a != b)
+    return emitOpError("element types ")
+           << in.getElementType() << " (" << a << " bits) and " << outT.getElementType() << " (" << b
+           << " bits) differ in width";
+  return success();
+}
+
+OpFoldResult BitcastOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
 // WhereOp
 //===----------------------------------------------------------------------===//
 

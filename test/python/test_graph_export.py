@@ -421,8 +421,32 @@ def test_every_ge_op_is_exported_and_tested():
     assert len(dialect_ops) >= 88
     assert dialect_ops - {"ge.constant"} <= SUPPORTED_OPS, sorted(dialect_ops - SUPPORTED_OPS)
     exercised = _ge_ops(ge_mlir.compile(kitchen_sink(), compile_to="ge", progress=False).ir("ge")) | \
-        _ge_ops(_extras_ir())
+        _ge_ops(_extras_ir()) | _ge_ops(_BITCAST_IR)
     assert SUPPORTED_OPS - exercised == set(), sorted(SUPPORTED_OPS - exercised)
+
+
+_BITCAST_IR = """
+func.func @bits(%x: tensor<2x3xf32> {onnx.name = "x"}) -> tensor<2x3xi32> {
+  %0 = ge.bitcast %x : tensor<2x3xf32> to tensor<2x3xi32>
+  return %0 : tensor<2x3xi32>
+}
+"""
+
+
+def test_bitcast_is_onnx_bitcast_from_opset_26():
+    """ge.bitcast exports as BitCast at opset 26 (the ONNX reference runs it: onnxruntime 1.32 has
+    no kernel) and as a ge-domain node before it, where ONNX has no bit reinterpretation."""
+    from onnx.reference import ReferenceEvaluator
+
+    x = np.array([[1.0, -2.5, 0.0], [np.inf, 3e-39, -0.0]], np.float32)
+    exported = to_onnx(ge_mlir.parse_module(_BITCAST_IR, ge_mlir.Context()), opset=26)
+    onnx.checker.check_model(exported, full_check=True)
+    assert [n.op_type for n in exported.graph.node] == ["BitCast"]
+    got = ReferenceEvaluator(exported).run(None, {"x": x})[0]
+    np.testing.assert_array_equal(got, x.view(np.int32))
+    np.testing.assert_array_equal(ge_mlir.compile(_BITCAST_IR, progress=False)(x)[0], x.view(np.int32))
+    old = to_onnx(ge_mlir.parse_module(_BITCAST_IR, ge_mlir.Context()))
+    assert [(n.domain, n.op_type) for n in old.graph.node] == [("ge", "bitcast")]
 
 
 def test_custom_domain_keeps_fused_ops_whole():

@@ -127,3 +127,27 @@ def test_cast_to_e8m0_is_refused_clearly():
     model = _cast_model("FLOAT", "FLOAT8E8M0", 4)
     with pytest.raises(GeMlirError, match="FLOAT8E8M0"):
         ge_mlir.compile(model)
+
+
+@pytest.mark.parametrize("src,dst", [("FLOAT", "INT32"), ("INT32", "FLOAT"), ("DOUBLE", "INT64"), ("FLOAT16", "UINT16"),
+                                     ("BFLOAT16", "INT16"), ("BOOL", "UINT8"), ("FLOAT8E4M3FN", "UINT8"),
+                                     ("UINT8", "FLOAT8E5M2"), ("INT4", "UINT4"), ("FLOAT4E2M1", "INT4")])
+def test_bitcast_keeps_the_bits(src, dst):
+    """ONNX BitCast (ge.bitcast): the stored bits of every element, for narrow types the stored byte."""
+    from onnx import helper as hh
+
+    rng = np.random.default_rng(1)
+    sdt = {**FLOATS, **INTS}.get(src) or hh.tensor_dtype_to_np_dtype(getattr(TP, src))
+    if np.dtype(sdt) == np.bool_:
+        x = rng.integers(0, 2, 16).astype(np.bool_)
+    elif np.dtype(sdt).itemsize == 1 and src not in ("UINT8",):
+        x = np.arange(CODES.get(src, 256), dtype=np.uint8).view(sdt)
+    else:
+        x = rng.integers(0, 2 ** 8, 16 * np.dtype(sdt).itemsize, dtype=np.uint8).view(sdt)
+    g = hh.make_graph([hh.make_node("BitCast", ["x"], ["y"], to=getattr(TP, dst))], "bitcast",
+                      [hh.make_tensor_value_info("x", getattr(TP, src), [x.size])],
+                      [hh.make_tensor_value_info("y", getattr(TP, dst), [x.size])])
+    model = hh.make_model(g, opset_imports=[hh.make_opsetid("", 26)], ir_version=12)
+    ref, got = _run_both(model, x)
+    assert got.dtype == ref.dtype
+    np.testing.assert_array_equal(_bits(got), _bits(ref))

@@ -16,7 +16,9 @@ byte, the rest zero). The host passes and receives its arrays unchanged.
   neither); NaN to the type's NaN (float4: ml_dtypes' zero of the opposite
   sign); floats to int4/int2 truncate towards zero and keep the low bits
   (NaN, inf and values past int64 give 0), integers keep the low bits.
-* Only ge.cast and ops that move elements without reading them (reshape,
+* ``ge.bitcast`` between a narrow type and a byte type (or two narrow types of a width) is the
+  stored byte itself.
+* Only ge.cast, ge.bitcast and ops that move elements without reading them (reshape,
   transpose, slice, concat, gather, where's branches, ...) may take narrow
   tensors; any other op fails the pass naming it (ONNX defines no arithmetic on
   these types: models cast or dequantize first).
@@ -112,7 +114,7 @@ def emulate_narrow_types(module: ir.Operation) -> int:
     Raises PassFailure before changing anything when an op cannot take its narrow operands."""
     ops: list[ir.Operation] = []
     module.walk(lambda o: (ops.append(o), ir.WalkResult.ADVANCE)[1], ir.WalkOrder.PRE_ORDER)
-    casts, constants = [], []
+    casts, constants, bitcasts = [], [], []
     for op in ops:
         types = [v.type for v in op.operands] + [r.type for r in op.results]
         if not any(_narrow_tensor(t) for t in types):
@@ -128,6 +130,8 @@ def emulate_narrow_types(module: ir.Operation) -> int:
                 casts.append((op, src, dst))
         elif name == "ge.constant":
             constants.append(op)
+        elif name == "ge.bitcast":
+            bitcasts.append(op)
         elif name not in MOVE_OPS and name not in ("func.return", "func.call"):
             shown = ", ".join(sorted({str(ir.RankedTensorType(t).element_type) for t in types if _narrow_tensor(t)}))
             raise PassFailure(f"'{name}' on {shown} tensors is not supported: narrow element types are only "
@@ -151,6 +155,11 @@ def emulate_narrow_types(module: ir.Operation) -> int:
             new = ge.constant(ir.DenseElementsAttr.get(data.reshape(rt.shape).view(np.int8), type=rt))
         op.results[0].replace_all_uses_with(new)
         op.erase()
+    for op in bitcasts:
+        # The stored bytes are the bits: a bitcast between two stored types is the value itself.
+        if op.operands[0].type == op.results[0].type:
+            op.results[0].replace_all_uses_with(op.operands[0])
+            op.erase()
     for op, src, dst in casts:
         with op.location, ir.InsertionPoint(op):
             new = elementwise([op.operands[0]], op.results[0].type, _cast_body(src, dst), upcast=False)

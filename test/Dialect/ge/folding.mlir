@@ -23,6 +23,18 @@ func.func @cast_same_type(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf16>) {
 
 // -----
 
+// CHECK-LABEL: func.func @bitcast_same_type(
+// CHECK-SAME: %[[X:.*]]: tensor<4xf32>)
+// CHECK-NEXT: %[[B:.*]] = ge.bitcast %[[X]] : tensor<4xf32> to tensor<4xi32>
+// CHECK-NEXT: return %[[X]], %[[B]]
+func.func @bitcast_same_type(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xi32>) {
+  %0 = ge.bitcast %x : tensor<4xf32> to tensor<4xf32>
+  %1 = ge.bitcast %x : tensor<4xf32> to tensor<4xi32>
+  return %0, %1 : tensor<4xf32>, tensor<4xi32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @reshape_chain(
 // CHECK-SAME: %[[X:.*]]: tensor<2x3x4xf32>)
 // CHECK-NEXT: %[[R:.*]] = ge.reshape %[[X]] : tensor<2x3x4xf32> to tensor<24xf32>

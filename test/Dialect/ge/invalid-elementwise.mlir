@@ -316,6 +316,22 @@ func.func @cast_changes_shape(%x: tensor<2x3xf32>) -> tensor<3x2xf16> {
 
 // -----
 
+func.func @bitcast_changes_width(%x: tensor<4xf32>) -> tensor<4xi16> {
+  // expected-error @+1 {{'ge.bitcast' op element types 'f32' (32 bits) and 'i16' (16 bits) differ in width}}
+  %0 = ge.bitcast %x : tensor<4xf32> to tensor<4xi16>
+  return %0 : tensor<4xi16>
+}
+
+// -----
+
+func.func @bitcast_changes_shape(%x: tensor<2x3xf32>) -> tensor<6xi32> {
+  // expected-error @+1 {{'ge.bitcast' op result shape [6] differs from operand 'input' shape [2, 3] (bitcast changes only the element type)}}
+  %0 = ge.bitcast %x : tensor<2x3xf32> to tensor<6xi32>
+  return %0 : tensor<6xi32>
+}
+
+// -----
+
 func.func @cast_changes_rank(%x: tensor<6xi32>) -> tensor<2x3xf32> {
   // expected-error @+1 {{'ge.cast' op result shape [2, 3] differs from operand 'input' shape [6] (cast changes only the element type)}}
   %0 = ge.cast %x : tensor<6xi32> to tensor<2x3xf32>

@@ -133,6 +133,22 @@ func.func @cast(%x: tensor<2x?xf32>) -> tensor<2x?xi64> {
   return %1 : tensor<2x?xi64>
 }
 
+// CHECK-LABEL: func.func @bitcast(
+// CHECK-SAME: %[[ARG0:[^ ,:)]+]]: tensor<2x?xf32>, %[[ARG1:[^ ,:)]+]]: tensor<3xi1>) -> (tensor<2x?xi32>, tensor<3xui8>, tensor<4xi8>) {
+// CHECK-NEXT: %[[V0:[^ ,:)]+]] = ge.bitcast %[[ARG0]] : tensor<2x?xf32> to tensor<2x?xi32>
+// CHECK-NEXT: %[[V1:[^ ,:)]+]] = ge.bitcast %[[ARG1]] : tensor<3xi1> to tensor<3xui8>
+// CHECK-NEXT: %[[V2:[^ ,:)]+]] = ge.constant
+// CHECK-NEXT: %[[V3:[^ ,:)]+]] = ge.bitcast %[[V2]] : tensor<4xf8E4M3FN> to tensor<4xi8>
+// CHECK-NEXT: return %[[V0]], %[[V1]], %[[V3]] : tensor<2x?xi32>, tensor<3xui8>, tensor<4xi8>
+// CHECK-NEXT: }
+func.func @bitcast(%x: tensor<2x?xf32>, %b: tensor<3xi1>) -> (tensor<2x?xi32>, tensor<3xui8>, tensor<4xi8>) {
+  %0 = ge.bitcast %x : tensor<2x?xf32> to tensor<2x?xi32>
+  %1 = ge.bitcast %b : tensor<3xi1> to tensor<3xui8>
+  %c = ge.constant dense<1.0> : tensor<4xf8E4M3FN>
+  %2 = ge.bitcast %c : tensor<4xf8E4M3FN> to tensor<4xi8>
+  return %0, %1, %2 : tensor<2x?xi32>, tensor<3xui8>, tensor<4xi8>
+}
+
 // CHECK-LABEL: func.func @inverse_trig_cumprod(
 // CHECK-SAME: %[[ARG0:[^ ,:)]+]]: tensor<2x8xf32>) -> tensor<2x8xf32> {
 // CHECK-NEXT: %[[V0:[^ ,:)]+]] = ge.acos %[[ARG0]] : tensor<2x8xf32>

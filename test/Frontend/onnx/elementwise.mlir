@@ -180,6 +180,13 @@
 // CAST-FLOAT8-NS-NEXT: %[[Y:.*]] = ge.cast %[[Q]] : tensor<2xf8E5M2> to tensor<2xf32>
 // CAST-FLOAT8-NS-NEXT: return %[[Y]] : tensor<2xf32>
 
+// BitCast keeps the bits: f32 as i32, a bool as its byte.
+// RUN: %python %S/Inputs/elementwise_models.py bitcast %t.bitcast.onnx && ge-import-onnx %t.bitcast.onnx | FileCheck %s --check-prefix=BITCAST
+// BITCAST-LABEL: func.func @main(%arg0: tensor<2x3xf32> {onnx.name = "x"}, %arg1: tensor<4xi1> {onnx.name = "b"}) -> (tensor<2x3xi32> {onnx.name = "y_i32"}, tensor<4xui8> {onnx.name = "y_u8"}) {
+// BITCAST-NEXT: %[[I:.*]] = ge.bitcast %arg0 : tensor<2x3xf32> to tensor<2x3xi32>
+// BITCAST-NEXT: %[[U:.*]] = ge.bitcast %arg1 : tensor<4xi1> to tensor<4xui8>
+// BITCAST-NEXT: return %[[I]], %[[U]] : tensor<2x3xi32>, tensor<4xui8>
+
 // A cast the importer cannot express is refused, naming the node.
 // RUN: %python %S/Inputs/elementwise_models.py cast_e8m0 %t.cast_e8m0.onnx && not ge-import-onnx %t.cast_e8m0.onnx 2>&1 | FileCheck %s --check-prefix=CAST-E8M0
 // CAST-E8M0: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)

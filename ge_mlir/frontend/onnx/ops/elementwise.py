@@ -129,6 +129,25 @@ def cast(ctx):
     return cast_saturating(ctx, ctx.input(0), element_type(ctx.attr("to")), bool(int(ctx.attr("saturate", 1))))
 
 
+@converter("BitCast", since=26, notes="the same bits in a type of the same width (a bool is its byte)")
+def bitcast(ctx):
+    from ..registry import element_type
+
+    x = ctx.input(0)
+    to = element_type(ctx.attr("to"))
+    src = x.type.element_type
+
+    def bits(t: ir.Type) -> int:
+        w = ir.FloatType(t).width if isinstance(t, ir.FloatType) else ir.IntegerType(t).width
+        return 8 if w == 1 else w
+
+    if bits(src) != bits(to):
+        ctx.invalid(f"BitCast from {src} ({bits(src)} bits) to {to} ({bits(to)} bits): the widths must agree")
+    if src == to:
+        return x
+    return ge.bitcast(ir.RankedTensorType.get(x.type.shape, to), x)
+
+
 @converter("CastLike", notes="as Cast")
 def cast_like(ctx):
     return cast_saturating(ctx, ctx.input(0), ctx.elem(1), bool(int(ctx.attr("saturate", 1))))

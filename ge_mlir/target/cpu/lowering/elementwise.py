@@ -430,6 +430,30 @@ def lower_cast(op: ir.OpView) -> ir.Value:
     return elementwise([op.operands[0]], rt, _cast_body(ir.RankedTensorType(rt).element_type), upcast=False)
 
 
+def _bitcast_body(dst: ir.Type) -> Body:
+    """The same bits as ``dst`` (ONNX BitCast): int <-> int of a width is the value itself, float <->
+    int an ``arith.bitcast``; a bool is its byte (0 or 1), a byte as bool is ``!= 0``."""
+
+    def body(xs: list[ir.Value], ts: list[ir.Type]) -> ir.Value:
+        x, src = xs[0], ts[0]
+        sk, dk = kind(src), kind(dst)
+        if dk == "b":
+            return x if sk == "b" else arith.cmpi(arith.CmpIPredicate.ne, x, const(x.type, 0))
+        if sk == "b":
+            return arith.extui(signless(dst), x)
+        if sk == dk or (sk in "su" and dk in "su"):
+            return x
+        return arith.bitcast(signless(dst), x)
+
+    return body
+
+
+@lowering("bitcast")
+def lower_bitcast(op: ir.OpView) -> ir.Value:
+    rt = op.results[0].type
+    return elementwise([op.operands[0]], rt, _bitcast_body(ir.RankedTensorType(rt).element_type), upcast=False)
+
+
 @lowering("where")
 def lower_where(op: ir.OpView) -> ir.Value:
     return elementwise(list(op.operands), op.results[0].type, _where_body, upcast=False)

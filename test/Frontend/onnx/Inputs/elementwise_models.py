@@ -283,6 +283,13 @@ def cast_e8m0():
 
 
 @model
+def bitcast():
+    # The bits of f32 as int32, and of bool as uint8 (a bool is its byte).
+    nodes = [h.make_node("BitCast", ["x"], ["y_i32"], to=T.INT32), h.make_node("BitCast", ["b"], ["y_u8"], to=T.UINT8)]
+    return make(nodes, [vi("x", T.FLOAT, [2, 3]), vi("b", T.BOOL, [4])], [("y_i32", T.INT32), ("y_u8", T.UINT8)], 26)
+
+
+@model
 def cast_like():
     nodes = [h.make_node("CastLike", ["x", "t"], ["y"]), h.make_node("CastLike", ["x", "x"], ["y_same"])]
     return make(
