@@ -171,6 +171,18 @@ def test_compress_and_nonzero_data_dependent_sizes():
            [{"x": x}, {"x": np.zeros((3, 4), np.float32)}, {"x": X34}])
 
 
+@pytest.mark.parametrize("axis,sort", [(None, 1), (None, 0), (0, 1), (1, 0), (-1, 1)])
+def test_unique(axis, sort):
+    """The unique values (slices along an axis), their first indices, the inverse indices and the
+    counts, whose sizes depend on the data, sorted or in first-occurrence order (one compile)."""
+    attrs = {"sorted": sort} if axis is None else {"sorted": sort, "axis": axis}
+    m = _model("Unique", [("x", F, [4, 3])], n_out=4, opset=11, out_types=[F, I64, I64, I64], **attrs)
+    feeds = [np.array([[2, 1, 2], [0, 1, 0], [2, 1, 2], [3, 3, 1]], np.float32),
+             np.zeros((4, 3), np.float32), RNG.standard_normal((4, 3)).astype(np.float32),
+             np.array([[1, 5, 1], [1, 5, 1], [-1, 5, 1], [1, 5, 1]], np.float32)]
+    _check(m, [{"x": x} for x in feeds])
+
+
 @pytest.mark.parametrize("align", [0, 1])
 def test_affine_grid_size(align):
     """The grid's spatial size is the run-time value of the size input (sizes > 1: for a size of 1 with

@@ -657,9 +657,18 @@
 // NONZERO-CONST-NEXT: return %[[CST]] : tensor<2x3xi64>
 // NONZERO-CONST-NEXT: }
 
-// RUN: %python %S/Inputs/tensor_models.py unique %t.unique.onnx && not ge-import-onnx %t.unique.onnx 2>&1 | FileCheck %s --check-prefix=UNIQUE
-// UNIQUE: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
-// UNIQUE-NEXT: Unique node 'unique': Unique: its output shape depends on the input values, but ge needs result shapes at import time (it is folded when its inputs are known at import time)
+// Unique: a stable ascending sort (top_k), group starts where a sorted value differs from the one
+// before, their positions from a running count; the sizes are run-time values.
+// RUN: %python %S/Inputs/tensor_models.py unique %t.unique.onnx && ge-import-onnx %t.unique.onnx | FileCheck %s --check-prefix=UNIQUE
+// UNIQUE-LABEL: func.func @unique(%arg0: tensor<6xf32> {onnx.name = "x"}) -> (tensor<?xf32> {onnx.name = "y"}, tensor<?xi64> {onnx.name = "idx"}, tensor<6xi64> {onnx.name = "inv"}, tensor<?xi64> {onnx.name = "cnt"}) {
+// UNIQUE: %{{.*}}, %[[ORDER:.*]] = ge.top_k %{{.*}} {axis = 0 : i64, k = 6 : i64, largest = false} : (tensor<6xf32>) -> (tensor<6xf32>, tensor<6xi64>)
+// UNIQUE: %[[NE:.*]] = ge.not %{{.*}} : tensor<6x1xi1>
+// UNIQUE: ge.cumsum %{{.*}} {axis = 0 : i64} : tensor<6xi64>
+// UNIQUE: %[[FIRST:.*]] = ge.reduce_sum %{{.*}} {axes = array<i64: 1>, keepdims = false} : (tensor<?x6xi64>) -> tensor<?xi64>
+// UNIQUE: %[[Y:.*]] = ge.gather %{{.*}}, %[[FIRST]] : (tensor<6x1xf32>, tensor<?xi64>) -> tensor<?x1xf32>
+// UNIQUE-NEXT: %[[YF:.*]] = ge.reshape %[[Y]] : tensor<?x1xf32> to tensor<?xf32>
+// UNIQUE-NEXT: %[[IDX:.*]] = ge.gather %{{.*}}, %[[FIRST]] : (tensor<6xi64>, tensor<?xi64>) -> tensor<?xi64>
+// UNIQUE-NEXT: return %[[YF]], %[[IDX]], %{{.*}}, %{{.*}} : tensor<?xf32>, tensor<?xi64>, tensor<6xi64>, tensor<?xi64>
 
 // GatherND: the index tuples made linear (a component out of range pushes the position past the
 // axis: the gather's bounds check fails the call), then one ge.gather on the flattened data.

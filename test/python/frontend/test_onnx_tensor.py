@@ -46,6 +46,9 @@ EXPECTED_OPS: dict[str, list[str] | set[str]] = {
     # the true positions: a running count, a range of the count, a compare-and-count per position
     "compress_runtime": {"ge.constant", "ge.cast", "ge.cumsum", "ge.reduce_sum", "ge.range", "ge.reshape",
                          "ge.add", "ge.unsqueeze", "ge.less", "ge.gather"},
+    "unique": {"ge.constant", "ge.reshape", "ge.gather", "ge.top_k", "ge.equal", "ge.not", "ge.cast", "ge.reduce_max",
+               "ge.greater", "ge.or", "ge.cumsum", "ge.sub", "ge.reduce_sum", "ge.range", "ge.add", "ge.unsqueeze",
+               "ge.less", "ge.concat"},
     "nonzero": {"ge.constant", "ge.reshape", "ge.equal", "ge.not", "ge.cast", "ge.cumsum", "ge.reduce_sum",
                 "ge.range", "ge.add", "ge.unsqueeze", "ge.less", "ge.div", "ge.mod", "ge.concat"},
     # index tuples made linear (out-of-range components pushed past the axis), then one gather/scatter
@@ -141,6 +144,7 @@ DYNAMIC_RESULTS = {
     "slice_runtime_starts": ["tensor<?x6xf32>"],  # starts given at run time
     "compress_runtime": ["tensor<?x4xf32>"],  # as many rows as true conditions
     "nonzero": ["tensor<2x?xi64>"],  # as many columns as nonzero elements
+    "unique": ["tensor<?xf32>", "tensor<?xi64>", "tensor<6xi64>", "tensor<?xi64>"],  # as many as distinct values
     "topk_runtime_k": ["tensor<3x?xf32>", "tensor<3x?xi64>"],  # k given at run time
     "reshape_dynamic": ["tensor<?x12xf32>"],  # the copied dynamic dim cancels out of -1
     "reshape_dynamic_inner": ["tensor<2x?x2xf32>"],
@@ -163,7 +167,6 @@ REFUSALS: dict[str, tuple[str, str]] = {
     "squeeze_dynamic_all": ("Squeeze", "Squeeze without axes needs a static input shape"),
     "size_dynamic": ("Size", r"Size of tensor<\?x3xf32> is only known at run time"),
     "eye_like_dynamic": ("EyeLike", r"EyeLike needs a static input shape, got tensor<\?x4xf32>"),
-    "unique": ("Unique", "output shape depends on the input values"),
 }
 
 TENSOR_OPS = {

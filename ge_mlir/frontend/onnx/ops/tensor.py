@@ -539,19 +539,73 @@ def nonzero(ctx):
     return rows[0] if len(rows) == 1 else ge.concat(rows, 0)
 
 
-def _refuse_with(reason: str):
-    def fn(ctx):
-        ctx.refuse(reason)
+@converter("Unique", since=11, notes="static input shape; sorted or in first-occurrence order, flattened or "
+           "along an axis: the unique values/slices, first indices, inverse indices and counts computed at "
+           "run time (? results)")
+def unique(ctx):
+    """As numpy's unique (the reference): the slices along ``axis`` (elements when flattened) are
+    sorted lexicographically by stable ascending top_k passes, one per column from the last; a
+    sorted position starts a group when it differs from the one before; the groups' first
+    positions come from a running count (as NonZero). sorted=0 reorders the groups by their first
+    index in the input (one more sort over all positions, non-first ones keyed past the end)."""
+    shape = ctx.shape(0)
+    if any(d < 0 for d in shape):
+        ctx.refuse(f"Unique needs a static input shape, got {ctx.input_type(0)}")
+    x, elem, i64 = ctx.input(0), ctx.elem(0), rt.i64()
+    axis = ctx.attr("axis")
+    if axis is None:
+        n, rest, a = int(np.prod(shape, dtype=np.int64)), [], None
+        rows = _reshape(x, [n, 1])
+    else:
+        a = _norm_axis(ctx, int(axis), len(shape))
+        n, rest = shape[a], [d for i, d in enumerate(shape) if i != a]
+        moved = ge.transpose(x, [a, *[i for i in range(len(shape)) if i != a]]) if a else x
+        rows = _reshape(moved, [n, int(np.prod(rest, dtype=np.int64))])
+    if n == 0:
+        ctx.refuse("Unique of an empty input is not supported")
+    m = ir.RankedTensorType(rows.type).shape[1]
+    # Sort keys in a type top_k orders exactly (f16/bf16 widen to f32 without changing the order).
+    keys = rows if str(elem) not in ("f16", "bf16") else ge.cast(_tensor([n, m], ir.F32Type.get()), rows)
 
-    return fn
+    def argsort(v: ir.Value) -> ir.Value:  # stable ascending: ties keep the lower index first
+        return ge.TopKOp(v, n, axis=0, largest=False).results[1]
 
-
-_DATA_DEPENDENT = (
-    "its output shape depends on the input values, but ge needs result shapes at import time "
-    "(it is folded when its inputs are known at import time)"
-)
-_REFUSED_NOTE = "refused: data-dependent output shape (folded when its inputs are constants)"
-converter("Unique", since=11, notes=_REFUSED_NOTE, refused=True)(_refuse_with(f"Unique: {_DATA_DEPENDENT}"))
+    order = rt.i64_const(ctx, np.arange(n, dtype=np.int64))
+    for j in reversed(range(m)):
+        col = ge.gather(ge.gather(keys, rt.i64_const(ctx, j), axis=1), order, axis=0)
+        order = ge.gather(order, argsort(col), axis=0)
+    srt = ge.gather(rows, order, axis=0)
+    prev = ge.gather(srt, rt.i64_const(ctx, np.maximum(np.arange(n) - 1, 0)), axis=0)
+    differs = ge.reduce_max(rt.as_i64(ge.not_(ge.equal(srt, prev))), axes=[1], keepdims=False)
+    starts = ge.or_(ge.greater(differs, rt.i64_const(ctx, 0)), ctx.constant(np.arange(n) == 0))
+    starts_i = rt.as_i64(starts)
+    group = ge.sub(ge.cumsum(starts_i, 0), rt.i64_const(ctx, 1))  # of each sorted position
+    first = _true_positions(ctx, starts)  # [u] sorted position where each group starts
+    u = ge.reduce_sum(starts_i, axes=[0], keepdims=False)
+    ends = ge.concat([rt.take(ctx, first, 0, rt.i64_const(ctx, 1), u), rt.i64_const(ctx, [n])], 0)
+    counts = ge.sub(ends, first)
+    inv_perm = argsort(order)  # sorted position of each input slice
+    if bool(int(ctx.attr("sorted", 1))):
+        picked = first
+        inverse = ge.gather(group, inv_perm, axis=0)
+    else:
+        # Groups by first occurrence: a group's start keyed by its first input index, the rest past n.
+        key = ge.where(starts, order, rt.i64_const(ctx, n))
+        by_first = argsort(key)
+        picked = rt.take(ctx, by_first, 0, rt.i64_const(ctx, 0), u)
+        rank = ge.gather(argsort(by_first), ge.gather(first, group, axis=0), axis=0)
+        inverse = ge.gather(rank, inv_perm, axis=0)
+        counts = ge.gather(counts, ge.gather(group, picked, axis=0), axis=0)
+    y = ge.gather(srt, picked, axis=0)  # [u, m]
+    if a is None:
+        y = _reshape(y, [-1])
+    else:
+        y = _reshape(y, [-1, *rest])
+        if a:
+            back = list(range(1, len(shape)))
+            back.insert(a, 0)
+            y = ge.transpose(y, back)
+    return [y, ge.gather(order, picked, axis=0), inverse, counts]
 def _linear_index(ctx, idx: ir.Value, dims: list[int], rows: int) -> ir.Value:
     """Index tuples ``idx`` [rows, k] into a row-major block of ``dims`` as linear positions [rows]
     (negative components count from the end). A component outside its dim makes the position

@@ -669,9 +669,11 @@ def _(n):
                   [init("c", np.array([[1, 0, 2], [0, 3, 0]], np.int32))])
 
 
-@model("unique", refused=True)
+@model("unique")
 def _(n):
-    return single(n, 11, "Unique", ["x"], ["y"], [vi("x", F, [6])], [vi("y", F, None)])
+    # Sorted unique values, first indices, inverse indices and counts: [?] each but the inverse.
+    return single(n, 11, "Unique", ["x"], ["y", "idx", "inv", "cnt"], [vi("x", F, [6])],
+                  [vi("y", F, None), vi("idx", T.INT64, None), vi("inv", T.INT64, None), vi("cnt", T.INT64, None)])
 
 
 @model("gather_nd")

@@ -1,0 +1,148 @@
+"""Object-detection ops: NonMaxSuppression, with its thresholds and limit as run-time values.
+
+NonMaxSuppression follows the ONNX reference step by step, vectorized:
+
+* boxes as corners (``[y1, x1, y2, x2]`` in either order, or centers ``[xc, yc, w, h]`` with
+  ``center_point_box = 1``), in the boxes' float type;
+* a ``[B, N, N]`` "suppresses" matrix: the intersection is positive, both areas and the union are
+  positive, and intersection / union > iou_threshold -- the reference's tests, in its order;
+* per batch and class the boxes in descending score order (a stable ``top_k``: equal scores keep
+  the lower index first), those above score_threshold (when given) are candidates;
+* the greedy choice (a candidate is kept unless a kept, better candidate suppresses it) is the
+  fixpoint of ``keep = candidate & !any(keep_before & suppresses)``, iterated in an ``scf.while``
+  until it stops changing (at most N rounds: round t fixes position t);
+* the first max_output_boxes_per_class kept boxes of each class (a running count), and their
+  ``[batch, class, box]`` triples in batch, class, score order -- a ``[?, 3]`` result.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from mlir import ir
+from mlir.dialects import scf, tensor
+
+from ....dialects import ge
+from ..registry import converter, numpy_dtype
+from . import _runtime as rt
+from ._shapes import _tensor
+from .tensor import _true_positions
+
+
+def _coords(ctx, boxes: ir.Value, n_b: int, n: int, center: bool) -> tuple[ir.Value, ...]:
+    """xmin, xmax, ymin, ymax, each [B, N]."""
+    def col(j: int) -> ir.Value:
+        return ge.gather(boxes, rt.i64_const(ctx, j), axis=2)
+
+    if center:
+        elem = ir.RankedTensorType(boxes.type).element_type
+        two = ctx.constant(np.array(2, dtype=_np(elem)), elem)
+        xc, yc, w, h = col(0), col(1), ge.div(col(2), two), ge.div(col(3), two)
+        return ge.sub(xc, w), ge.add(xc, w), ge.sub(yc, h), ge.add(yc, h)
+    y1, x1, y2, x2 = col(0), col(1), col(2), col(3)
+    return ge.min(x1, x2), ge.max(x1, x2), ge.min(y1, y2), ge.max(y1, y2)
+
+
+def _np(elem: ir.Type):
+    return numpy_dtype(elem)
+
+
+def _scalar_float(ctx, v: ir.Value, elem: ir.Type) -> ir.Value:
+    """A one-value tensor (rank 0 or 1) as a rank-0 ``elem`` tensor."""
+    t = ir.RankedTensorType(v.type)
+    if t.rank:
+        v = rt.element(ctx, v, 0)
+    return v if t.element_type == elem else ge.cast(ir.RankedTensorType.get([], elem), v)
+
+
+def _suppresses(ctx, boxes: ir.Value, n_b: int, n: int, center: bool, iou: ir.Value) -> ir.Value:
+    """[B, N, N]: box i suppresses box j (the reference's suppress_by_iou, symmetric)."""
+    xmin, xmax, ymin, ymax = _coords(ctx, boxes, n_b, n, center)
+    elem = ir.RankedTensorType(boxes.type).element_type
+    zero = ctx.constant(np.array(0, dtype=_np(elem)), elem)
+
+    def rows(v):  # [B, N, 1]
+        return ge.unsqueeze(v, [2])
+
+    def cols(v):  # [B, 1, N]
+        return ge.unsqueeze(v, [1])
+
+    ix0, ix1 = ge.max(rows(xmin), cols(xmin)), ge.min(rows(xmax), cols(xmax))
+    iy0, iy1 = ge.max(rows(ymin), cols(ymin)), ge.min(rows(ymax), cols(ymax))
+    inter = ge.mul(ge.sub(ix1, ix0), ge.sub(iy1, iy0))
+    area = ge.mul(ge.sub(xmax, xmin), ge.sub(ymax, ymin))
+    a_i, a_j = rows(area), cols(area)
+    union = ge.sub(ge.add(a_i, a_j), inter)
+    ok = ge.and_(ge.greater(ix1, ix0), ge.greater(iy1, iy0))
+    for cond in (ge.greater(inter, zero), ge.greater(a_i, zero), ge.greater(a_j, zero),
+                 ge.greater(union, zero)):
+        ok = ge.and_(ok, cond)
+    # Where a test fails the quotient is not used (the where picks false).
+    safe_union = ge.where(ok, union, ctx.constant(np.array(1, dtype=_np(elem)), elem))
+    over = ge.greater(ge.div(inter, safe_union), iou)
+    return ge.and_(ok, over)
+
+
+def _greedy(ctx, candidate: ir.Value, blocked: ir.Value, n: int) -> ir.Value:
+    """The fixpoint of keep = candidate & !any_l(keep[l] & blocked[k, l]) over the last axis
+    ([B, C, N] candidates, [B, C, N, N] blocked by earlier positions), in an scf.while."""
+    i64 = rt.i64()
+    t_i64 = ir.RankedTensorType.get([], i64)
+    kt = candidate.type
+    op = scf.WhileOp([t_i64, kt, kt], [rt.i64_const(ctx, 0), candidate, ge.not_(candidate)])
+    before = op.before.blocks.append(t_i64, kt, kt)
+    with ir.InsertionPoint(before):
+        step, keep, prev = before.arguments
+        changed = ge.reduce_max(rt.as_i64(ge.xor(keep, prev)), axes=list(range(kt.rank)), keepdims=False)
+        go = ge.and_(ge.less(step, rt.i64_const(ctx, n + 1)), ge.greater(changed, rt.i64_const(ctx, 0)))
+        scf.ConditionOp(tensor.extract(go, []), list(before.arguments))
+    after = op.after.blocks.append(t_i64, kt, kt)
+    with ir.InsertionPoint(after):
+        step, keep, _prev = after.arguments
+        hit = ge.and_(ge.unsqueeze(keep, [kt.rank - 1]), blocked)  # [B, C, N(k), N(l)]: keep[l] & blocked[k, l]
+        suppressed = ge.greater(ge.reduce_max(rt.as_i64(hit), axes=[kt.rank], keepdims=False),
+                                rt.i64_const(ctx, 0))
+        new = ge.and_(candidate, ge.not_(suppressed))
+        scf.YieldOp([ge.add(step, rt.i64_const(ctx, 1)), new, keep])
+    return op.results[1]
+
+
+@converter("NonMaxSuppression", since=10, notes="static box/score shapes; thresholds and the per-class limit at "
+           "run time; the greedy choice as a fixpoint in an scf.while; a [?, 3] result")
+def non_max_suppression(ctx):
+    bshape, sshape = ctx.shape(0), ctx.shape(1)
+    if any(d < 0 for d in bshape + sshape):
+        ctx.refuse(f"NonMaxSuppression needs static box and score shapes, got {ctx.input_type(0)} and "
+                   f"{ctx.input_type(1)}")
+    if len(bshape) != 3 or bshape[2] != 4 or len(sshape) != 3 or sshape[0] != bshape[0] or sshape[2] != bshape[1]:
+        ctx.invalid(f"boxes {bshape} and scores {sshape} must be [B, N, 4] and [B, C, N]")
+    n_b, n_c, n = sshape
+    center = int(ctx.attr("center_point_box", 0))
+    if center not in (0, 1):
+        ctx.invalid(f"center_point_box must be 0 or 1, got {center}")
+    elem = ctx.elem(0)
+    boxes, scores = ctx.input(0), ctx.input(1)
+    if ctx.elem(1) != elem:
+        scores = ge.cast(_tensor(sshape, elem), scores)
+    zero_f = ctx.constant(np.array(0, dtype=_np(elem)), elem)
+    iou = _scalar_float(ctx, ctx.input(3), elem) if ctx.has_input(3) else zero_f
+    # Max boxes per class: absent means 0 (nothing is selected), negative counts as 0.
+    limit = ge.max(rt.scalar(ctx, ctx.input(2)), rt.i64_const(ctx, 0)) if ctx.has_input(2) else rt.i64_const(ctx, 0)
+    values, order = ge.TopKOp(scores, n, axis=2).results  # [B, C, N]: descending, ties lower index first
+    if ctx.has_input(4):
+        candidate = ge.greater(values, _scalar_float(ctx, ctx.input(4), elem))
+    else:
+        candidate = ctx.constant(np.ones((n_b, n_c, n), dtype=bool))
+    # blocked[b, c, k, l]: the box at sorted position l (earlier, l < k) suppresses the one at k.
+    sup = ge.reshape(_tensor([n_b * n * n], ir.IntegerType.get_signless(1)),
+                     _suppresses(ctx, boxes, n_b, n, center, iou))
+    base = rt.i64_const(ctx, (np.arange(n_b, dtype=np.int64) * n * n).reshape(n_b, 1, 1, 1))
+    flat = ge.add(ge.add(base, ge.mul(ge.unsqueeze(order, [3]), rt.i64_const(ctx, n))), ge.unsqueeze(order, [2]))
+    earlier = ctx.constant(np.tril(np.ones((n, n), dtype=bool), -1))  # [k, l]: l < k
+    blocked = ge.and_(ge.gather(sup, flat, axis=0), earlier)
+    keep = _greedy(ctx, candidate, blocked, n)
+    kept = ge.and_(keep, ge.less_equal(ge.cumsum(rt.as_i64(keep), 2), limit))
+    pos = _true_positions(ctx, ge.reshape(_tensor([n_b * n_c * n], ir.IntegerType.get_signless(1)), kept))
+    b = ge.div(pos, rt.i64_const(ctx, n_c * n))
+    c = ge.mod(ge.div(pos, rt.i64_const(ctx, n)), rt.i64_const(ctx, n_c))
+    box = ge.gather(ge.reshape(_tensor([n_b * n_c * n], rt.i64()), order), pos, axis=0)
+    return ge.concat([ge.unsqueeze(v, [1]) for v in (b, c, box)], 1)

@@ -1,0 +1,64 @@
+"""ONNX NonMaxSuppression models (ge_mlir/frontend/onnx/ops/detection.py).
+
+    python detection_models.py NAME OUT.onnx     # writes model NAME
+    python detection_models.py --list            # prints the model names
+
+Thresholds and the per-class limit are graph inputs (run-time values); FEEDS gives the inputs of
+the numeric checks in test/python/frontend/test_onnx_detection.py.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto as TP
+from onnx import helper as h
+
+
+def nms(n_batch: int = 2, n_class: int = 3, n_box: int = 40, center: int = 0, with_score: bool = True):
+    inputs = [h.make_tensor_value_info("boxes", TP.FLOAT, [n_batch, n_box, 4]),
+              h.make_tensor_value_info("scores", TP.FLOAT, [n_batch, n_class, n_box]),
+              h.make_tensor_value_info("max_out", TP.INT64, [1]),
+              h.make_tensor_value_info("iou", TP.FLOAT, [1])]
+    names = ["boxes", "scores", "max_out", "iou"]
+    if with_score:
+        inputs.append(h.make_tensor_value_info("score_thr", TP.FLOAT, [1]))
+        names.append("score_thr")
+    node = h.make_node("NonMaxSuppression", names, ["selected"], center_point_box=center)
+    g = h.make_graph([node], "nms", inputs, [h.make_tensor_value_info("selected", TP.INT64, None)])
+    return h.make_model(g, opset_imports=[h.make_opsetid("", 11)], ir_version=8)
+
+
+MODELS = {"nms": lambda: nms(), "nms_center": lambda: nms(center=1, with_score=False),
+          "nms_small": lambda: nms(1, 1, 4)}
+
+
+def feeds(name: str, seed: int, max_out: int, iou: float, score: float) -> dict[str, np.ndarray]:
+    model = MODELS[name]()
+    shapes = {i.name: [d.dim_value for d in i.type.tensor_type.shape.dim] for i in model.graph.input}
+    rng = np.random.default_rng(seed)
+    b, n = shapes["boxes"][0], shapes["boxes"][1]
+    corner = rng.uniform(0, 10, (b, n, 2)).astype(np.float32)
+    size = rng.uniform(0.5, 4, (b, n, 2)).astype(np.float32)
+    if name == "nms_center":
+        boxes = np.concatenate([corner, size], axis=2)
+    else:  # [y1, x1, y2, x2], some boxes given with their corners swapped
+        boxes = np.concatenate([corner, corner + size], axis=2)
+        flip = rng.random((b, n)) < 0.3
+        boxes[flip] = boxes[flip][:, [2, 3, 0, 1]]
+    scores = rng.random(shapes["scores"]).astype(np.float32)
+    scores[..., ::7] = 0.5  # ties: the lower index first
+    out = {"boxes": boxes, "scores": scores, "max_out": np.array([max_out], np.int64),
+           "iou": np.array([iou], np.float32)}
+    if "score_thr" in shapes:
+        out["score_thr"] = np.array([score], np.float32)
+    return out
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--list"]:
+        print("\n".join(MODELS))
+    else:
+        onnx.save(MODELS[sys.argv[1]](), sys.argv[2])

@@ -1,0 +1,36 @@
+"""ONNX NonMaxSuppression (ge_mlir/frontend/onnx/ops/detection.py), compiled once and run at several
+thresholds and limits (run-time inputs), the selected triples equal to onnxruntime's."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import ge_mlir
+
+ort = pytest.importorskip("onnxruntime")
+
+INPUTS = Path(__file__).resolve().parents[2] / "Frontend" / "onnx" / "Inputs"
+sys.path.insert(0, str(INPUTS))
+import detection_models as dm  # noqa: E402
+
+SETTINGS = [(0, 5, 0.5, 0.2), (1, 3, 0.3, 0.0), (2, 100, 0.7, 0.6), (3, 0, 0.5, 0.0), (4, -2, 0.5, 0.0),
+            (5, 2, 0.0, 0.9), (6, 100, 1.0, -1.0)]
+
+
+@pytest.mark.parametrize("name", sorted(dm.MODELS))
+def test_matches_onnxruntime(name):
+    model = dm.MODELS[name]()
+    compiled = ge_mlir.compile(model)
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    selected = 0
+    for seed, max_out, iou, score in SETTINGS:
+        feeds = dm.feeds(name, seed, max_out, iou, score)
+        want = sess.run(None, feeds)[0]
+        got = compiled(**feeds)[0]
+        np.testing.assert_array_equal(got, want, err_msg=str((seed, max_out, iou, score)))
+        selected += len(want)
+    assert selected > 0  # the settings select something
