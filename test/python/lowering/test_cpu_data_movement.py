@@ -589,3 +589,19 @@ def test_resize_dtypes(mode, dtype):
         np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64), rtol=tol, atol=tol)
     else:
         exact(got, want)
+
+
+def test_reshape_of_a_run_time_shape_to_a_static_one_is_checked():
+    """``?`` dims pinned to a static shape (what an ONNX Loop or If body's declared type asks for):
+    the element counts are checked when the model runs; a wrong size fails the call, reading
+    nothing past the input."""
+    text = """
+func.func @f(%x: tensor<?x2xf32> {onnx.name = "x"}) -> tensor<2x1xf32> {
+  %0 = ge.reshape %x : tensor<?x2xf32> to tensor<2x1xf32>
+  return %0 : tensor<2x1xf32>
+}"""
+    compiled = ge_mlir.compile(text, progress=False)
+    np.testing.assert_array_equal(compiled(np.array([[3.0, 4.0]], np.float32))[0], [[3.0], [4.0]])
+    for bad in (np.zeros((2, 2), np.float32), np.zeros((0, 2), np.float32)):
+        with pytest.raises(ExecutionError, match="element counts differ"):
+            compiled(bad)

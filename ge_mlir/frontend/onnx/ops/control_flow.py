@@ -4,7 +4,8 @@
 * ``If`` with a condition known at import time is the taken branch, inlined. With a run-time
   condition it is an ``scf.if`` whose regions hold the branches' ge ops (the optimizer's passes
   and the CPU lowering work inside them); branch results of different static shapes join to a
-  ``?`` dim through ``tensor.cast``.
+  ``?`` dim through ``tensor.cast`` (a ``?`` value pinned to a static type is a ``ge.reshape``, checked
+  at run time).
 * ``Loop`` is an ``scf.while`` carrying the iteration number, the condition, the loop-carried
   values (their type may not change across iterations) and one accumulator per scan output
   (``tensor<? x slice>``, a concat per iteration), so the trip count and the condition are
@@ -57,10 +58,20 @@ def _reshapable(a: ir.Type, b: ir.Type) -> bool:
 
 
 def _fit(v: ir.Value, t: ir.Type, what: str) -> ir.Value:
+    """``v`` as type ``t`` (same rank and element type). A ``?`` dim becoming static goes through
+    ``ge.reshape``, whose lowering checks the element count at run time (a value of another size
+    fails the call instead of being read out of bounds); static to ``?`` is a ``tensor.cast``."""
     if v.type == t:
         return v
     if _join(v.type, t) is None:
         raise Refusal(f"{what} has type {v.type}, not compatible with {t}")
+    vt, tt = ir.RankedTensorType(v.type), ir.RankedTensorType(t)
+    if any(vt.is_dynamic_dim(i) and not tt.is_dynamic_dim(i) for i in range(vt.rank)):
+        pinned = ir.RankedTensorType.get([tt.shape[i] if not tt.is_dynamic_dim(i) else vt.shape[i]
+                                          for i in range(vt.rank)], vt.element_type)
+        v = ge.reshape(pinned, v)
+        if v.type == t:
+            return v
     return tensor.cast(t, v)
 
 

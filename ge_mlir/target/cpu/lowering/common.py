@@ -430,6 +430,15 @@ def reshape_dynamic(x: ir.Value, rt: ir.RankedTensorType) -> ir.Value:
     rule = reshape_rule(opt(src), opt(dst))
     if rule is None:
         raise Unsupported(f"reshape {st} -> {rt}: its type does not say which ? is which")
+    if rule == "static":
+        # A run-time shape pinned to a static one: the element counts must agree (checked); the
+        # flattened input is fitted to the static count so that no later read leaves it.
+        n = math.prod(dst)
+        flat = collapse_groups(x, [list(range(len(src)))]) if len(src) != 1 else x
+        from .shape_checks import require_equal
+
+        require_equal([dim_sizes(flat)[0], index(n)], f"reshape {st} -> {rt}: the element counts")
+        return reshape_to(fit(flat, [n]), rt)
     if rule == "groups":
         sg, dg = reshape_groups(opt(src)), reshape_groups(opt(dst))
         mid = collapse_groups(x, sg) if len(sg) != len(src) else x
