@@ -14,3 +14,17 @@
 // CHECK-NEXT: %[[LIM:.*]] = ge.less_equal %[[CNT]], %{{.*}} : (tensor<1x1x4xi64>, tensor<i64>) -> tensor<1x1x4xi1>
 // CHECK: %[[OUT:.*]] = ge.concat %{{.*}}, %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<?x1xi64>, tensor<?x1xi64>, tensor<?x1xi64>) -> tensor<?x3xi64>
 // CHECK-NEXT: return %[[OUT]] : tensor<?x3xi64>
+
+// RoiAlign: per roi the bins' sample points (y: [R, PH, 1, S, 1], x: [R, 1, PW, 1, S]), clamped as the
+// reference does, four gathered corners of the roi's image rows, the weighted sum averaged over the
+// S x S points, then [R, C, PH, PW].
+// RUN: %python %S/Inputs/detection_models.py roi_align %t.roi.onnx && ge-import-onnx %t.roi.onnx | FileCheck %s --check-prefix=ROI
+// ROI-LABEL: func.func @roi_align(%arg0: tensor<2x3x8x10xf32> {onnx.name = "x"}, %arg1: tensor<5x4xf32> {onnx.name = "rois"}, %arg2: tensor<5xi64> {onnx.name = "batch"}) -> (tensor<5x3x3x4xf32> {onnx.name = "y"}) {
+// ROI: ge.floor %{{.*}} : tensor<5x3x1x2x1xf32>
+// ROI: ge.floor %{{.*}} : tensor<5x1x4x1x2xf32>
+// ROI: ge.transpose %{{.*}} {perm = array<i64: 0, 2, 1>} : (tensor<5x3x80xf32>) -> tensor<5x80x3xf32>
+// ROI: %[[SUM:.*]] = ge.reduce_sum %{{.*}} {axes = array<i64: 3, 4>, keepdims = false} : (tensor<5x3x4x2x2x3xf32>) -> tensor<5x3x4x3xf32>
+// ROI-NEXT: %[[N:.*]] = ge.constant dense<4.000000e+00> : tensor<f32>
+// ROI-NEXT: %[[AVG:.*]] = ge.div %[[SUM]], %[[N]] : (tensor<5x3x4x3xf32>, tensor<f32>) -> tensor<5x3x4x3xf32>
+// ROI-NEXT: %[[Y:.*]] = ge.transpose %[[AVG]] {perm = array<i64: 0, 3, 1, 2>} : (tensor<5x3x4x3xf32>) -> tensor<5x3x3x4xf32>
+// ROI-NEXT: return %[[Y]] : tensor<5x3x3x4xf32>

@@ -1,5 +1,6 @@
-"""ONNX NonMaxSuppression (ge_mlir/frontend/onnx/ops/detection.py), compiled once and run at several
-thresholds and limits (run-time inputs), the selected triples equal to onnxruntime's."""
+"""ONNX NonMaxSuppression and RoiAlign (ge_mlir/frontend/onnx/ops/detection.py), compiled once and
+run at several thresholds and limits / rois (run-time inputs): NMS's selected triples equal to
+onnxruntime's, RoiAlign close to the ONNX reference's and onnxruntime's."""
 
 from __future__ import annotations
 
@@ -21,8 +22,8 @@ SETTINGS = [(0, 5, 0.5, 0.2), (1, 3, 0.3, 0.0), (2, 100, 0.7, 0.6), (3, 0, 0.5, 
             (5, 2, 0.0, 0.9), (6, 100, 1.0, -1.0)]
 
 
-@pytest.mark.parametrize("name", sorted(dm.MODELS))
-def test_matches_onnxruntime(name):
+@pytest.mark.parametrize("name", sorted(n for n in dm.MODELS if n.startswith("nms")))
+def test_nms_matches_onnxruntime(name):
     model = dm.MODELS[name]()
     compiled = ge_mlir.compile(model)
     sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
@@ -34,3 +35,21 @@ def test_matches_onnxruntime(name):
         np.testing.assert_array_equal(got, want, err_msg=str((seed, max_out, iou, score)))
         selected += len(want)
     assert selected > 0  # the settings select something
+
+
+@pytest.mark.parametrize("name", ["roi_align", "roi_align_max"])
+def test_roi_align_matches_the_reference(name):
+    """RoiAlign at run-time rois (f32: rtol 1e-5, atol 1e-6), against the ONNX reference (whose max
+    mode -- the largest weighted corner -- onnxruntime does not follow) and, for avg, onnxruntime."""
+    from onnx.reference import ReferenceEvaluator
+
+    model = dm.MODELS[name]()
+    compiled = ge_mlir.compile(model)
+    ref = ReferenceEvaluator(model)
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    for seed in range(4):
+        feeds = dm.roi_feeds(seed)
+        got = compiled(**feeds)[0]
+        np.testing.assert_allclose(got, ref.run(None, feeds)[0], rtol=1e-5, atol=1e-6)
+        if name == "roi_align":
+            np.testing.assert_allclose(got, sess.run(None, feeds)[0], rtol=1e-5, atol=1e-6)

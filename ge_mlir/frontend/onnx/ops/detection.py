@@ -1,4 +1,4 @@
-"""Object-detection ops: NonMaxSuppression, with its thresholds and limit as run-time values.
+"""Object-detection ops: NonMaxSuppression (thresholds and limit as run-time values) and RoiAlign.
 
 NonMaxSuppression follows the ONNX reference step by step, vectorized:
 
@@ -146,3 +146,97 @@ def non_max_suppression(ctx):
     c = ge.mod(ge.div(pos, rt.i64_const(ctx, n)), rt.i64_const(ctx, n_c))
     box = ge.gather(ge.reshape(_tensor([n_b * n_c * n], rt.i64()), order), pos, axis=0)
     return ge.concat([ge.unsqueeze(v, [1]) for v in (b, c, box)], 1)
+
+
+@converter("RoiAlign", since=10, notes="static X shape, a positive sampling_ratio; run-time rois and batch "
+           "indices: the reference's sample points and bilinear weights in f32, gathered per roi (avg or max)")
+def roi_align(ctx):
+    """The reference step by step: per roi the bin grid's sample points, points outside
+    [-1, H] x [-1, W] weigh 0, the others clamped to the map as the reference does; four
+    gathered corners per point; their weighted sum averaged (``avg``) or the largest weighted
+    corner over the points (``max``)."""
+    xshape = ctx.shape(0)
+    if any(d < 0 for d in xshape) or len(xshape) != 4:
+        ctx.refuse(f"RoiAlign needs a static 4-D X, got {ctx.input_type(0)}")
+    n_x, c, h, w = xshape
+    rshape, ishape = ctx.shape(1), ctx.shape(2)
+    if len(rshape) != 2 or rshape[1] != 4 or rshape[0] < 0 or ishape != [rshape[0]]:
+        ctx.refuse(f"rois {rshape} and batch_indices {ishape} must be static [R, 4] and [R]")
+    r = rshape[0]
+    ph, pw = int(ctx.attr("output_height", 1)), int(ctx.attr("output_width", 1))
+    s = int(ctx.attr("sampling_ratio", 0))
+    if s <= 0:
+        ctx.refuse("sampling_ratio 0 (a grid from each roi's run-time size) is not supported; give a positive one")
+    scale = float(ctx.attr("spatial_scale", 1.0))
+    mode = ctx.attr("mode", "avg")
+    half = ctx.attr("coordinate_transformation_mode", "half_pixel" if ctx.opset >= 16 else "output_half_pixel")
+    elem = ctx.elem(0)
+    if not isinstance(elem, ir.F32Type):
+        ctx.refuse(f"RoiAlign on {elem} is not supported (f32)")
+
+    def f(v):
+        return ctx.constant(np.asarray(v, np.float32))
+
+    rois = ctx.input(1)
+    if ctx.elem(1) != elem:
+        rois = ge.cast(_tensor(rshape, elem), rois)
+    off = 0.5 if half == "half_pixel" else 0.0
+    x1, y1, x2, y2 = (ge.sub(ge.mul(ge.gather(rois, rt.i64_const(ctx, j), axis=1), f(scale)), f(off)) for j in range(4))
+    rw, rh = ge.sub(x2, x1), ge.sub(y2, y1)
+    if half != "half_pixel":  # malformed rois become 1x1
+        rw, rh = ge.max(rw, f(1.0)), ge.max(rh, f(1.0))
+    bh, bw = ge.div(rh, f(ph)), ge.div(rw, f(pw))
+
+    def points(start, size, bins, shape):
+        """start + p * size + (i + 0.5) * size / s, broadcast to ``shape`` ([R, PH, PW, S, S] axes)."""
+        p = f(np.arange(bins, dtype=np.float32))
+        i = f(np.arange(s, dtype=np.float32) + 0.5)
+        start, size = (ge.reshape(_tensor([r, 1], elem), v) for v in (start, size))
+        base = ge.add(start, ge.mul(ge.reshape(_tensor([1, bins], elem), p), size))  # [R, bins]
+        step = ge.div(ge.mul(ge.reshape(_tensor([1, s], elem), i), size), f(float(s)))  # [R, s]
+        return ge.add(ge.reshape(_tensor(shape[0], elem), base), ge.reshape(_tensor(shape[1], elem), step))
+
+    yy = points(y1, bh, ph, ([r, ph, 1, 1, 1], [r, 1, 1, s, 1]))
+    xx = points(x1, bw, pw, ([r, 1, pw, 1, 1], [r, 1, 1, 1, s]))
+
+    def axis(v, size):
+        """The reference's clamping of one coordinate: (low, high, weight of high, inside)."""
+        inside = ge.and_(ge.greater_equal(v, f(-1.0)), ge.less_equal(v, f(float(size))))
+        v = ge.max(v, f(0.0))
+        low = ge.floor(v)
+        last = ge.greater_equal(low, f(float(size - 1)))
+        low = ge.where(last, f(float(size - 1)), low)
+        v = ge.where(last, low, v)
+        high = ge.where(last, low, ge.add(low, f(1.0)))
+        return low, high, ge.sub(v, low), inside
+
+    ylo, yhi, ly, yin = axis(yy, h)
+    xlo, xhi, lx, xin = axis(xx, w)
+    hy, hx = ge.sub(f(1.0), ly), ge.sub(f(1.0), lx)
+    inside = ge.and_(yin, xin)  # [R, PH, PW, S, S]
+    zero = f(0.0)
+    weights = [ge.where(inside, ge.mul(a, b), zero) for a, b in ((hy, hx), (hy, lx), (ly, hx), (ly, lx))]
+    # Values: the roi's image as [R * H * W, C] rows, gathered at r * H * W + y * W + x.
+    img = ge.gather(ge.reshape(_tensor([n_x, c, h * w], elem), ctx.input(0)), rt.as_i64(ctx.input(2)), axis=0)
+    rows = ge.reshape(_tensor([r * h * w, c], elem), ge.transpose(img, [0, 2, 1]))
+    base = rt.i64_const(ctx, (np.arange(r, dtype=np.int64) * h * w).reshape(r, 1, 1, 1, 1))
+
+    def corner(yv, xv):
+        lin = ge.add(ge.mul(_as_index(yv), rt.i64_const(ctx, w)), _as_index(xv))  # broadcast to [R, PH, PW, S, S]
+        lin = ge.where(inside, ge.add(base, lin), base)  # outside: any in-range row, weight 0
+        return ge.gather(rows, lin, axis=0)  # [R, PH, PW, S, S, C]
+
+    vals = [corner(ylo, xlo), corner(ylo, xhi), corner(yhi, xlo), corner(yhi, xhi)]
+    terms = [ge.mul(ge.unsqueeze(wt, [5]), v) for wt, v in zip(weights, vals)]
+    if mode == "max":
+        point = ge.max(ge.max(terms[0], terms[1]), ge.max(terms[2], terms[3]))
+        out = ge.reduce_max(point, axes=[3, 4], keepdims=False)
+    else:
+        point = ge.add(ge.add(ge.add(terms[0], terms[1]), terms[2]), terms[3])
+        out = ge.div(ge.reduce_sum(point, axes=[3, 4], keepdims=False), f(float(s * s)))
+    return ge.transpose(out, [0, 3, 1, 2])  # [R, C, PH, PW]
+
+
+def _as_index(v: ir.Value) -> ir.Value:
+    """A whole-valued f32 coordinate as i64."""
+    return ge.cast(_tensor(list(ir.RankedTensorType(v.type).shape), rt.i64()), v)

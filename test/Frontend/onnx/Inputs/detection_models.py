@@ -1,4 +1,4 @@
-"""ONNX NonMaxSuppression models (ge_mlir/frontend/onnx/ops/detection.py).
+"""ONNX NonMaxSuppression and RoiAlign models (ge_mlir/frontend/onnx/ops/detection.py).
 
     python detection_models.py NAME OUT.onnx     # writes model NAME
     python detection_models.py --list            # prints the model names
@@ -31,8 +31,28 @@ def nms(n_batch: int = 2, n_class: int = 3, n_box: int = 40, center: int = 0, wi
     return h.make_model(g, opset_imports=[h.make_opsetid("", 11)], ir_version=8)
 
 
+def roi_align(mode: str = "avg", transform: str = "half_pixel", scale: float = 0.5, sampling: int = 2):
+    node = h.make_node("RoiAlign", ["x", "rois", "batch"], ["y"], mode=mode, output_height=3, output_width=4,
+                       sampling_ratio=sampling, spatial_scale=scale, coordinate_transformation_mode=transform)
+    g = h.make_graph([node], "roi_align", [h.make_tensor_value_info("x", TP.FLOAT, [2, 3, 8, 10]),
+                                           h.make_tensor_value_info("rois", TP.FLOAT, [5, 4]),
+                                           h.make_tensor_value_info("batch", TP.INT64, [5])],
+                     [h.make_tensor_value_info("y", TP.FLOAT, None)])
+    return h.make_model(g, opset_imports=[h.make_opsetid("", 16)], ir_version=8)
+
+
 MODELS = {"nms": lambda: nms(), "nms_center": lambda: nms(center=1, with_score=False),
-          "nms_small": lambda: nms(1, 1, 4)}
+          "nms_small": lambda: nms(1, 1, 4), "roi_align": lambda: roi_align(),
+          "roi_align_max": lambda: roi_align("max", "output_half_pixel", 1.0, 3)}
+
+
+def roi_feeds(seed: int) -> dict[str, np.ndarray]:
+    """Rois inside, across and outside the map (scaled by spatial_scale), some malformed (x2 < x1)."""
+    rng = np.random.default_rng(seed)
+    a = rng.uniform(-4, 22, (5, 2)).astype(np.float32)
+    b = a + rng.uniform(-2, 12, (5, 2)).astype(np.float32)
+    return {"x": rng.standard_normal((2, 3, 8, 10)).astype(np.float32),
+            "rois": np.concatenate([a, b], axis=1), "batch": rng.integers(0, 2, 5).astype(np.int64)}
 
 
 def feeds(name: str, seed: int, max_out: int, iou: float, score: float) -> dict[str, np.ndarray]:
