@@ -28,3 +28,14 @@
 // ROI-NEXT: %[[AVG:.*]] = ge.div %[[SUM]], %[[N]] : (tensor<5x3x4x3xf32>, tensor<f32>) -> tensor<5x3x4x3xf32>
 // ROI-NEXT: %[[Y:.*]] = ge.transpose %[[AVG]] {perm = array<i64: 0, 3, 1, 2>} : (tensor<5x3x4x3xf32>) -> tensor<5x3x3x4xf32>
 // ROI-NEXT: return %[[Y]] : tensor<5x3x3x4xf32>
+
+// DeformConv: each input channel's tap points (its offset group's offsets on the strided, dilated,
+// padded grid), read bilinearly with zeros outside, times the mask; one grouped matmul, plus bias.
+// RUN: %python %S/Inputs/detection_models.py deform_conv %t.dc.onnx && ge-import-onnx %t.dc.onnx | FileCheck %s --check-prefix=DEFORM
+// DEFORM-LABEL: func.func @deform_conv(%arg0: tensor<2x4x7x6xf32> {onnx.name = "x"}, %arg1: tensor<6x2x3x2xf32> {onnx.name = "w"}, %arg2: tensor<2x24x4x6xf32> {onnx.name = "offset"}, %arg3: tensor<6xf32> {onnx.name = "b"}, %arg4: tensor<2x12x4x6xf32> {onnx.name = "mask"}) -> (tensor<2x6x4x6xf32> {onnx.name = "y"}) {
+// DEFORM: ge.floor %{{.*}} : tensor<2x4x3x2x4x6xf32>
+// DEFORM: %[[MM:.*]] = ge.matmul %{{.*}}, %{{.*}} : (tensor<1x2x3x12xf32>, tensor<2x2x12x24xf32>) -> tensor<2x2x3x24xf32>
+// DEFORM-NEXT: %[[Y:.*]] = ge.reshape %[[MM]] : tensor<2x2x3x24xf32> to tensor<2x6x4x6xf32>
+// DEFORM-NEXT: %[[B:.*]] = ge.reshape %arg3 : tensor<6xf32> to tensor<1x6x1x1xf32>
+// DEFORM-NEXT: %[[OUT:.*]] = ge.add %[[Y]], %[[B]] : (tensor<2x6x4x6xf32>, tensor<1x6x1x1xf32>) -> tensor<2x6x4x6xf32>
+// DEFORM-NEXT: return %[[OUT]] : tensor<2x6x4x6xf32>

@@ -1,6 +1,6 @@
-"""ONNX NonMaxSuppression and RoiAlign (ge_mlir/frontend/onnx/ops/detection.py), compiled once and
-run at several thresholds and limits / rois (run-time inputs): NMS's selected triples equal to
-onnxruntime's, RoiAlign close to the ONNX reference's and onnxruntime's."""
+"""ONNX NonMaxSuppression, RoiAlign and DeformConv (ge_mlir/frontend/onnx/ops/detection.py), compiled
+once and run at several thresholds and limits / rois / offsets (run-time inputs): NMS's selected
+triples equal to onnxruntime's, RoiAlign and DeformConv close to the reference's or onnxruntime's."""
 
 from __future__ import annotations
 
@@ -53,3 +53,15 @@ def test_roi_align_matches_the_reference(name):
         np.testing.assert_allclose(got, ref.run(None, feeds)[0], rtol=1e-5, atol=1e-6)
         if name == "roi_align":
             np.testing.assert_allclose(got, sess.run(None, feeds)[0], rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["deform_conv", "deform_conv_no_mask"])
+def test_deform_conv_matches_onnxruntime(name):
+    """Grouped, offset-grouped, strided, dilated and padded DeformConv with points leaving the map
+    (f32: rtol 1e-4, atol 1e-5: a different summation order than onnxruntime's)."""
+    model = dm.MODELS[name]()
+    compiled = ge_mlir.compile(model)
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    for seed in range(3):
+        feeds = dm.deform_feeds(seed, mask=name == "deform_conv")
+        np.testing.assert_allclose(compiled(**feeds)[0], sess.run(None, feeds)[0], rtol=1e-4, atol=1e-5)

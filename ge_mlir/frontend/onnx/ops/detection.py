@@ -1,4 +1,4 @@
-"""Object-detection ops: NonMaxSuppression (thresholds and limit as run-time values) and RoiAlign.
+"""Object-detection ops: NonMaxSuppression (thresholds and limit as run-time values), RoiAlign and DeformConv.
 
 NonMaxSuppression follows the ONNX reference step by step, vectorized:
 
@@ -240,3 +240,73 @@ def roi_align(ctx):
 def _as_index(v: ir.Value) -> ir.Value:
     """A whole-valued f32 coordinate as i64."""
     return ge.cast(_tensor(list(ir.RankedTensorType(v.type).shape), rt.i64()), v)
+
+
+@converter("DeformConv", since=19, notes="2-D, static shapes; run-time offsets and mask: each tap's sample point "
+           "bilinear with zeros outside (the reference's GridSample, align_corners), then one (grouped) matmul")
+def deform_conv(ctx):
+    """Per batch, input channel, kernel tap and output position the sample point
+    ``-pad + stride * o + dilation * k + offset`` (the offsets of the channel's offset group),
+    read bilinearly with zeros outside the map as the reference's GridSample does, times the mask;
+    the sampled columns ``[N, C * kH * kW, oH * oW]`` then meet the weights in one matmul per group."""
+    xs, ws, offs = ctx.shape(0), ctx.shape(1), ctx.shape(2)
+    if any(d < 0 for d in xs + ws + offs) or len(xs) != 4:
+        ctx.refuse(f"DeformConv needs static 2-D shapes, got X {ctx.input_type(0)}, W {ctx.input_type(1)}, "
+                   f"offset {ctx.input_type(2)}")
+    n, ic, ih, iw = xs
+    oc, icpg, kh, kw = ws
+    group, og = int(ctx.attr("group", 1)), int(ctx.attr("offset_group", 1))
+    oh, ow = offs[2], offs[3]
+    if ic != icpg * group or oc % group or ic % og or offs[:2] != [n, og * 2 * kh * kw]:
+        ctx.invalid(f"inconsistent shapes: X {xs}, W {ws}, offset {offs}, group {group}, offset_group {og}")
+    if list(ctx.attr("kernel_shape", [kh, kw])) != [kh, kw]:
+        ctx.invalid(f"kernel_shape {ctx.attr('kernel_shape')} differs from W's {[kh, kw]}")
+    sh, sw = ctx.attr("strides", [1, 1])
+    dh, dw = ctx.attr("dilations", [1, 1])
+    pads = list(ctx.attr("pads", [0, 0, 0, 0]))
+    if oh != (ih + pads[0] + pads[2] - (kh - 1) * dh - 1) // sh + 1 or \
+            ow != (iw + pads[1] + pads[3] - (kw - 1) * dw - 1) // sw + 1:
+        ctx.invalid(f"offset's spatial shape {[oh, ow]} does not match the convolution's output")
+    elem = ctx.elem(0)
+    if not isinstance(elem, ir.F32Type):
+        ctx.refuse(f"DeformConv on {elem} is not supported (f32)")
+
+    def f(v):
+        return ctx.constant(np.asarray(v, np.float32))
+
+    off = ge.reshape(_tensor([n, og, kh, kw, 2, oh, ow], elem), ctx.input(2))
+    # The tap grid without offsets: [kh, kw, oh, ow] rows and columns.
+    base_y = (-pads[0] + sh * np.arange(oh)).reshape(1, 1, oh, 1) + (dh * np.arange(kh)).reshape(kh, 1, 1, 1)
+    base_x = (-pads[1] + sw * np.arange(ow)).reshape(1, 1, 1, ow) + (dw * np.arange(kw)).reshape(1, kw, 1, 1)
+    y = ge.add(ge.gather(off, rt.i64_const(ctx, 0), axis=4), f(base_y.astype(np.float32)))  # [n, og, kh, kw, oh, ow]
+    x = ge.add(ge.gather(off, rt.i64_const(ctx, 1), axis=4), f(base_x.astype(np.float32)))
+    # Each input channel reads its offset group's points.
+    of_group = rt.i64_const(ctx, np.arange(ic, dtype=np.int64) // (ic // og))
+    y, x = ge.gather(y, of_group, axis=1), ge.gather(x, of_group, axis=1)  # [n, ic, kh, kw, oh, ow]
+    y0, x0 = ge.floor(y), ge.floor(x)
+    wy1, wx1 = ge.sub(y, y0), ge.sub(x, x0)
+    wy0, wx0 = ge.sub(f(1.0), wy1), ge.sub(f(1.0), wx1)
+    flat_x = ge.reshape(_tensor([n * ic * ih * iw], elem), ctx.input(0))
+    plane = rt.i64_const(ctx, (np.arange(n * ic, dtype=np.int64) * ih * iw).reshape(n, ic, 1, 1, 1, 1))
+    zero = f(0.0)
+    sampled = None
+    for yy, wy in ((y0, wy0), (ge.add(y0, f(1.0)), wy1)):
+        for xx, wx in ((x0, wx0), (ge.add(x0, f(1.0)), wx1)):
+            inside = ge.and_(ge.and_(ge.greater_equal(yy, zero), ge.less_equal(yy, f(float(ih - 1)))),
+                             ge.and_(ge.greater_equal(xx, zero), ge.less_equal(xx, f(float(iw - 1)))))
+            yi = _as_index(ge.clip(yy, min=ir.FloatAttr.get(ir.F64Type.get(), 0.0),
+                                   max=ir.FloatAttr.get(ir.F64Type.get(), float(ih - 1))))
+            xi = _as_index(ge.clip(xx, min=ir.FloatAttr.get(ir.F64Type.get(), 0.0),
+                                   max=ir.FloatAttr.get(ir.F64Type.get(), float(iw - 1))))
+            lin = ge.add(plane, ge.add(ge.mul(yi, rt.i64_const(ctx, iw)), xi))
+            term = ge.where(inside, ge.mul(ge.mul(wy, wx), ge.gather(flat_x, lin, axis=0)), zero)
+            sampled = term if sampled is None else ge.add(sampled, term)
+    if ctx.has_input(4):
+        mask = ge.reshape(_tensor([n, og, kh, kw, oh, ow], elem), ctx.input(4))
+        sampled = ge.mul(sampled, ge.gather(mask, of_group, axis=1))
+    cols = ge.reshape(_tensor([n, group, icpg * kh * kw, oh * ow], elem), sampled)
+    wts = ge.reshape(_tensor([1, group, oc // group, icpg * kh * kw], elem), ctx.input(1))
+    out = ge.reshape(_tensor([n, oc, oh, ow], elem), ge.matmul(wts, cols))  # [n, group, oc/group, oh*ow]
+    if ctx.has_input(3):
+        out = ge.add(out, ge.reshape(_tensor([1, oc, 1, 1], elem), ctx.input(3)))
+    return out

@@ -1,4 +1,4 @@
-"""ONNX NonMaxSuppression and RoiAlign models (ge_mlir/frontend/onnx/ops/detection.py).
+"""ONNX NonMaxSuppression, RoiAlign and DeformConv models (ge_mlir/frontend/onnx/ops/detection.py).
 
     python detection_models.py NAME OUT.onnx     # writes model NAME
     python detection_models.py --list            # prints the model names
@@ -41,9 +41,36 @@ def roi_align(mode: str = "avg", transform: str = "half_pixel", scale: float = 0
     return h.make_model(g, opset_imports=[h.make_opsetid("", 16)], ir_version=8)
 
 
+def deform_conv(mask: bool = True):
+    """2 batches, 4 input channels in 2 groups and 2 offset groups, stride 2, dilation 2, padding."""
+    names = ["x", "w", "offset", "b"] + (["mask"] if mask else [])
+    node = h.make_node("DeformConv", names, ["y"], group=2, offset_group=2, strides=[2, 1], dilations=[1, 2],
+                       pads=[1, 0, 1, 2], kernel_shape=[3, 2])
+    inputs = [h.make_tensor_value_info("x", TP.FLOAT, [2, 4, 7, 6]),
+              h.make_tensor_value_info("w", TP.FLOAT, [6, 2, 3, 2]),
+              h.make_tensor_value_info("offset", TP.FLOAT, [2, 2 * 2 * 3 * 2, 4, 6]),
+              h.make_tensor_value_info("b", TP.FLOAT, [6])]
+    if mask:
+        inputs.append(h.make_tensor_value_info("mask", TP.FLOAT, [2, 2 * 3 * 2, 4, 6]))
+    g = h.make_graph([node], "deform_conv", inputs, [h.make_tensor_value_info("y", TP.FLOAT, None)])
+    return h.make_model(g, opset_imports=[h.make_opsetid("", 19)], ir_version=9)
+
+
+def deform_feeds(seed: int, mask: bool = True) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    out = {"x": rng.standard_normal((2, 4, 7, 6)).astype(np.float32),
+           "w": rng.standard_normal((6, 2, 3, 2)).astype(np.float32),
+           "offset": (rng.standard_normal((2, 24, 4, 6)) * 2).astype(np.float32),  # some points leave the map
+           "b": rng.standard_normal(6).astype(np.float32)}
+    if mask:
+        out["mask"] = rng.random((2, 12, 4, 6)).astype(np.float32)
+    return out
+
+
 MODELS = {"nms": lambda: nms(), "nms_center": lambda: nms(center=1, with_score=False),
           "nms_small": lambda: nms(1, 1, 4), "roi_align": lambda: roi_align(),
-          "roi_align_max": lambda: roi_align("max", "output_half_pixel", 1.0, 3)}
+          "roi_align_max": lambda: roi_align("max", "output_half_pixel", 1.0, 3),
+          "deform_conv": lambda: deform_conv(), "deform_conv_no_mask": lambda: deform_conv(False)}
 
 
 def roi_feeds(seed: int) -> dict[str, np.ndarray]:
