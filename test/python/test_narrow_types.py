@@ -151,3 +151,23 @@ def test_bitcast_keeps_the_bits(src, dst):
     ref, got = _run_both(model, x)
     assert got.dtype == ref.dtype
     np.testing.assert_array_equal(_bits(got), _bits(ref))
+
+
+def test_narrow_values_cross_an_if():
+    """float8 results of both branches of a run-time If (saturating and not) keep their bytes."""
+    from onnx import helper as hh
+
+    then_g = hh.make_graph([hh.make_node("Cast", ["x"], ["t"], to=TP.FLOAT8E4M3FN)], "then", [],
+                           [hh.make_tensor_value_info("t", TP.FLOAT8E4M3FN, [4])])
+    else_g = hh.make_graph([hh.make_node("Cast", ["x"], ["e"], to=TP.FLOAT8E4M3FN, saturate=0)], "else", [],
+                           [hh.make_tensor_value_info("e", TP.FLOAT8E4M3FN, [4])])
+    g = hh.make_graph([hh.make_node("If", ["c"], ["y"], then_branch=then_g, else_branch=else_g)], "branch",
+                      [hh.make_tensor_value_info("c", TP.BOOL, []), hh.make_tensor_value_info("x", TP.FLOAT, [4])],
+                      [hh.make_tensor_value_info("y", TP.FLOAT8E4M3FN, [4])])
+    model = hh.make_model(g, opset_imports=[hh.make_opsetid("", 21)], ir_version=10)
+    compiled = ge_mlir.compile(model)
+    x = np.array([1.3, 500, -1000, 0.01], np.float32)
+    for cond in (True, False):
+        feeds = {"c": np.array(cond), "x": x}
+        ref = ReferenceEvaluator(model).run(None, feeds)[0]
+        np.testing.assert_array_equal(_bits(compiled(**feeds)[0]), _bits(ref))

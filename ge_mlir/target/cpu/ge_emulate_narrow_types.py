@@ -18,9 +18,9 @@ byte, the rest zero). The host passes and receives its arrays unchanged.
   (NaN, inf and values past int64 give 0), integers keep the low bits.
 * ``ge.bitcast`` between a narrow type and a byte type (or two narrow types of a width) is the
   stored byte itself.
-* Only ge.cast, ge.bitcast and ops that move elements without reading them (reshape,
-  transpose, slice, concat, gather, where's branches, ...) may take narrow
-  tensors; any other op fails the pass naming it (ONNX defines no arithmetic on
+* Only ge.cast, ge.bitcast, ops that move elements without reading them (reshape,
+  transpose, slice, concat, gather, where's branches, ...) and If/Loop regions
+  (scf.if/while and their terminators) may take narrow tensors; any other op fails the pass naming it (ONNX defines no arithmetic on
   these types: models cast or dequantize first).
 
 Casts to ``f8E8M0FNU`` are refused (ONNX's rounding modes for it are not
@@ -50,6 +50,10 @@ MOVE_OPS = frozenset({
     "ge.gather", "ge.gather_elements", "ge.expand", "ge.squeeze", "ge.unsqueeze", "ge.flatten", "ge.tile",
     "ge.where", "ge.shape",
 })
+
+#: Non-ge ops that only pass values along (function boundaries, If/Loop regions, type casts).
+PASS_THROUGH = frozenset({"func.return", "func.call", "scf.if", "scf.while", "scf.yield", "scf.condition",
+                          "tensor.cast"})
 
 
 @dataclass(frozen=True)
@@ -132,7 +136,7 @@ def emulate_narrow_types(module: ir.Operation) -> int:
             constants.append(op)
         elif name == "ge.bitcast":
             bitcasts.append(op)
-        elif name not in MOVE_OPS and name not in ("func.return", "func.call"):
+        elif name not in MOVE_OPS and name not in PASS_THROUGH:
             shown = ", ".join(sorted({str(ir.RankedTensorType(t).element_type) for t in types if _narrow_tensor(t)}))
             raise PassFailure(f"'{name}' on {shown} tensors is not supported: narrow element types are only "
                               "stored, moved and cast (cast to f32 or dequantize first)", at=op)

@@ -60,6 +60,26 @@ func.func @constants() -> (tensor<2xui4>, tensor<2xf4E2M1FN>) {
 
 // -----
 
+// Narrow values crossing an If's regions keep their bytes: the scf.if is retyped, not refused.
+// CHECK-LABEL: func.func @branch(
+// CHECK-SAME: %[[C:.*]]: i1, %[[A:.*]]: tensor<4xi8>, %[[B:.*]]: tensor<4xi8>) -> tensor<4xi8>
+// CHECK-NEXT: %[[R:.*]] = scf.if %[[C]] -> (tensor<4xi8>) {
+// CHECK-NEXT: scf.yield %[[A]] : tensor<4xi8>
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %[[B]] : tensor<4xi8>
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[R]] : tensor<4xi8>
+func.func @branch(%c: i1, %a: tensor<4xf8E5M2>, %b: tensor<4xf8E5M2>) -> tensor<4xf8E5M2> {
+  %0 = scf.if %c -> (tensor<4xf8E5M2>) {
+    scf.yield %a : tensor<4xf8E5M2>
+  } else {
+    scf.yield %b : tensor<4xf8E5M2>
+  }
+  return %0 : tensor<4xf8E5M2>
+}
+
+// -----
+
 // Ops that read values refuse narrow tensors (ONNX has no arithmetic on them).
 // ERR: ge-emulate-narrow-types.mlir:[[@LINE+3]]:8: error: ge-emulate-narrow-types: 'ge.pad' on f8E5M2 tensors is not supported: narrow element types are only stored, moved and cast
 func.func @pad(%x: tensor<3xf8E5M2>) -> tensor<5xf8E5M2> {
