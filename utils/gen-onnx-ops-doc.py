@@ -131,7 +131,7 @@ def render() -> str:
         "* **Element types**: bool, int8-64, uint8-64, float16, bfloat16, float32, float64; float8 (E4M3FN, "
         "E4M3FNUZ, E5M2, E5M2FNUZ, E8M0), float4 E2M1, int4/uint4 and int2/uint2 are stored as such (one byte "
         "per element, as numpy's ml_dtypes holds them) and reach arithmetic only through Cast/CastLike and "
-        "Quantize/DequantizeLinear, bit-exact with the reference (casts *to* FLOAT8E8M0 are refused). Not "
+        "Quantize/DequantizeLinear, bit-exact with the reference (FLOAT8E8M0 with every round_mode). Not "
         "supported: strings, complex numbers, float6 and the optional/sequence/map types.",
         "",
         "| Op type | Supported opsets | Status | Notes |",

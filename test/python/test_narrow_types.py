@@ -12,7 +12,6 @@ from onnx import helper
 from onnx.reference import ReferenceEvaluator
 
 import ge_mlir
-from ge_mlir.errors import GeMlirError
 
 FLOATS = {"FLOAT8E4M3FN": ml_dtypes.float8_e4m3fn, "FLOAT8E4M3FNUZ": ml_dtypes.float8_e4m3fnuz,
           "FLOAT8E5M2": ml_dtypes.float8_e5m2, "FLOAT8E5M2FNUZ": ml_dtypes.float8_e5m2fnuz,
@@ -123,10 +122,28 @@ def test_move_ops_pass_narrow_bytes_through():
     np.testing.assert_array_equal(_bits(got), _bits(ref))
 
 
-def test_cast_to_e8m0_is_refused_clearly():
-    model = _cast_model("FLOAT", "FLOAT8E8M0", 4)
-    with pytest.raises(GeMlirError, match="FLOAT8E8M0"):
-        ge_mlir.compile(model)
+@pytest.mark.parametrize("mode", ["up", "down", "nearest"])
+@pytest.mark.parametrize("saturate", [1, 0])
+@pytest.mark.parametrize("src", ["FLOAT", "FLOAT16"])
+def test_cast_to_e8m0_bit_exact(mode, saturate, src):
+    """FLOAT8E8M0 per round_mode and saturate, bit for bit the reference's to_float8e8m0: powers of
+    two, values just above and below them, halfway points, the largest finite f32, subnormals,
+    zero, negatives, NaN and inf."""
+    from onnx import helper as hh
+
+    p = np.ldexp(1.0, np.arange(-126, 128)).astype(np.float64)
+    x = np.concatenate([p, p * 1.5, p * 1.25, p * 1.75, np.nextafter(p.astype(np.float32), np.float32(np.inf)),
+                        np.nextafter(p.astype(np.float32), np.float32(0)), [3.4e38, 1e-40, 0.0, -0.0, -3.0, -0.7,
+                                                                            np.nan, np.inf, -np.inf]])
+    with np.errstate(all="ignore"):
+        x = x.astype(np.float16 if src == "FLOAT16" else np.float32)
+    g = hh.make_graph([hh.make_node("Cast", ["x"], ["y"], to=TP.FLOAT8E8M0, saturate=saturate, round_mode=mode)],
+                      "e8m0", [hh.make_tensor_value_info("x", getattr(TP, src), [x.size])],
+                      [hh.make_tensor_value_info("y", TP.FLOAT8E8M0, [x.size])])
+    model = hh.make_model(g, opset_imports=[hh.make_opsetid("", 25)], ir_version=11)
+    ref, got = _run_both(model, x)
+    bad = np.nonzero(_bits(got) != _bits(ref))[0]
+    assert bad.size == 0, f"{x[bad[:5]]}: got {_bits(got)[bad[:5]]}, reference {_bits(ref)[bad[:5]]}"
 
 
 @pytest.mark.parametrize("src,dst", [("FLOAT", "INT32"), ("INT32", "FLOAT"), ("DOUBLE", "INT64"), ("FLOAT16", "UINT16"),

@@ -23,8 +23,9 @@ byte, the rest zero). The host passes and receives its arrays unchanged.
   (scf.if/while and their terminators) may take narrow tensors; any other op fails the pass naming it (ONNX defines no arithmetic on
   these types: models cast or dequantize first).
 
-Casts to ``f8E8M0FNU`` are refused (ONNX's rounding modes for it are not
-lowered); casts from it decode ``2^(e - 127)``.
+``ge.cast`` to ``f8E8M0FNU`` is refused: its rounding needs a mode, so the ONNX
+importer builds that cast from ``ge.bitcast`` and integer ops (the byte then
+reaches this pass as a bitcast); casts from it decode ``2^(e - 127)``.
 """
 
 from __future__ import annotations
@@ -128,8 +129,8 @@ def emulate_narrow_types(module: ir.Operation) -> int:
             src = ir.RankedTensorType(op.operands[0].type).element_type
             dst = ir.RankedTensorType(op.results[0].type).element_type
             if str(dst) == "f8E8M0FNU" and str(src) != str(dst):
-                raise PassFailure("ge.cast to f8E8M0FNU is not supported (ONNX's rounding modes for it "
-                                  "are not lowered)", at=op)
+                raise PassFailure("ge.cast to f8E8M0FNU is not supported (its rounding needs a mode: build it "
+                                  "from ge.bitcast as the ONNX importer does)", at=op)
             if str(src) != str(dst):
                 casts.append((op, src, dst))
         elif name == "ge.constant":

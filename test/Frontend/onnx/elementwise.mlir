@@ -187,10 +187,20 @@
 // BITCAST-NEXT: %[[U:.*]] = ge.bitcast %arg1 : tensor<4xi1> to tensor<4xui8>
 // BITCAST-NEXT: return %[[I]], %[[U]] : tensor<2x3xi32>, tensor<4xui8>
 
-// A cast the importer cannot express is refused, naming the node.
-// RUN: %python %S/Inputs/elementwise_models.py cast_e8m0 %t.cast_e8m0.onnx && not ge-import-onnx %t.cast_e8m0.onnx 2>&1 | FileCheck %s --check-prefix=CAST-E8M0
-// CAST-E8M0: ge-import-onnx: error: model cannot be imported: 1 unsupported op type(s)/node(s)
-// CAST-E8M0-NEXT: Cast node 'Cast_0': Cast to FLOAT8E8M0 is not supported
+// FLOAT8E8M0 (round_mode "up", saturating): the f32 exponent field from the bits, plus one when a
+// fraction is left (not past 254; NaN/inf give 255), as a byte read as f8E8M0FNU.
+// RUN: %python %S/Inputs/elementwise_models.py cast_e8m0 %t.cast_e8m0.onnx && ge-import-onnx %t.cast_e8m0.onnx | FileCheck %s --check-prefix=CAST-E8M0
+// CAST-E8M0-LABEL: func.func @main(%arg0: tensor<2xf32> {onnx.name = "x"}) -> (tensor<2xf32> {onnx.name = "y"}) {
+// CAST-E8M0-NEXT: %[[BITS:.*]] = ge.bitcast %arg0 : tensor<2xf32> to tensor<2xi32>
+// CAST-E8M0-NEXT: %[[C23:.*]] = ge.constant dense<23> : tensor<i32>
+// CAST-E8M0-NEXT: %[[SH:.*]] = ge.bit_shift %[[BITS]], %[[C23]] {right = true} : (tensor<2xi32>, tensor<i32>) -> tensor<2xi32>
+// CAST-E8M0-NEXT: %[[FF:.*]] = ge.constant dense<255> : tensor<i32>
+// CAST-E8M0-NEXT: %[[EXP:.*]] = ge.bitwise_and %[[SH]], %[[FF]] : (tensor<2xi32>, tensor<i32>) -> tensor<2xi32>
+// CAST-E8M0: %[[CODE:.*]] = ge.where %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2xi1>, tensor<i32>, tensor<2xi32>) -> tensor<2xi32>
+// CAST-E8M0-NEXT: %[[BYTE:.*]] = ge.cast %[[CODE]] : tensor<2xi32> to tensor<2xui8>
+// CAST-E8M0-NEXT: %[[E8:.*]] = ge.bitcast %[[BYTE]] : tensor<2xui8> to tensor<2xf8E8M0FNU>
+// CAST-E8M0-NEXT: %[[Y:.*]] = ge.cast %[[E8]] : tensor<2xf8E8M0FNU> to tensor<2xf32>
+// CAST-E8M0-NEXT: return %[[Y]] : tensor<2xf32>
 
 // CastLike takes the element type of its second input.
 // RUN: %python %S/Inputs/elementwise_models.py cast_like %t.cast_like.onnx && ge-import-onnx %t.cast_like.onnx | FileCheck %s --check-prefix=CAST-LIKE

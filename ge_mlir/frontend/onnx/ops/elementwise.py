@@ -109,8 +109,7 @@ def cast_saturating(ctx, x: ir.Value, elem: ir.Type, saturate: bool) -> ir.Value
     range first, as the reference does (NaN stays NaN). Float4 saturates by itself."""
     name, src = str(elem), x.type.element_type
     if name == "f8E8M0FNU" and str(src) != name:
-        ctx.refuse("Cast to FLOAT8E8M0 is not supported (its round_mode/saturate rounding of the f32 "
-                   "exponent is not lowered); casts from it are")
+        return _to_e8m0(ctx, x, saturate, str(ctx.attr("round_mode", "up")))
     if name in F8_MAX and saturate and str(src) != name:
         if not _is_float(src):
             # Integers clip in f32 (exact up to 2^24, far past every float8 range); another
@@ -121,8 +120,46 @@ def cast_saturating(ctx, x: ir.Value, elem: ir.Type, saturate: bool) -> ir.Value
     return _cast(x, elem)
 
 
+def _to_e8m0(ctx, x: ir.Value, saturate: bool, mode: str) -> ir.Value:
+    """FLOAT8E8M0 (a biased power of two) as the reference computes it (``to_float8e8m0``): the f32
+    exponent field, rounded up by the fraction per ``round_mode`` (``up``: any fraction;
+    ``nearest``: guard bit and (round, sticky or odd exponent); ``down``: never), not past 254
+    when saturating; NaN and inf give 255. Built from ge.bitcast and integer ops."""
+    if mode not in ("up", "down", "nearest"):
+        ctx.invalid(f"round_mode must be up, down or nearest, got {mode!r}")
+    shape = list(x.type.shape)
+    i32, f32 = ir.IntegerType.get_signless(32), ir.F32Type.get()
+
+    def t(elem):
+        return ir.RankedTensorType.get(shape, elem)
+
+    def c(v):
+        return ctx.constant(np.array(v, np.int32))
+
+    def bits_set(mask):
+        return ge.not_(ge.equal(ge.bitwise_and(bits, c(mask)), c(0)))
+
+    bits = ge.bitcast(t(i32), _cast(x, f32))
+    exponent = ge.bitwise_and(ge.bit_shift(bits, c(23), right=True), c(0xFF))
+    special = ge.equal(exponent, c(0xFF))
+    if mode == "up":
+        up = bits_set(0x7FFFFF)
+    elif mode == "nearest":
+        up = ge.and_(bits_set(0x400000), ge.or_(ge.or_(bits_set(0x200000), bits_set(0x1FFFFF)),
+                                                 ge.greater(exponent, c(0))))
+    else:
+        up = None
+    if up is not None:
+        up = ge.and_(up, ge.not_(special))
+        if saturate:
+            up = ge.and_(up, ge.not_(ge.equal(exponent, c(0xFE))))
+        exponent = ge.add(exponent, _cast(up, i32))
+    code = ge.where(special, c(0xFF), exponent)
+    return ge.bitcast(t(ir.Type.parse("f8E8M0FNU")), _cast(code, ir.Type.parse("ui8")))
+
+
 @converter("Cast", notes="float8 (E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ; saturating or not), float4 E2M1, "
-                         "int4/uint4, int2/uint2; to FLOAT8E8M0 refused (from it supported)")
+                         "int4/uint4, int2/uint2, FLOAT8E8M0 (round_mode up/down/nearest, bit-exact)")
 def cast(ctx):
     from ..registry import element_type
 

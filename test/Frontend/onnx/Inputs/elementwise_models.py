@@ -277,7 +277,7 @@ def cast_float8_no_saturate():
 
 @model
 def cast_e8m0():
-    # Cast to FLOAT8E8M0 (its round_mode) is not lowered: refused, naming the node.
+    # FLOAT8E8M0: the f32 exponent field, rounded up by any fraction (round_mode "up"), saturating.
     nodes = [h.make_node("Cast", ["x"], ["e8"], to=T.FLOAT8E8M0), h.make_node("Cast", ["e8"], ["y"], to=T.FLOAT)]
     return make(nodes, [vi("x", T.FLOAT, [2])], [("y", T.FLOAT)], 24)
 
