@@ -6,12 +6,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 from mlir import ir
 
 from ..errors import ExecutionError
 
-__all__ = ["NARROW_DTYPES", "NUMPY_DTYPES", "is_narrow", "TensorSpec", "check_arrays", "element_bytes", "numpy_dtype", "tensor_bytes", "tensor_spec"]
+__all__ = ["NARROW_DTYPES", "NUMPY_DTYPES", "is_narrow", "narrow_float_max", "TensorSpec", "check_arrays", "element_bytes", "numpy_dtype", "tensor_bytes", "tensor_spec"]
 
 #: MLIR element type name -> numpy dtype of the host arrays holding it.
 NUMPY_DTYPES: dict[str, type] = {
@@ -19,22 +20,23 @@ NUMPY_DTYPES: dict[str, type] = {
     "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
     "si8": np.int8, "si16": np.int16, "si32": np.int32, "si64": np.int64,
     "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32, "ui64": np.uint64,
+    "bf16": ml_dtypes.bfloat16,
 }
-try:  # bf16 as numpy sees it (ml_dtypes is an onnx dependency)
-    import ml_dtypes
+#: Narrow types: one byte per element on the host (ml_dtypes' layout: the value's bits in the low
+#: bits of the byte), the same bytes the CPU target stores (ge-emulate-narrow-types).
+NARROW_DTYPES: dict[str, type] = {
+    "f8E4M3FN": ml_dtypes.float8_e4m3fn, "f8E4M3FNUZ": ml_dtypes.float8_e4m3fnuz,
+    "f8E5M2": ml_dtypes.float8_e5m2, "f8E5M2FNUZ": ml_dtypes.float8_e5m2fnuz,
+    "f8E8M0FNU": ml_dtypes.float8_e8m0fnu, "f4E2M1FN": ml_dtypes.float4_e2m1fn,
+    "i4": ml_dtypes.int4, "ui4": ml_dtypes.uint4, "i2": ml_dtypes.int2, "ui2": ml_dtypes.uint2,
+}
+NUMPY_DTYPES.update(NARROW_DTYPES)
 
-    NUMPY_DTYPES["bf16"] = ml_dtypes.bfloat16
-    # Narrow types: one byte per element on the host (ml_dtypes' layout: the value's bits in the
-    # low bits of the byte), the same bytes the CPU target stores (ge-emulate-narrow-types).
-    NARROW_DTYPES: dict[str, type] = {
-        "f8E4M3FN": ml_dtypes.float8_e4m3fn, "f8E4M3FNUZ": ml_dtypes.float8_e4m3fnuz,
-        "f8E5M2": ml_dtypes.float8_e5m2, "f8E5M2FNUZ": ml_dtypes.float8_e5m2fnuz,
-        "f8E8M0FNU": ml_dtypes.float8_e8m0fnu, "f4E2M1FN": ml_dtypes.float4_e2m1fn,
-        "i4": ml_dtypes.int4, "ui4": ml_dtypes.uint4, "i2": ml_dtypes.int2, "ui2": ml_dtypes.uint2,
-    }
-    NUMPY_DTYPES.update(NARROW_DTYPES)
-except ImportError:  # pragma: no cover
-    NARROW_DTYPES = {}
+
+def narrow_float_max(elem: ir.Type | str) -> float:
+    """The largest finite value of a narrow float type (float8/float4: ml_dtypes' finfo, the ONNX
+    reference's own definition of these types)."""
+    return float(ml_dtypes.finfo(NARROW_DTYPES[str(elem)]).max)
 
 
 def is_narrow(elem: ir.Type | str) -> bool:

@@ -351,11 +351,7 @@ class Importer:
         self.used_names = {o.name for o in graph.output}
         self._collect_used(graph.node)
         with ir.InsertionPoint(entry):
-            for idx, node in enumerate(graph.node):
-                # Unnamed nodes are called "<OpType>_<index in the graph>".
-                name = node.name or f"{node.op_type}_{idx}"
-                self._op_types[name] = node.op_type
-                self._convert_node(node, name, vinfo)
+            self._convert_nodes(graph, vinfo)
             for o in graph.output:
                 if o.name in self.string_inits:
                     self.refusals.append((o.name, "graph output", "a STRING initializer: ge has no string tensors"))
@@ -404,10 +400,7 @@ class Importer:
                 self.consts[init.name] = _validate_mod.decode_initializer(init)
             vinfo = {**self._vinfo,
                      **{vi.name: vi.type for vi in list(graph.value_info) + list(graph.output)}}
-            for idx, node in enumerate(graph.node):
-                name = f"{scope}/{node.name or f'{node.op_type}_{idx}'}"
-                self._op_types[name] = node.op_type
-                self._convert_node(node, name, vinfo)
+            self._convert_nodes(graph, vinfo, f"{scope}/")
             if (len(self.refusals), sum(map(len, self.unsupported.values())), len(self.invalid)) != problems:
                 raise Refusal(f"its subgraph {graph.name!r} has nodes that cannot be imported (listed as {scope}/...)")
             missing = [o.name for o in graph.output if o.name in self.unavailable]
@@ -417,6 +410,13 @@ class Importer:
         finally:
             # Values made inside the body (also constants materialized there) must not be used outside it.
             self.values, self.consts, self.unavailable, self._f32 = saved
+
+    def _convert_nodes(self, graph: onnx.GraphProto, vinfo: Mapping[str, onnx.TypeProto], prefix: str = "") -> None:
+        for idx, node in enumerate(graph.node):
+            # Unnamed nodes are called "<OpType>_<index in the graph>"; a body's carry its scope.
+            name = prefix + (node.name or f"{node.op_type}_{idx}")
+            self._op_types[name] = node.op_type
+            self._convert_node(node, name, vinfo)
 
     def _add_invalid(self, node: onnx.NodeProto, name: str, reason: str) -> None:
         self.invalid.append(f"{node.op_type} node {name!r}: {reason}")

@@ -33,7 +33,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-import ml_dtypes
 import numpy as np
 from mlir import ir
 from mlir.dialects import arith
@@ -41,9 +40,10 @@ from mlir.dialects import math as mmath
 
 from ...dialects import ge
 from ...errors import PassFailure
-from ...ir.types import NARROW_DTYPES, is_narrow
+from ...ir.types import NARROW_DTYPES, is_narrow, narrow_float_max
 from ...passes.registry import Pass, register_pass
 from .lowering.common import const, elementwise, kind, signless
+from .lowering.elementwise import cast_body
 
 #: ge ops that move elements without reading their values (narrow tensors pass through as bytes).
 MOVE_OPS = frozenset({
@@ -83,8 +83,8 @@ FLOAT_FORMATS = {
     "f8E5M2FNUZ": FloatFormat(8, 5, 2, 16, inf=False, fnuz=True, nan_code=0x80),
     "f4E2M1FN": FloatFormat(4, 2, 1, 1, inf=False, fnuz=False, nan_code=None),
 }
-#: Largest finite value of each format (ml_dtypes is the reference's own definition of these types).
-_MAX = {f: float(ml_dtypes.finfo(NARROW_DTYPES[n]).max) for n, f in FLOAT_FORMATS.items()}
+#: Largest finite value of each format.
+_MAX = {f: narrow_float_max(n) for n, f in FLOAT_FORMATS.items()}
 #: Integer widths and signedness.
 INT_FORMATS = {"i4": (4, True), "ui4": (4, False), "i2": (2, True), "ui2": (2, False)}
 
@@ -167,7 +167,7 @@ def emulate_narrow_types(module: ir.Operation) -> int:
             op.erase()
     for op, src, dst in casts:
         with op.location, ir.InsertionPoint(op):
-            new = elementwise([op.operands[0]], op.results[0].type, _cast_body(src, dst), upcast=False)
+            new = elementwise([op.operands[0]], op.results[0].type, _narrow_cast_body(src, dst), upcast=False)
         op.results[0].replace_all_uses_with(new)
         op.erase()
     return len(casts)
@@ -335,9 +335,9 @@ def _to_f64(x: ir.Value, xt: ir.Type) -> ir.Value:
     return (arith.uitofp if k == "u" else arith.sitofp)(f64, x)
 
 
-def _cast_body(src: ir.Type, dst: ir.Type):
-    from .lowering.elementwise import _cast_body as plain_cast_body
-
+def _narrow_cast_body(src: ir.Type, dst: ir.Type):
+    """ge.cast's body with a narrow source (decoded first) or destination (encoded last); the rest
+    is the plain cast's."""
     src_name, dst_name = str(src), str(dst)
 
     def body(xs: list[ir.Value], ts: list[ir.Type]) -> ir.Value:
@@ -351,6 +351,6 @@ def _cast_body(src: ir.Type, dst: ir.Type):
             return _encode_int(x, xt, dst_name)
         if dst_name in FLOAT_FORMATS:
             return _encode_float(_to_f64(x, xt), dst_name)
-        return plain_cast_body(dst)([x], [xt])
+        return cast_body(dst)([x], [xt])
 
     return body

@@ -16,6 +16,7 @@ import numpy as np
 from mlir import ir
 
 from ....dialects import ge
+from ..registry import numpy_dtype
 
 DYN = ir.ShapedType.get_dynamic_size()
 
@@ -84,7 +85,7 @@ def nonzero_flags(ctx, v: ir.Value) -> ir.Value:
     t = ir.RankedTensorType(v.type)
     if str(t.element_type) == "i1":
         return v
-    return ge.not_(ge.equal(v, ctx.constant(np.zeros((), dtype=_np_dtype(t.element_type)), t.element_type)))
+    return ge.not_(ge.equal(v, ctx.constant(np.zeros((), dtype=numpy_dtype(t.element_type)), t.element_type)))
 
 
 def axis_flags(ctx, axes: ir.Value, rank: int) -> ir.Value:
@@ -244,7 +245,7 @@ def pad_dims(ctx, x: ir.Value, per_dim: list, value: ir.Value | None, mode: str)
     zero, one = i64_const(ctx, 0), i64_const(ctx, 1)
     if mode == "constant":
         if value is None:
-            fill = ctx.constant(np.zeros((), dtype=_np_dtype(elem)), elem)
+            fill = ctx.constant(np.zeros((), dtype=numpy_dtype(elem)), elem)
         else:
             fill = value
             vt = ir.RankedTensorType(value.type)
@@ -279,12 +280,6 @@ def pad_dims(ctx, x: ir.Value, per_dim: list, value: ir.Value | None, mode: str)
     return y
 
 
-def _np_dtype(elem: ir.Type):
-    from ..registry import numpy_dtype
-
-    return numpy_dtype(elem)
-
-
 def center_crop_pad(ctx, x: ir.Value, target: ir.Value, axes: list[int]) -> ir.Value:
     """ONNX CenterCropPad with the target sizes given at run time: along each axis the window
     ``[offset, offset + t)`` of the input, ``offset = (n - t) // 2`` when cropping and
@@ -299,8 +294,9 @@ def center_crop_pad(ctx, x: ir.Value, target: ir.Value, axes: list[int]) -> ir.V
     return pad_dims(ctx, x, per_dim, None, "constant")
 
 
-def _f(ctx, value: float, elem: ir.Type) -> ir.Value:
-    return ctx.constant(np.asarray(value, dtype=_np_dtype(elem)), elem)
+def const(ctx, value, elem: ir.Type) -> ir.Value:
+    """A constant (any shape) of ``elem``."""
+    return ctx.constant(np.asarray(value, dtype=numpy_dtype(elem)), elem)
 
 
 def to_elem(v: ir.Value, elem: ir.Type) -> ir.Value:
@@ -314,7 +310,7 @@ def cubic_weights(ctx, frac: ir.Value, a: float) -> list[ir.Value]:
     fractional part ``frac`` of x (its element type), with coefficient ``a`` (-0.75 in GridSample,
     ``cubic_coeff_a`` in Resize)."""
     elem = ir.RankedTensorType(frac.type).element_type
-    c = lambda v: _f(ctx, v, elem)  # noqa: E731
+    c = lambda v: const(ctx, v, elem)  # noqa: E731
 
     def far(t: ir.Value) -> ir.Value:  # distance in [1, 2]: ((a t - 5a) t + 8a) t - 4a
         return ge.sub(ge.mul(ge.add(ge.mul(ge.sub(ge.mul(c(a), t), c(5 * a)), t), c(8 * a)), t), c(4 * a))
@@ -357,7 +353,7 @@ def resize_(ctx, x: ir.Value, axes: list[int], scales: ir.Value | None, sizes: i
                 r = ratios[d]
                 common = r if common is None else (ge.min(common, r) if policy == "not_larger" else ge.max(common, r))
             for d in axes:
-                outs[d] = to_elem(ge.floor(ge.add(ge.mul(common, to_elem(n_of[d], f64)), _f(ctx, 0.5, f64))), i64())
+                outs[d] = to_elem(ge.floor(ge.add(ge.mul(common, to_elem(n_of[d], f64)), const(ctx, 0.5, f64))), i64())
                 scale_of[d] = to_elem(common, f32)
     else:
         for j, d in enumerate(axes):
@@ -365,7 +361,7 @@ def resize_(ctx, x: ir.Value, axes: list[int], scales: ir.Value | None, sizes: i
             scale_of[d] = to_elem(s, f32)
             outs[d] = to_elem(ge.floor(ge.mul(to_elem(n_of[d], f64), to_elem(s, f64))), i64())
     y = x
-    half, onef = _f(ctx, 0.5, f32), _f(ctx, 1.0, f32)
+    half, onef = const(ctx, 0.5, f32), const(ctx, 1.0, f32)
     for d in axes:
         n, out, s = n_of[d], outs[d], scale_of[d]
         nf, outf = to_elem(n, f32), to_elem(out, f32)
@@ -379,13 +375,13 @@ def resize_(ctx, x: ir.Value, axes: list[int], scales: ir.Value | None, sizes: i
         elif coord == "half_pixel":
             src = centred
         elif coord == "pytorch_half_pixel":
-            src = ge.where(ge.greater(resized, onef), centred, _f(ctx, 0.0, f32))
+            src = ge.where(ge.greater(resized, onef), centred, const(ctx, 0.0, f32))
         elif coord == "align_corners":
             ratio = ge.div(ge.sub(nf, onef), ge.sub(resized, onef))
-            src = ge.where(ge.equal(resized, onef), _f(ctx, 0.0, f32), ge.mul(i, ratio))
+            src = ge.where(ge.equal(resized, onef), const(ctx, 0.0, f32), ge.mul(i, ratio))
         else:  # half_pixel_symmetric (the caller admits RESIZE_COORDS only)
             adj = ge.div(outf, ge.mul(s, nf))
-            offset = ge.mul(ge.div(nf, _f(ctx, 2.0, f32)), ge.sub(onef, adj))
+            offset = ge.mul(ge.div(nf, const(ctx, 2.0, f32)), ge.sub(onef, adj))
             src = ge.add(offset, centred)
         last = ge.sub(n, one)
         others = [o for o in range(rank) if o != d]

@@ -22,6 +22,7 @@ from mlir.dialects import scf, tensor
 
 from ....dialects import ge
 from ..registry import Refusal, converter
+from . import _runtime as rt
 from ._shapes import _norm_axis
 
 
@@ -163,7 +164,7 @@ def loop(ctx):
         slices.append(t)
     dyn = ir.ShapedType.get_dynamic_size()
     acc_types = [ir.RankedTensorType.get([dyn, *t.shape], t.element_type) for t in slices]
-    accs = [tensor.cast(at, ctx.constant(np.zeros([0, *t.shape], dtype=_np_dtype(t.element_type)), t.element_type))
+    accs = [tensor.cast(at, rt.const(ctx, np.zeros([0, *t.shape]), t.element_type))
             for at, t in zip(acc_types, slices)]
     op = scf.WhileOp([*types, *acc_types], [*inits, *accs])
     before = op.before.blocks.append(*types, *acc_types)
@@ -191,12 +192,6 @@ def loop(ctx):
             new.append(_fit(ge.concat([acc, ge.unsqueeze(s, [0])], 0), acc_types[k], f"scan output {k}"))
         scf.YieldOp(new)
     return list(op.results)[2:]
-
-
-def _np_dtype(elem: ir.Type):
-    from ..registry import numpy_dtype
-
-    return numpy_dtype(elem)
 
 
 @converter("Scan", since=8, notes="unrolled over the static sequence length (opset 8: also over the batch); "
@@ -245,7 +240,6 @@ def _stack(values: list[ir.Value], axis: int) -> ir.Value:
 
 
 def _run_scan(ctx, imp, body, states, scans, in_axes, in_dirs, out_axes, out_dirs, n_state, scope):
-    m = len(scans)
     axes = [_norm_axis(ctx, int(a), ir.RankedTensorType(x.type).rank, "scan_input_axes")
             for a, x in zip(in_axes, scans)]
     lengths = {ir.RankedTensorType(x.type).shape[a] for x, a in zip(scans, axes)}

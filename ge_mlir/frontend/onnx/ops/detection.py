@@ -22,43 +22,36 @@ from mlir import ir
 from mlir.dialects import scf, tensor
 
 from ....dialects import ge
-from ..registry import converter, numpy_dtype
+from ..registry import converter
 from . import _runtime as rt
 from ._shapes import _tensor
 from .tensor import _true_positions
 
 
-def _coords(ctx, boxes: ir.Value, n_b: int, n: int, center: bool) -> tuple[ir.Value, ...]:
+def _coords(ctx, boxes: ir.Value, center: bool) -> tuple[ir.Value, ...]:
     """xmin, xmax, ymin, ymax, each [B, N]."""
     def col(j: int) -> ir.Value:
         return ge.gather(boxes, rt.i64_const(ctx, j), axis=2)
 
     if center:
         elem = ir.RankedTensorType(boxes.type).element_type
-        two = ctx.constant(np.array(2, dtype=_np(elem)), elem)
+        two = rt.const(ctx, 2, elem)
         xc, yc, w, h = col(0), col(1), ge.div(col(2), two), ge.div(col(3), two)
         return ge.sub(xc, w), ge.add(xc, w), ge.sub(yc, h), ge.add(yc, h)
     y1, x1, y2, x2 = col(0), col(1), col(2), col(3)
     return ge.min(x1, x2), ge.max(x1, x2), ge.min(y1, y2), ge.max(y1, y2)
 
 
-def _np(elem: ir.Type):
-    return numpy_dtype(elem)
-
-
 def _scalar_float(ctx, v: ir.Value, elem: ir.Type) -> ir.Value:
     """A one-value tensor (rank 0 or 1) as a rank-0 ``elem`` tensor."""
-    t = ir.RankedTensorType(v.type)
-    if t.rank:
-        v = rt.element(ctx, v, 0)
-    return v if t.element_type == elem else ge.cast(ir.RankedTensorType.get([], elem), v)
+    return rt.to_elem(rt.element(ctx, v, 0) if ir.RankedTensorType(v.type).rank else v, elem)
 
 
-def _suppresses(ctx, boxes: ir.Value, n_b: int, n: int, center: bool, iou: ir.Value) -> ir.Value:
+def _suppresses(ctx, boxes: ir.Value, center: bool, iou: ir.Value) -> ir.Value:
     """[B, N, N]: box i suppresses box j (the reference's suppress_by_iou, symmetric)."""
-    xmin, xmax, ymin, ymax = _coords(ctx, boxes, n_b, n, center)
+    xmin, xmax, ymin, ymax = _coords(ctx, boxes, center)
     elem = ir.RankedTensorType(boxes.type).element_type
-    zero = ctx.constant(np.array(0, dtype=_np(elem)), elem)
+    zero = rt.const(ctx, 0, elem)
 
     def rows(v):  # [B, N, 1]
         return ge.unsqueeze(v, [2])
@@ -77,7 +70,7 @@ def _suppresses(ctx, boxes: ir.Value, n_b: int, n: int, center: bool, iou: ir.Va
                  ge.greater(union, zero)):
         ok = ge.and_(ok, cond)
     # Where a test fails the quotient is not used (the where picks false).
-    safe_union = ge.where(ok, union, ctx.constant(np.array(1, dtype=_np(elem)), elem))
+    safe_union = ge.where(ok, union, rt.const(ctx, 1, elem))
     over = ge.greater(ge.div(inter, safe_union), iou)
     return ge.and_(ok, over)
 
@@ -123,7 +116,7 @@ def non_max_suppression(ctx):
     boxes, scores = ctx.input(0), ctx.input(1)
     if ctx.elem(1) != elem:
         scores = ge.cast(_tensor(sshape, elem), scores)
-    zero_f = ctx.constant(np.array(0, dtype=_np(elem)), elem)
+    zero_f = rt.const(ctx, 0, elem)
     iou = _scalar_float(ctx, ctx.input(3), elem) if ctx.has_input(3) else zero_f
     # Max boxes per class: absent means 0 (nothing is selected), negative counts as 0.
     limit = ge.max(rt.scalar(ctx, ctx.input(2)), rt.i64_const(ctx, 0)) if ctx.has_input(2) else rt.i64_const(ctx, 0)
@@ -134,7 +127,7 @@ def non_max_suppression(ctx):
         candidate = ctx.constant(np.ones((n_b, n_c, n), dtype=bool))
     # blocked[b, c, k, l]: the box at sorted position l (earlier, l < k) suppresses the one at k.
     sup = ge.reshape(_tensor([n_b * n * n], ir.IntegerType.get_signless(1)),
-                     _suppresses(ctx, boxes, n_b, n, center, iou))
+                     _suppresses(ctx, boxes, center, iou))
     base = rt.i64_const(ctx, (np.arange(n_b, dtype=np.int64) * n * n).reshape(n_b, 1, 1, 1))
     flat = ge.add(ge.add(base, ge.mul(ge.unsqueeze(order, [3]), rt.i64_const(ctx, n))), ge.unsqueeze(order, [2]))
     earlier = ctx.constant(np.tril(np.ones((n, n), dtype=bool), -1))  # [k, l]: l < k
@@ -175,7 +168,7 @@ def roi_align(ctx):
         ctx.refuse(f"RoiAlign on {elem} is not supported (f32)")
 
     def f(v):
-        return ctx.constant(np.asarray(v, np.float32))
+        return rt.const(ctx, v, elem)
 
     rois = ctx.input(1)
     if ctx.elem(1) != elem:
@@ -222,7 +215,7 @@ def roi_align(ctx):
     base = rt.i64_const(ctx, (np.arange(r, dtype=np.int64) * h * w).reshape(r, 1, 1, 1, 1))
 
     def corner(yv, xv):
-        lin = ge.add(ge.mul(_as_index(yv), rt.i64_const(ctx, w)), _as_index(xv))  # broadcast to [R, PH, PW, S, S]
+        lin = ge.add(ge.mul(rt.as_i64(yv), rt.i64_const(ctx, w)), rt.as_i64(xv))  # broadcast to [R, PH, PW, S, S]
         lin = ge.where(inside, ge.add(base, lin), base)  # outside: any in-range row, weight 0
         return ge.gather(rows, lin, axis=0)  # [R, PH, PW, S, S, C]
 
@@ -235,11 +228,6 @@ def roi_align(ctx):
         point = ge.add(ge.add(ge.add(terms[0], terms[1]), terms[2]), terms[3])
         out = ge.div(ge.reduce_sum(point, axes=[3, 4], keepdims=False), f(float(s * s)))
     return ge.transpose(out, [0, 3, 1, 2])  # [R, C, PH, PW]
-
-
-def _as_index(v: ir.Value) -> ir.Value:
-    """A whole-valued f32 coordinate as i64."""
-    return ge.cast(_tensor(list(ir.RankedTensorType(v.type).shape), rt.i64()), v)
 
 
 @converter("DeformConv", since=19, notes="2-D, static shapes; run-time offsets and mask: each tap's sample point "
@@ -272,7 +260,7 @@ def deform_conv(ctx):
         ctx.refuse(f"DeformConv on {elem} is not supported (f32)")
 
     def f(v):
-        return ctx.constant(np.asarray(v, np.float32))
+        return rt.const(ctx, v, elem)
 
     off = ge.reshape(_tensor([n, og, kh, kw, 2, oh, ow], elem), ctx.input(2))
     # The tap grid without offsets: [kh, kw, oh, ow] rows and columns.
@@ -294,9 +282,9 @@ def deform_conv(ctx):
         for xx, wx in ((x0, wx0), (ge.add(x0, f(1.0)), wx1)):
             inside = ge.and_(ge.and_(ge.greater_equal(yy, zero), ge.less_equal(yy, f(float(ih - 1)))),
                              ge.and_(ge.greater_equal(xx, zero), ge.less_equal(xx, f(float(iw - 1)))))
-            yi = _as_index(ge.clip(yy, min=ir.FloatAttr.get(ir.F64Type.get(), 0.0),
+            yi = rt.as_i64(ge.clip(yy, min=ir.FloatAttr.get(ir.F64Type.get(), 0.0),
                                    max=ir.FloatAttr.get(ir.F64Type.get(), float(ih - 1))))
-            xi = _as_index(ge.clip(xx, min=ir.FloatAttr.get(ir.F64Type.get(), 0.0),
+            xi = rt.as_i64(ge.clip(xx, min=ir.FloatAttr.get(ir.F64Type.get(), 0.0),
                                    max=ir.FloatAttr.get(ir.F64Type.get(), float(iw - 1))))
             lin = ge.add(plane, ge.add(ge.mul(yi, rt.i64_const(ctx, iw)), xi))
             term = ge.where(inside, ge.mul(ge.mul(wy, wx), ge.gather(flat_x, lin, axis=0)), zero)

@@ -7,6 +7,7 @@ import numpy as np
 from mlir import ir
 
 from ....dialects import ge
+from ....ir.types import narrow_float_max
 from ..registry import converter
 from ._shapes import _cast, _is_float
 
@@ -99,8 +100,8 @@ def where(ctx):
     return ge.where(ctx.input(0), ctx.input(1), ctx.input(2))
 
 
-#: Largest finite value of each float8 type (ml_dtypes.finfo(...).max).
-F8_MAX = {"f8E4M3FN": 448.0, "f8E4M3FNUZ": 240.0, "f8E5M2": 57344.0, "f8E5M2FNUZ": 57344.0}
+#: The float8 types whose ONNX casts saturate (to their largest finite value) unless saturate=0.
+F8_SATURATING = ("f8E4M3FN", "f8E4M3FNUZ", "f8E5M2", "f8E5M2FNUZ")
 
 
 def cast_saturating(ctx, x: ir.Value, elem: ir.Type, saturate: bool) -> ir.Value:
@@ -110,13 +111,13 @@ def cast_saturating(ctx, x: ir.Value, elem: ir.Type, saturate: bool) -> ir.Value
     name, src = str(elem), x.type.element_type
     if name == "f8E8M0FNU" and str(src) != name:
         return _to_e8m0(ctx, x, saturate, str(ctx.attr("round_mode", "up")))
-    if name in F8_MAX and saturate and str(src) != name:
+    if name in F8_SATURATING and saturate and str(src) != name:
         if not _is_float(src):
             # Integers clip in f32 (exact up to 2^24, far past every float8 range); another
             # narrow float is exact in f32.
             x = _cast(x, ir.F32Type.get())
-        f64 = ir.F64Type.get()
-        x = ge.clip(x, min=ir.FloatAttr.get(f64, -F8_MAX[name]), max=ir.FloatAttr.get(f64, F8_MAX[name]))
+        f64, top = ir.F64Type.get(), narrow_float_max(name)
+        x = ge.clip(x, min=ir.FloatAttr.get(f64, -top), max=ir.FloatAttr.get(f64, top))
     return _cast(x, elem)
 
 

@@ -36,7 +36,7 @@ from . import _runtime as rt
 from ..registry import converter, element_type, mlir_element_of, numpy_dtype
 from .elementwise import cast_saturating
 from ._shapes import (
-    _cast, _is_float, _kernel, _no_extra_outputs, _norm_axis, _reshape, _shape_of, _spatial_rank, _to_2d, _window,
+    _cast, _is_float, _kernel, _norm_axis, _reshape, _shape_of, _spatial_rank, _to_2d, _window,
 )
 
 # --- helpers -------------------------------------------------------------------

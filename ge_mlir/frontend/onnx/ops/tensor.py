@@ -551,7 +551,7 @@ def unique(ctx):
     shape = ctx.shape(0)
     if any(d < 0 for d in shape):
         ctx.refuse(f"Unique needs a static input shape, got {ctx.input_type(0)}")
-    x, elem, i64 = ctx.input(0), ctx.elem(0), rt.i64()
+    x, elem = ctx.input(0), ctx.elem(0)
     axis = ctx.attr("axis")
     if axis is None:
         n, rest, a = int(np.prod(shape, dtype=np.int64)), [], None
@@ -606,13 +606,14 @@ def unique(ctx):
             back.insert(a, 0)
             y = ge.transpose(y, back)
     return [y, ge.gather(order, picked, axis=0), inverse, counts]
+
+
 def _linear_index(ctx, idx: ir.Value, dims: list[int], rows: int) -> ir.Value:
     """Index tuples ``idx`` [rows, k] into a row-major block of ``dims`` as linear positions [rows]
     (negative components count from the end). A component outside its dim makes the position
     ``prod(dims) * rows`` -- past every gather/scatter axis, so the run-time bounds check fails the
     call as onnxruntime fails the run."""
     k = len(dims)
-    i64 = rt.i64()
     idx = rt.as_i64(idx)
     d = rt.i64_const(ctx, np.array(dims, np.int64).reshape(1, k))
     zero = rt.i64_const(ctx, 0)
@@ -931,7 +932,6 @@ def reverse_sequence(ctx):
     rev = ge.sub(ge.sub(lens, rt.i64_const(ctx, 1)), t)
     idx = ge.where(ge.less(t, lens), rev, t)
     return ge.gather_elements(ctx.input(0), ge.expand(idx, shape), axis=t_ax)
-
 
 
 # --- TensorScatter ---------------------------------------------------------------------------------

@@ -275,7 +275,6 @@ def elementwise(
         init = empty(sizes, out_elem)
         # Sizes may be static where the inferred type says ?, or the reverse: the generic's type is
         # its init's, cast to the op's type (dims agree at run time; checked where they may not).
-        rt_init = ir.RankedTensorType(init.type)
     maps = [broadcast_map(t, rt) for t in in_types] + [ir.AffineMap.get_identity(rt.rank)]
     parallel = ir.Attribute.parse("#linalg.iterator_type<parallel>")
     gen_t = ir.RankedTensorType(init.type)

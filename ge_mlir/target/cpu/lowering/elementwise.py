@@ -367,7 +367,7 @@ def _where_body(xs: list[ir.Value], ts: list[ir.Type]) -> ir.Value:
     return arith.select(xs[0], xs[1], xs[2])
 
 
-def _cast_body(dst: ir.Type) -> Body:
+def cast_body(dst: ir.Type) -> Body:
     def body(xs: list[ir.Value], ts: list[ir.Type]) -> ir.Value:
         x, src = xs[0], ts[0]
         sk, dk = kind(src), kind(dst)
@@ -427,7 +427,7 @@ def lower_identity(op: ir.OpView) -> ir.Value:
 @lowering("cast")
 def lower_cast(op: ir.OpView) -> ir.Value:
     rt = op.results[0].type
-    return elementwise([op.operands[0]], rt, _cast_body(ir.RankedTensorType(rt).element_type), upcast=False)
+    return elementwise([op.operands[0]], rt, cast_body(ir.RankedTensorType(rt).element_type), upcast=False)
 
 
 def _bitcast_body(dst: ir.Type) -> Body:

@@ -29,7 +29,7 @@ from mlir import ir
 from mlir.dialects import arith, linalg, tensor
 from mlir.dialects import math as mmath
 
-from .common import (DYN, Unsupported, as_type, broadcast_map, broadcast_sizes, collapse_groups, const, dim_sizes, elementwise,
+from .common import (DYN, Unsupported, as_type, broadcast_map, collapse_groups, const, dim_sizes, elementwise,
                      empty, expand_groups, fit, kind, lowering, ranked_tensor, reshape, same_size, static_tensor,
                      transpose)
 from ....ir.attrs import attr_bool, attr_enum, attr_float, attr_int, attr_ints
