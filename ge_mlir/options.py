@@ -65,8 +65,8 @@ class CompileOptions:
             node's ops in the compiled code (stamps off until :func:`ge_mlir.profile`
             switches them on; ``CompiledModel.profiler``). docs/profiling.md.
         num_threads: ``cpu``: threads the compiled code runs on. Above 1, the column panels of
-            large matmuls and convolutions run in parallel on the MLIR async runtime's worker pool
-            (one thread per hardware thread: more than the host has gains nothing); results are
+            large matmuls and convolutions run in parallel on ge-mlir's thread team (the caller
+            and one worker per further hardware thread: more than the host has gains nothing); results are
             bitwise those of one thread. docs/performance.md.
         precise_math: ``cpu``: f32 exp, tanh and erf call libm instead of the vectorized
             polynomials of ``ge-approximate-math`` (at most 1, 2 and 8 ulp from the exact
@@ -137,7 +137,7 @@ def coerce_options(options: CompileOptions | Mapping[str, Any] | None) -> Compil
     threads = options.num_threads
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise CompileError(f"num_threads must be a positive integer, got {threads!r}")
-    if threads > MAX_THREADS:  # the async runtime's worker count is a 32-bit pass option
+    if threads > MAX_THREADS:  # the team size travels in 16 bits (lib/Runtime/ParallelRuntime.cpp)
         raise CompileError(f"num_threads must be at most {MAX_THREADS}, got {threads}")
     if not isinstance(options.opt_level, int) or not 0 <= options.opt_level <= 3:
         raise CompileError(f"opt_level must be an integer from 0 to 3, got {options.opt_level!r}")

@@ -1,5 +1,6 @@
-"""Multi-threaded CPU code (CompileOptions.num_threads): same bits as one thread, on the MLIR
-async runtime; the number of threads is checked, and the option is the cpu target's."""
+"""Multi-threaded CPU code (CompileOptions.num_threads): same bits as one thread, on the CPU
+target's thread team (OpenMP regions whose runtime calls lib/Runtime/ParallelRuntime.cpp
+implements); the number of threads is checked, and the option is the cpu target's."""
 
 from __future__ import annotations
 
@@ -48,10 +49,10 @@ def test_two_threads_give_the_bits_of_one_and_match_onnxruntime(tmp_path):
     np.testing.assert_array_equal(a, b)
     (want,) = ort.InferenceSession(proto.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"x": x})
     np.testing.assert_allclose(b, want, rtol=1e-4, atol=1e-4 * float(np.max(np.abs(want))))
-    # The parallel loops are async runtime tasks; one thread has none.
-    assert "async.runtime" in two.ir("bufferized") or "async.execute" in two.ir("bufferized")
-    assert "async." not in one.ir("bufferized")
-    # Saved and loaded, the threaded code keeps its bits (the loader provides the async runtime).
+    # The parallel loops are OpenMP regions on the team; one thread has none.
+    assert "scf.parallel" in two.ir("bufferized") and "omp.parallel" in two.ir("llvm")
+    assert "scf.parallel" not in one.ir("bufferized") and "omp." not in one.ir("llvm")
+    # Saved and loaded, the threaded code keeps its bits (its __kmpc_* calls renamed to the team's).
     path = two.save(tmp_path / "two.gem")
     loaded = ge_mlir.load(path)
     np.testing.assert_array_equal(loaded(x)[0], a)
@@ -76,8 +77,8 @@ def test_threads_are_a_cpu_option():
 
 
 def test_a_freed_threaded_model_leaves_the_others_running():
-    """The async runtime is one per process: freeing a threaded model must not tear it down
-    under another (it did when the JIT owned the runtime library: the next call crashed)."""
+    """The thread team is one per process: freeing a threaded model must not tear it down under
+    another (it did with the MLIR async runtime when the JIT owned its library)."""
     import gc
 
     proto = _model()
@@ -104,5 +105,80 @@ def test_python_threads_may_share_a_compiled_model():
     want = [model(x)[0] for x in xs]
     with ThreadPoolExecutor(4) as pool:
         got = list(pool.map(lambda x: model(x)[0], xs * 4))
+    for i, g in enumerate(got):
+        np.testing.assert_array_equal(g, want[i % len(xs)])
+
+
+def _team_library():
+    import ctypes
+
+    from ge_mlir._dialect import library_path
+
+    return ctypes.CDLL(str(library_path()))
+
+
+@pytest.mark.parametrize("trip", [1, 2, 3, 7, 64, 1001])
+def test_team_shares_iterations_statically(trip):
+    """The runtime entry points directly: a microtask forked on the team takes its static share
+    (contiguous, disjoint, covering [0, trip), the first trip % team threads one more), meets the
+    others at the barrier, and the same thread gets the same share on every call."""
+    import ctypes
+    import threading
+
+    lib = _team_library()
+    team = lib.ge_rt_parallel_max_threads()
+    i32p, u64p, i64p = ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_int64)
+    lib.ge_rt_kmpc_for_static_init_8u.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_int32, i32p, u64p, u64p,
+                                                  i64p, ctypes.c_int64, ctypes.c_int64]
+    lib.ge_rt_kmpc_barrier.argtypes = [ctypes.c_void_p, ctypes.c_int32]
+    lib.ge_rt_kmpc_global_thread_num.argtypes = [ctypes.c_void_p]
+    microtask_t = ctypes.CFUNCTYPE(None, i32p, i32p, ctypes.c_void_p)
+    lock = threading.Lock()
+
+    def run_once() -> dict[int, tuple[int, int, int]]:
+        shares: dict[int, tuple[int, int, int]] = {}
+
+        def body(gtid, _btid, _arg):
+            me = gtid[0]
+            assert lib.ge_rt_kmpc_global_thread_num(None) == me
+            last, lo, hi, stride = ctypes.c_int32(), ctypes.c_uint64(0), ctypes.c_uint64(trip - 1), ctypes.c_int64(1)
+            lib.ge_rt_kmpc_for_static_init_8u(None, me, 34, ctypes.byref(last), ctypes.byref(lo), ctypes.byref(hi),
+                                              ctypes.byref(stride), 1, 0)
+            count = (hi.value - lo.value + 1) % (1 << 64)
+            with lock:
+                shares[me] = (lo.value, count, last.value)
+            lib.ge_rt_kmpc_barrier(None, me)
+
+        fn = microtask_t(body)
+        lib.ge_rt_kmpc_push_num_threads(None, 0, team)
+        lib.ge_rt_kmpc_fork_call(None, 1, fn, ctypes.c_void_p(0))
+        return shares
+
+    shares = run_once()
+    assert sorted(shares) == list(range(team))
+    covered = []
+    for me in range(team):
+        lo, count, last = shares[me]
+        want = trip // team + (1 if me < trip % team else 0)
+        assert count == want
+        covered += list(range(lo, lo + count))
+        assert last == (count > 0 and lo + count == trip)
+    assert covered == list(range(trip))
+    assert run_once() == shares
+
+
+def test_python_threads_may_run_different_threaded_models_at_once():
+    """Two models called at the same time from two Python threads: one gets the team, the
+    other runs its regions on its own thread (never waiting for the team): same bits either way."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    proto = _model()
+    a = ge_mlir.compile(proto, options={"num_threads": 2})
+    b = ge_mlir.compile(proto, options={"num_threads": 2})
+    rng = np.random.default_rng(4)
+    xs = [rng.standard_normal((1, 16, 32, 32)).astype(np.float32) for _ in range(6)]
+    want = [a(x)[0] for x in xs]
+    with ThreadPoolExecutor(2) as pool:
+        got = list(pool.map(lambda ix: (a if ix[0] % 2 else b)(ix[1])[0], enumerate(xs * 5)))
     for i, g in enumerate(got):
         np.testing.assert_array_equal(g, want[i % len(xs)])

@@ -171,12 +171,6 @@ def save_native(exe: Any, directory: Path) -> dict[str, Any]:
         _run([objcopy, *[f"--redefine-sym={h}=ge_rt{h[1:]}" for h in helpers], str(obj)], "objcopy")
         link = [str(library_path()), "-Wl,--allow-shlib-undefined"]
     threads = getattr(exe, "num_threads", 1)
-    if threads > 1:
-        # Multi-threaded code calls the MLIR async runtime: needed by soname, loaded (from the
-        # MLIR package of the loading process) before the library (load_native).
-        from .runner import async_runtime_library
-
-        link += [async_runtime_library(), "-Wl,--allow-shlib-undefined"]
     lib = directory / LIBRARY
     _run([cc, "-shared", "-o", str(lib), str(obj), *link, "-lm", "-Wl,--no-undefined", "-Wl,-z,noexecstack"],
          "linking the shared library")
@@ -200,8 +194,7 @@ def save_native(exe: Any, directory: Path) -> dict[str, Any]:
         "runtime_helpers": helpers,
         "num_threads": threads,
         "linker": {"cc": os.path.basename(cc), "version": version[0] if version else "",
-                   "libraries": ["libm", "libc"] + (["libGeMLIRPython.so"] if helpers else [])
-                   + (["libmlir_async_runtime.so"] if threads > 1 else [])},
+                   "libraries": ["libm", "libc"] + (["libGeMLIRPython.so"] if helpers else [])},
     }
 
 
@@ -263,7 +256,9 @@ def load_native(section: dict[str, Any], read: Callable[[str], bytes], inputs: l
     workspace_specs = [(tuple(int(d) for d in w["shape"]), int(w["element_bytes"])) for w in section["workspace"]]
     bounds = [dict(b) for b in section["bounds_checks"]]
     threads = int(section.get("num_threads", 1))
-    if threads > 1:
+    # Threaded artefacts saved before the thread team (lib/Runtime/ParallelRuntime.cpp) call the
+    # MLIR async runtime; the library names it.
+    if "libmlir_async_runtime.so" in section.get("linker", {}).get("libraries", []):
         from .runner import _load_async_runtime
 
         try:

@@ -372,9 +372,8 @@ def _extents(splits: list[int | None], size: int) -> list[int]:
 
 
 #: Fewest multiply-adds in one matmul part before it is spread over threads: a parallel region
-#: on the async runtime costs a dispatch and worker wake-ups, tens to a hundred microseconds on the
-#: 2-core VM measured (a batch-1 MLP's 0.5M-MAC products ran 2.4x slower on 2 threads); 4M
-#: multiply-adds take about 0.1 ms on one core.
+#: costs a fork and a barrier on the thread team (a few microseconds with its workers spinning,
+#: tens when they must be woken); 4M multiply-adds take about 0.1 ms on one core.
 PARALLEL_MIN_MACS = 1 << 22
 
 
@@ -387,7 +386,7 @@ def _group(count: int, pieces: int) -> int:
 def _task_shape(batch: int, row_tiles: int, panels: int, threads: int) -> tuple[int, int, int]:
     """(batches, row tiles, column panels) per parallel task: one task per thread, cut from the
     batch first, then the column panels, then the row tiles (late CNN stages: 512 rows, 49
-    columns). Few large tasks: each costs one async runtime dispatch and a worker wake-up."""
+    columns). Few large tasks: one static share per thread, no load balancing needed."""
     need = threads
     gb = _group(batch, need)
     need = -(-need // (batch // gb))
@@ -517,7 +516,7 @@ def apply_strategy(module: ir.Module | ir.Operation, *, tile_m: int, tile_n: int
     ``tile_m`` x ``tile_n`` is the largest f32 matmul register tile (remainders get halved tiles;
     :func:`.cpu_info.kernel_params` gives the JIT CPU's); one-row tiles are ``gemv_n`` columns wide
     (default ``4 * tile_n``). ``threads`` > 1 puts the column panels
-    of each large matmul part in an ``scf.forall`` (run in parallel after ``async-parallel-for``)."""
+    of each large matmul part in an ``scf.forall`` (OpenMP regions on the thread team)."""
     from mlir.dialects.transform import interpreter
 
     stats = {"img2col": 0, "shifted": 0, "tiled": 0, "windows": 0}

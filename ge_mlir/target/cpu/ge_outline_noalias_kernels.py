@@ -173,7 +173,7 @@ def outline_noalias_kernels(module: ir.Operation) -> int:
     for fop in list(top.operations):
         fop = fop.operation
         # Only the runner's entry functions: their arguments are distinct arrays by construction
-        # (an async task's or a user's function may get two views of one buffer).
+        # (a parallel task's or a user's function may get two views of one buffer).
         if fop.name != "func.func" or not fop.regions[0].blocks or "llvm.emit_c_interface" not in fop.attributes:
             continue
         for op in list(fop.regions[0].blocks[0].operations):

@@ -60,13 +60,13 @@ _STAGE_ACTIONS = {"linalg": "lower the module to linalg", "bufferized": "bufferi
                   "llvm": "lower the module to LLVM"}
 
 
-#: Parallel loops to tasks of the MLIR async runtime (``libmlir_async_runtime.so``, shipped with
-#: the MLIR wheel): ``scf.forall`` -> ``scf.parallel`` -> ``async.execute`` groups, reference
-#: counted; ``{threads}`` is the number of workers the iterations are split over.
-ASYNC_PIPELINE = (
-    "scf-forall-to-parallel, async-parallel-for{{async-dispatch=true num-workers={threads} min-task-size=1}}, "
-    "async-to-async-runtime, async-runtime-ref-counting, async-runtime-ref-counting-opt, canonicalize"
-)
+#: Parallel loops on the CPU target's thread team (lib/Runtime/ParallelRuntime.cpp): the
+#: bufferized stage ends with ``scf.forall`` -> ``scf.parallel``; the llvm stage turns those into
+#: ``omp.parallel`` + ``omp.wsloop`` ({threads} threads, static schedule), which LLVM's OpenMP IR
+#: builder outlines into ``__kmpc_fork_call`` microtasks; the JIT resolves the ``__kmpc_*`` calls
+#: to the team's entry points (:data:`_RUNTIME_SYMBOLS`).
+PARALLEL_BUFFERIZED = "scf-forall-to-parallel"
+PARALLEL_LLVM = "convert-scf-to-openmp{{num-threads={threads}}}, canonicalize"
 
 
 def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, check_bounds: bool = False,
@@ -75,7 +75,7 @@ def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, 
     """The pass pipeline of one CPU stage (see :func:`lower_stage`), as ``ge-opt --pass-pipeline`` takes it.
     ``profile`` ends the ``bufferized`` stage with ``ge-instrument-ops`` (the profiler's stamps); ``cpu``
     (the JIT CPU, :data:`JIT_CPUS`) sizes the codegen strategy's kernels; ``threads`` > 1 runs large
-    matmuls' column panels as async runtime tasks (:data:`ASYNC_PIPELINE`); ``precise_math`` keeps libm's
+    matmuls' column panels on the thread team (:data:`PARALLEL_LLVM`); ``precise_math`` keeps libm's
     exp/tanh/erf instead of ``ge-approximate-math``'s vectorizable polynomials; ``dynamic_results``
     (a result with a run-time shape) returns every result as a function-allocated memref instead
     of writing caller-allocated out-parameters."""
@@ -103,15 +103,16 @@ def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, 
         if profile:
             passes.append("ge-instrument-ops")
         if threads > 1:
-            passes.append(ASYNC_PIPELINE.format(threads=threads))
+            passes.append(PARALLEL_BUFFERIZED)
     elif stage == "llvm":
         passes = ["ge-widen-bool-memrefs", "ge-flatten-constant-globals", "ge-lower-memref-copies", "ge-expand-bf16-truncations",
                   "ge-outline-noalias-kernels"]
         if not precise_math:
             passes.append("ge-approximate-math")
         if threads > 1:
-            passes.append("convert-async-to-llvm")
-        passes += [LLVM_PIPELINE, "ge-mark-noalias-pointers"]
+            passes.append(PARALLEL_LLVM.format(threads=threads))
+        passes += [LLVM_PIPELINE.replace("reconcile-unrealized-casts", "convert-openmp-to-llvm, reconcile-unrealized-casts")
+                   if threads > 1 else LLVM_PIPELINE, "ge-mark-noalias-pointers"]
     else:
         raise ValueError(f"unknown CPU stage {stage!r} (stages: {', '.join(CPU_STAGES)})")
     return f"builtin.module({', '.join(passes)})"
@@ -445,6 +446,10 @@ def _load_async_runtime() -> None:
 _RUNTIME_SYMBOLS = (
     "__truncsfbf2", "__truncdfbf2", "__truncsfhf2", "__truncdfhf2",
     "__extendhfsf2", "__extendhfdf2", "__extendbfsf2",
+    # The OpenMP runtime ABI subset parallel regions call (lib/Runtime/ParallelRuntime.cpp).
+    "__kmpc_fork_call", "__kmpc_push_num_threads", "__kmpc_global_thread_num", "__kmpc_barrier",
+    "__kmpc_for_static_init_4", "__kmpc_for_static_init_4u", "__kmpc_for_static_init_8",
+    "__kmpc_for_static_init_8u", "__kmpc_for_static_fini",
 )
 
 
@@ -516,8 +521,8 @@ class CpuExecutable:
             :class:`~ge_mlir.target.cpu.profiling.CpuProfiler`, stamps off until
             switched on) owns the profile buffer passed on every call.
         num_threads: threads the compiled code runs on. Above 1, the column panels of
-            large matmuls and convolutions run as tasks of the MLIR async runtime
-            (``libmlir_async_runtime.so``, its worker pool has one thread per hardware
+            large matmuls and convolutions run on the thread team of
+            ``lib/Runtime/ParallelRuntime.cpp`` (the caller and one worker per further hardware
             thread); results are bitwise those of one thread (same reduction order).
         precise_math: f32 exp, tanh and erf call libm (correctly rounded or nearly) instead of
             ``ge-approximate-math``'s polynomials (at most 1, 2 and 8 ulp, vectorized).
