@@ -182,3 +182,32 @@ def test_python_threads_may_run_different_threaded_models_at_once():
         got = list(pool.map(lambda ix: (a if ix[0] % 2 else b)(ix[1])[0], enumerate(xs * 5)))
     for i, g in enumerate(got):
         np.testing.assert_array_equal(g, want[i % len(xs)])
+
+
+def test_split_elementwise_window_and_row_ops_give_the_bits_of_one_thread():
+    """Large generics (a depthwise conv's tap sum, a max pool, an epilogue, a softmax's row
+    reductions) are split over the threads along a parallel loop: same bits as one thread."""
+    import onnxruntime as ort
+
+    rng = np.random.default_rng(5)
+    dw = numpy_helper.from_array(rng.standard_normal((64, 1, 3, 3)).astype(np.float32), "dw")
+    nodes = [
+        helper.make_node("Conv", ["x", "dw"], ["d"], group=64, pads=[1, 1, 1, 1], name="depthwise"),
+        helper.make_node("Relu", ["d"], ["r"], name="relu"),
+        helper.make_node("MaxPool", ["r"], ["p"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1], name="pool"),
+        helper.make_node("Reshape", ["p", "rows"], ["m"], name="rows"),  # [2048, 32]
+        helper.make_node("Softmax", ["m"], ["y"], axis=-1, name="softmax"),
+    ]
+    rows = numpy_helper.from_array(np.array([2048, 32], np.int64), "rows")
+    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 64, 64, 64])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2048, 32])],
+                              initializer=[dw, rows])
+    proto = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    x = rng.standard_normal((1, 64, 64, 64)).astype(np.float32)
+    one = ge_mlir.compile(proto, options={"num_threads": 1})
+    two = ge_mlir.compile(proto, options={"num_threads": 2})
+    assert two.ir("bufferized").count("scf.parallel") >= 3
+    (a,), (b,) = one(x), two(x)
+    np.testing.assert_array_equal(a, b)
+    (want,) = ort.InferenceSession(proto.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"x": x})
+    np.testing.assert_allclose(b, want, rtol=1e-5, atol=1e-6)

@@ -30,6 +30,7 @@ from mlir import ir
 from mlir.dialects import linalg, tensor
 
 _TAG = "ge.cpu_tile"
+_PAR_TAG = "ge.cpu_parallel"
 
 
 def _static(t: ir.Type) -> ir.RankedTensorType | None:
@@ -377,6 +378,80 @@ def _extents(splits: list[int | None], size: int) -> list[int]:
 PARALLEL_MIN_MACS = 1 << 22
 
 
+#: Fewest loop iterations (all loops of the op) before an elementwise or window ``linalg.generic``
+#: is spread over threads: a fork and barrier on the hot team take a few microseconds, 64K
+#: iterations of a depthwise tap sum or an epilogue several times that.
+PARALLEL_MIN_ITERATIONS = 1 << 16
+
+
+def _loop_ranges(op: ir.Operation) -> list[int] | None:
+    """Static range of each loop of a ``linalg.generic`` (from the operand shapes), or None."""
+    maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+    ranges: list[int | None] = [None] * maps[0].n_dims
+    for v, m in zip(op.operands, maps):
+        t = _static(v.type)
+        if t is None:
+            return None
+        for size, expr in zip(t.shape, m.results):
+            if isinstance(expr, ir.AffineDimExpr):
+                ranges[expr.position] = size
+    return None if any(r is None for r in ranges) else ranges  # type: ignore[return-value]
+
+
+def _generic_split(op: ir.Operation, threads: int) -> list[int] | None:
+    """forall tile sizes splitting a generic's outermost parallel loop into ``threads`` blocks
+    (never a reduction loop: each result is still computed by one thread, in the one-thread
+    order), or None when the op is too small, dynamic or has no such loop."""
+    if op.parent is None or op.parent.name != "func.func" or len(op.results) != 1:
+        return None
+    ranges = _loop_ranges(op)
+    if ranges is None or int(np.prod(ranges)) < PARALLEL_MIN_ITERATIONS:
+        return None
+    kinds = [str(k) for k in ir.ArrayAttr(op.attributes["iterator_types"])]
+    for d, (size, kind) in enumerate(zip(ranges, kinds)):
+        if "parallel" in kind and size >= threads:
+            tiles = [0] * len(ranges)
+            tiles[d] = -(-size // threads)
+            return tiles
+    return None
+
+
+def parallelize_generics(module: ir.Module | ir.Operation, threads: int) -> int:
+    """Puts every large top-level ``linalg.generic`` (elementwise ops, epilogues, im2col
+    gathers, depthwise and pooling tap sums, row reductions) in an ``scf.forall`` of ``threads``
+    blocks of its outermost parallel loop; returns how many."""
+    from mlir.dialects.transform import interpreter
+
+    i64 = ir.IntegerType.get_signless(64)
+    lines, count = [], 0
+    any_op = "!transform.any_op"
+    for op in _ops(module, ("linalg.generic",)):
+        tiles = _generic_split(op, threads)
+        if tiles is None:
+            continue
+        op.attributes[_PAR_TAG] = ir.IntegerAttr.get(i64, count)
+        lines.append(f"%g{count} = transform.structured.match attributes {{{_PAR_TAG} = {count} : i64}} in %root "
+                     f": ({any_op}) -> {any_op}")
+        lines.append(f"%gt{count}, %gf{count} = transform.structured.tile_using_forall %g{count} "
+                     f"tile_sizes [{', '.join(map(str, tiles))}] : ({any_op}) -> ({any_op}, {any_op})")
+        count += 1
+    if not count:
+        return 0
+    body = "\n    ".join(lines)
+    script = ir.Module.parse(f"""
+module attributes {{transform.with_named_sequence}} {{
+  transform.named_sequence @__transform_main(%root: {any_op} {{transform.readonly}}) {{
+    {body}
+    transform.yield
+  }}
+}}""")
+    interpreter.apply_named_sequence(module.operation, script.body.operations[0], script)
+    for op in _ops(module, ("linalg.generic",)):
+        if _PAR_TAG in op.attributes:
+            del op.attributes[_PAR_TAG]
+    return count
+
+
 def _group(count: int, pieces: int) -> int:
     """The largest divisor of ``count`` that still cuts it into at least ``pieces`` (1 when none
     does): equal static task shapes, as few as give every thread one."""
@@ -469,7 +544,7 @@ def _script(plans: list[tuple[int, Plan]], nd_of: dict[int, int],
     after = "\n    ".join(hoists)
     return f"""
 module attributes {{transform.with_named_sequence}} {{
-  transform.named_sequence @__transform_main(%root: {any_op} {{transform.consumed}}) {{
+  transform.named_sequence @__transform_main(%root: {any_op} {{transform.readonly}}) {{
     {body}
     %f = transform.structured.match ops{{["func.func"]}} in %root : ({any_op}) -> {any_op}
     transform.apply_patterns to %f {{
@@ -487,7 +562,7 @@ module attributes {{transform.with_named_sequence}} {{
 
 _HOIST_SCRIPT = """
 module attributes {transform.with_named_sequence} {
-  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.consumed}) {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
     %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
     %h = transform.structured.hoist_redundant_vector_transfers %f : (!transform.any_op) -> !transform.any_op
     transform.yield
@@ -519,7 +594,7 @@ def apply_strategy(module: ir.Module | ir.Operation, *, tile_m: int, tile_n: int
     of each large matmul part in an ``scf.forall`` (OpenMP regions on the thread team)."""
     from mlir.dialects.transform import interpreter
 
-    stats = {"img2col": 0, "shifted": 0, "tiled": 0, "windows": 0}
+    stats = {"img2col": 0, "shifted": 0, "tiled": 0, "windows": 0, "parallel_generics": 0}
     with module.context, ir.Location.unknown():
         for conv in _ops(module, ("linalg.conv_2d_nchw_fchw",)):
             if conv_to_shifted_matmuls(conv):
@@ -528,6 +603,8 @@ def apply_strategy(module: ir.Module | ir.Operation, *, tile_m: int, tile_n: int
                 stats["img2col"] += conv_to_img2col(conv)
         for op in _ops(module, _WINDOW_OPS):
             stats["windows"] += window_to_taps(op)
+        if threads > 1:
+            stats["parallel_generics"] = parallelize_generics(module, threads)
         plans = []
         nd_of: dict[int, int] = {}
         kblocks: dict[int, int] = {}

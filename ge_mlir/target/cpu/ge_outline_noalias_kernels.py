@@ -15,7 +15,8 @@ conversion does not carry argument attributes to the expanded memref arguments).
 Outlined only in the runner's entry functions (``llvm.emit_c_interface``) and only when every
 buffer is a function argument (the runner passes distinct arrays), a
 constant global (read-only) or a static ``memref.view`` of an argument at a constant offset, seen
-through ``expand_shape``/``collapse_shape``; and no written buffer overlaps another buffer of the op
+through ``expand_shape``/``collapse_shape``/``subview`` (a subview lies within its source); ops in
+the body of a top-level ``scf.parallel`` (a generic split over threads) count as top-level; and no written buffer overlaps another buffer of the op
 (an in-place op, output = input, stays inline). Anything else stays as it is.
 """
 
@@ -63,7 +64,9 @@ def _extent(v: ir.Value) -> tuple[str, int, int, int] | None:
         op = defining_op(v)
         if op is None:
             return None
-        if op.name in ("memref.expand_shape", "memref.collapse_shape"):
+        if op.name in ("memref.expand_shape", "memref.collapse_shape", "memref.subview"):
+            # A subview (a parallel task's block) lies within its source: the source's extent
+            # bounds it, so disjoint sources keep their subviews apart.
             v = op.operands[0]
             continue
         if op.name == "memref.view":
@@ -164,6 +167,18 @@ def _remap(root: ir.Operation, old: list[ir.Value], new: list[ir.Value]) -> None
     root.walk(visit, ir.WalkOrder.PRE_ORDER)
 
 
+def _candidates(block: ir.Block) -> list[ir.Operation]:
+    """The block's ops, and the ops of the parallel loops in it (a generic split over threads is
+    the body of an ``scf.parallel``; each task gets its own blocks of the same buffers)."""
+    found: list[ir.Operation] = []
+    for op in block.operations:
+        op = op.operation
+        found.append(op)
+        if op.name == "scf.parallel":
+            found += [o.operation for o in op.regions[0].blocks[0].operations]
+    return found
+
+
 def outline_noalias_kernels(module: ir.Operation) -> int:
     """Outlines the eligible ops under ``module``; returns how many."""
     from mlir.dialects import func
@@ -176,8 +191,7 @@ def outline_noalias_kernels(module: ir.Operation) -> int:
         # (a parallel task's or a user's function may get two views of one buffer).
         if fop.name != "func.func" or not fop.regions[0].blocks or "llvm.emit_c_interface" not in fop.attributes:
             continue
-        for op in list(fop.regions[0].blocks[0].operations):
-            op = op.operation
+        for op in _candidates(fop.regions[0].blocks[0]):
             if op.name != "linalg.generic" or len(op.results):
                 continue
             values: list[ir.Value] = []

@@ -131,5 +131,53 @@ func.func @big(%a: tensor<64x1024xf32>, %b: tensor<1024x128xf32>, %c: tensor<64x
   return %r : tensor<64x128xf32>
 }
 
+// With threads, a large elementwise or row generic (at least 2^16 loop iterations) is cut into
+// one scf.forall block per thread along its outermost parallel loop of at least that many
+// iterations (here the 64 channels of a [1, 64, 32, 32] map; the batch of 1 is skipped); the
+// reduction loop of a row sum is never cut. A small generic stays sequential.
+// THREADS-LABEL: func.func @relu_map(
+// THREADS: scf.forall (%[[I:.*]]) in (2) shared_outs(%[[O:.*]] = %{{.*}}) -> (tensor<1x64x32x32xf32>)
+// THREADS: %[[IN:.*]] = tensor.extract_slice %{{.*}}[0, %{{.*}}, 0, 0] [1, 32, 32, 32] [1, 1, 1, 1]
+// THREADS: linalg.generic {{.*}} ins(%[[IN]] : tensor<1x32x32x32xf32>)
+// THREADS: tensor.parallel_insert_slice %{{.*}} into %[[O]][0, %{{.*}}, 0, 0] [1, 32, 32, 32] [1, 1, 1, 1]
+// THREADS-LABEL: func.func @row_sum(
+// THREADS: scf.forall (%{{.*}}) in (2)
+// THREADS: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} ins(%{{.*}} : tensor<256x256xf32>) outs(%{{.*}} : tensor<256xf32>)
+// THREADS-LABEL: func.func @small_map(
+// THREADS-NOT: scf.forall
+// THREADS: return
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @relu_map(%x: tensor<1x64x32x32xf32>, %o: tensor<1x64x32x32xf32>) -> tensor<1x64x32x32xf32> {
+  %z = arith.constant 0.0 : f32
+  %r = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<1x64x32x32xf32>) outs(%o : tensor<1x64x32x32xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.maximumf %a, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<1x64x32x32xf32>
+  return %r : tensor<1x64x32x32xf32>
+}
+func.func @row_sum(%x: tensor<512x256xf32>, %o: tensor<512xf32>) -> tensor<512xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<512x256xf32>) outs(%o : tensor<512xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<512xf32>
+  return %r : tensor<512xf32>
+}
+func.func @small_map(%x: tensor<64x64xf32>, %o: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %z = arith.constant 0.0 : f32
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<64x64xf32>) outs(%o : tensor<64x64xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.maximumf %a, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}
+
 // ERR: error: ge-apply-codegen-strategy: the matmul register tile must be positive, got -2x
 // CPU: error: ge-apply-codegen-strategy: unknown JIT CPU 'pentium'

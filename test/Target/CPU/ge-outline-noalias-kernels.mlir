@@ -4,7 +4,10 @@
 // disjoint view of the workspace (written) moves into a private kernel taking each buffer once;
 // the constant its body uses comes along; the aligned data pointers (1, 8, 13, 20 of 26 expanded
 // LLVM arguments) are recorded for ge-mark-noalias-pointers. An in-place op passes its one buffer
-// once. Overlapping views and a subview stay inline.
+// once. Overlapping views stay inline. A subview lies within its source, so a subview of one
+// buffer and a view of another are apart; two subviews of one written buffer are not (their
+// ranges are not tracked). A generic in the body of a top-level scf.parallel (a task of a
+// generic split over threads) is outlined with the task's subviews.
 // CHECK-LABEL: func.func @f(
 // CHECK-SAME: %[[X:.*]]: memref<4x8xf32>, %[[Y:.*]]: memref<4x8xf32>, %[[WS:.*]]: memref<256xi8>)
 // CHECK: %[[M:.*]] = memref.view %[[WS]][%{{.*}}][] : memref<256xi8> to memref<4xf32>
@@ -15,10 +18,19 @@
 // CHECK-NEXT: call @__ge_kernel_1(%[[T]]) : (memref<4x8xf32>) -> ()
 // CHECK-NEXT: linalg.generic {{.*}} ins(%[[T]] : memref<4x8xf32>) outs(%[[O]] : memref<4x8xf32>)
 // CHECK: %[[S:.*]] = memref.subview
-// CHECK-NEXT: memref.view
-// CHECK-NEXT: linalg.generic {{.*}} ins(%[[S]] : memref<2x8xf32, strided<[8, 1]>>) outs(%{{.*}} : memref<2x8xf32>)
-// CHECK: call @__ge_kernel_2(%[[T]], %[[Y]]) : (memref<4x8xf32>, memref<4x8xf32>) -> ()
-// CHECK-NEXT: return
+// CHECK-NEXT: %[[H:.*]] = memref.view
+// CHECK-NEXT: call @__ge_kernel_2(%[[S]], %[[H]]) : (memref<2x8xf32, strided<[8, 1]>>, memref<2x8xf32>) -> ()
+// CHECK-NEXT: call @__ge_kernel_3(%[[T]], %[[Y]]) : (memref<4x8xf32>, memref<4x8xf32>) -> ()
+// CHECK-NEXT: %[[T0:.*]] = memref.subview %[[T]][0, 0]
+// CHECK-NEXT: %[[T1:.*]] = memref.subview %[[T]][2, 0]
+// CHECK-NEXT: linalg.generic {{.*}} ins(%[[T0]] : memref<2x8xf32, strided<[8, 1]>>) outs(%[[T1]] : memref<2x8xf32, strided<[8, 1], offset: 16>>)
+// CHECK: scf.parallel (%[[I:.*]]) =
+// CHECK-NEXT: %[[R:.*]] = arith.muli %[[I]]
+// CHECK-NEXT: %[[XI:.*]] = memref.subview %[[X]][%[[R]], 0] [2, 8] [1, 1]
+// CHECK-NEXT: %[[YI:.*]] = memref.subview %[[Y]][%[[R]], 0] [2, 8] [1, 1]
+// CHECK-NEXT: func.call @__ge_kernel_4(%[[XI]], %[[YI]])
+// CHECK-NEXT: scf.reduce
+// CHECK: return
 // A function the runner does not call (no llvm.emit_c_interface) may get aliasing arguments.
 // CHECK-LABEL: func.func @not_an_entry(
 // CHECK-NEXT: linalg.generic
@@ -32,6 +44,10 @@
 // CHECK-LABEL: func.func private @__ge_kernel_1(
 // CHECK-SAME: attributes {ge.expanded_args = 7 : i64, ge.noalias_pointers = array<i64: 1>}
 // CHECK-LABEL: func.func private @__ge_kernel_2(
+// CHECK-SAME: attributes {ge.expanded_args = 14 : i64, ge.noalias_pointers = array<i64: 1, 8>}
+// CHECK-LABEL: func.func private @__ge_kernel_3(
+// CHECK-LABEL: func.func private @__ge_kernel_4(
+// CHECK-SAME: %{{.*}}: memref<2x8xf32, strided<[8, 1], offset: ?>>, %{{.*}}: memref<2x8xf32, strided<[8, 1], offset: ?>>)
 // CHECK-SAME: attributes {ge.expanded_args = 14 : i64, ge.noalias_pointers = array<i64: 1, 8>}
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
@@ -66,7 +82,7 @@ func.func @f(%x: memref<4x8xf32>, %y: memref<4x8xf32>, %ws: memref<256xi8>) attr
     %r = arith.negf %a : f32
     linalg.yield %r : f32
   }
-  // A subview's range is not tracked: stays inline.
+  // A subview of an argument, read, and a view of the workspace, written: apart.
   %s = memref.subview %x[0, 0] [2, 8] [1, 1] : memref<4x8xf32> to memref<2x8xf32, strided<[8, 1]>>
   %half = memref.view %ws[%c128][] : memref<256xi8> to memref<2x8xf32>
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
@@ -79,6 +95,29 @@ func.func @f(%x: memref<4x8xf32>, %y: memref<4x8xf32>, %ws: memref<256xi8>) attr
   ^bb0(%a: f32, %out: f32):
     %r = arith.negf %a : f32
     linalg.yield %r : f32
+  }
+  // Two subviews of the one buffer it writes: stays inline.
+  %t0 = memref.subview %t[0, 0] [2, 8] [1, 1] : memref<4x8xf32> to memref<2x8xf32, strided<[8, 1]>>
+  %t1 = memref.subview %t[2, 0] [2, 8] [1, 1] : memref<4x8xf32> to memref<2x8xf32, strided<[8, 1], offset: 16>>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t0 : memref<2x8xf32, strided<[8, 1]>>) outs(%t1 : memref<2x8xf32, strided<[8, 1], offset: 16>>) {
+  ^bb0(%a: f32, %out: f32):
+    linalg.yield %a : f32
+  }
+  // Each task of a parallel loop: its block of x and of y.
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.parallel (%i) = (%c0) to (%c2) step (%c1) {
+    %row = arith.muli %i, %c2 : index
+    %xi = memref.subview %x[%row, 0] [2, 8] [1, 1] : memref<4x8xf32> to memref<2x8xf32, strided<[8, 1], offset: ?>>
+    %yi = memref.subview %y[%row, 0] [2, 8] [1, 1] : memref<4x8xf32> to memref<2x8xf32, strided<[8, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%xi : memref<2x8xf32, strided<[8, 1], offset: ?>>) outs(%yi : memref<2x8xf32, strided<[8, 1], offset: ?>>) {
+    ^bb0(%a: f32, %out: f32):
+      %r = arith.negf %a : f32
+      linalg.yield %r : f32
+    }
+    scf.reduce
   }
   return
 }
