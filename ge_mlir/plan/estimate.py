@@ -9,8 +9,9 @@
   same strategies, alignment 64) gives the ge tensors over their live ranges
   (:mod:`ge_mlir.plan.liveness`: from the op defining a tensor to its last use;
   arguments and constants cost nothing; reshape-like results are views of their
-  source; returned tensors become the caller's out-parameters and cost nothing unless
-  the lowering returns a view of an internal buffer, which is then copied out);
+  source; returned tensors become the caller's out-parameters and cost nothing, also through
+  one reshape-like view, unless the lowering returns a view of an internal buffer or the tensor
+  is returned only through several views: then it is copied out);
 * **workspace**: what the scratch buffers the CPU lowering materialises besides the ge
   tensors add to that arena (they are planned together with the tensors; the
   workspace is the joint arena minus the activation peak). Per op kind, see
@@ -126,6 +127,9 @@ class OpModel:
     #: The lowered result is a view (reshape/slice) of an internal buffer, not a fresh buffer: it cannot
     #: be written into a consumer's padded buffer, nor become the caller's out-parameter without a copy.
     result_view: bool = False
+    #: That view is an expand/collapse_shape of a fresh buffer (not a slice): returned, the buffer is
+    #: the reshaped out-parameter (ge-forward-result-buffers), with no copy.
+    result_reshaped: bool = False
     #: Operands the op's last (elementwise) step reads at the index it writes: with in-place reuse
     #: the result may be written into one of them that dies here (same type, not an argument or constant).
     inplace_operands: list[int] = field(default_factory=list)
@@ -378,7 +382,7 @@ def _contraction_result(m: OpModel, acc_shape: list[int], ab: int, acc_elem: str
         m.out = EPILOGUE
     else:
         m.out = COMPUTE
-        m.result_view = list(acc_shape) != list(rt.shape)
+        m.result_view = m.result_reshaped = list(acc_shape) != list(rt.shape)
 
 
 def _gemm(op: ir.Operation) -> OpModel:
@@ -452,7 +456,7 @@ def _reduce(op: ir.Operation) -> OpModel:
         m.out = EPILOGUE
     else:
         m.out = COMPUTE
-        m.result_view = rt.rank != xt.rank - len(attr_ints(op, "axes", []) or []) or any(
+        m.result_view = m.result_reshaped = rt.rank != xt.rank - len(attr_ints(op, "axes", []) or []) or any(
             d == 1 for d in rt.shape)
     return m
 
@@ -707,12 +711,20 @@ def estimate_function(fn: ir.Operation, *, in_place: bool = True, alignment: int
     inputs = sum(tensor_bytes(t) or 0 for t in ftype.inputs)
     outputs = sum(tensor_bytes(t) or 0 for t in ftype.results)
 
-    # Which tensors are returned through a view, or whose lowered result is a view: copied out.
+    # Which tensors are copied out to their out-parameter (and so take workspace): those whose
+    # lowered result is a view of an internal buffer, and those returned through two or more
+    # reshape-like views and never directly. A tensor returned directly, or through one such view
+    # (ge-forward-result-buffers), is computed in its out-parameter.
     copied_out: set[Key] = set()
+    returned_as: dict[Key, set] = {}
     for v in bt.term.operands:
         src = producer(v, bt.index)
         r = bt.root.get(src) if src is not None else None
-        if r is not None and (src != r or models[r[0]].result_view):
+        if r is not None:
+            returned_as.setdefault(r, set()).add(src)
+    for r, srcs in returned_as.items():
+        m = models[r[0]]
+        if (m.result_view and not m.result_reshaped) or (len(srcs) > 1 and r not in srcs):
             copied_out.add(r)
 
     # Empty-tensor elimination: a padded operand whose producer writes a fresh buffer becomes that buffer.

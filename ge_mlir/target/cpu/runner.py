@@ -91,6 +91,8 @@ def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, 
             passes += [f"ge-apply-codegen-strategy{{cpu={cpu} threads={threads}}}",
                        'ge-check-tensor-sizes{after="the CPU codegen strategy"}']
         passes += ["ge-copy-duplicate-results", ONE_SHOT_RETURNING_PIPELINE if dynamic_results else ONE_SHOT_PIPELINE]
+        if not dynamic_results:
+            passes += ["ge-forward-result-buffers", "canonicalize"]
         if workspace:
             # Before the deallocation pipeline: planned buffers become views it does not free.
             passes.append("ge-plan-memory" if memory_strategy == "aggressive"

@@ -179,5 +179,29 @@ func.func @small_map(%x: tensor<64x64xf32>, %o: tensor<64x64xf32>) -> tensor<64x
   return %r : tensor<64x64xf32>
 }
 
+// A matmul into linalg.fill(0) accumulates into an empty tensor: each register tile starts from
+// a zero vector instead of reading the filled output (one pass over the output, not three). A
+// matmul accumulating into another's result reads its tiles.
+// (AVX2 tiles: 6 x 16.)
+// AVX2-LABEL: func.func @zero_init(
+// AVX2-NOT: linalg.fill
+// AVX2: %[[E:.*]] = tensor.empty() : tensor<12x40xf32>
+// AVX2: tensor.extract_slice %[[E]][0, 0] [12, 32] [1, 1]
+// AVX2: %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<6x16xf32>
+// AVX2-NEXT: scf.for %{{.*}} iter_args(%{{.*}} = %[[Z]]) -> (vector<6x16xf32>)
+// AVX2: %[[FIRST:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 32] [12, 8] [1, 1]
+// AVX2: tensor.extract_slice %[[FIRST]][0, 0] [12, 32] [1, 1]
+// AVX2: %[[T:.*]] = tensor.extract_slice
+// AVX2-NEXT: %[[ACC:.*]] = vector.transfer_read %[[T]]
+// AVX2-NEXT: scf.for %{{.*}} iter_args(%{{.*}} = %[[ACC]]) -> (vector<6x16xf32>)
+func.func @zero_init(%a: tensor<12x64xf32>, %b: tensor<64x40xf32>) -> tensor<12x40xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<12x40xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<12x40xf32>) -> tensor<12x40xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<12x64xf32>, tensor<64x40xf32>) outs(%f : tensor<12x40xf32>) -> tensor<12x40xf32>
+  %r2 = linalg.matmul ins(%a, %b : tensor<12x64xf32>, tensor<64x40xf32>) outs(%r : tensor<12x40xf32>) -> tensor<12x40xf32>
+  return %r2 : tensor<12x40xf32>
+}
+
 // ERR: error: ge-apply-codegen-strategy: the matmul register tile must be positive, got -2x
 // CPU: error: ge-apply-codegen-strategy: unknown JIT CPU 'pentium'
