@@ -48,20 +48,19 @@ func.func @mixed(%a: tensor<2x3xf16>, %b: tensor<3x4xf16>, %c: tensor<2x4xf32>) 
   return %r : tensor<2x4xf32>
 }
 
-// A pooling window as one elementwise sum over its strided taps.
+// A pooling window as one elementwise sum over its strided taps. The output starts as the sum's
+// identity (a fill of 0): the generic starts from the first tap and never reads it.
 // CHECK-LABEL: func.func @pool(
 // CHECK-SAME: %[[X:.*]]: tensor<1x2x4x4xf32>)
-// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<1x2x2x2xf32>
-// CHECK-NEXT: %[[O:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%[[E]] : tensor<1x2x2x2xf32>)
-// CHECK-NEXT: %[[T0:.*]] = tensor.extract_slice %[[X]][0, 0, 0, 0] [1, 2, 2, 2] [1, 1, 2, 2]
+// CHECK-NOT: linalg.fill
+// CHECK: %[[T0:.*]] = tensor.extract_slice %[[X]][0, 0, 0, 0] [1, 2, 2, 2] [1, 1, 2, 2]
 // CHECK-NEXT: %[[T1:.*]] = tensor.extract_slice %[[X]][0, 0, 0, 1] [1, 2, 2, 2] [1, 1, 2, 2]
 // CHECK-NEXT: %[[T2:.*]] = tensor.extract_slice %[[X]][0, 0, 1, 0] [1, 2, 2, 2] [1, 1, 2, 2]
 // CHECK-NEXT: %[[T3:.*]] = tensor.extract_slice %[[X]][0, 0, 1, 1] [1, 2, 2, 2] [1, 1, 2, 2]
-// CHECK-NEXT: %[[G:.*]] = linalg.generic {{.*}} ins(%[[T0]], %[[T1]], %[[T2]], %[[T3]] : {{.*}}) outs(%[[O]] : tensor<1x2x2x2xf32>)
+// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<1x2x2x2xf32>
+// CHECK-NEXT: %[[G:.*]] = linalg.generic {{.*}} ins(%[[T0]], %[[T1]], %[[T2]], %[[T3]] : {{.*}}) outs(%[[E]] : tensor<1x2x2x2xf32>)
 // CHECK-NEXT: ^bb0(%[[I0:.*]]: f32, %[[I1:.*]]: f32, %[[I2:.*]]: f32, %[[I3:.*]]: f32, %[[OUT:.*]]: f32):
-// CHECK-NEXT: %[[S0:.*]] = arith.addf %[[OUT]], %[[I0]] : f32
-// CHECK-NEXT: %[[S1:.*]] = arith.addf %[[S0]], %[[I1]] : f32
+// CHECK-NEXT: %[[S1:.*]] = arith.addf %[[I0]], %[[I1]] : f32
 // CHECK-NEXT: %[[S2:.*]] = arith.addf %[[S1]], %[[I2]] : f32
 // CHECK-NEXT: %[[S3:.*]] = arith.addf %[[S2]], %[[I3]] : f32
 // CHECK-NEXT: linalg.yield %[[S3]] : f32
@@ -75,6 +74,45 @@ func.func @pool(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32> {
   %r = linalg.pooling_nchw_sum {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
       ins(%x, %w : tensor<1x2x4x4xf32>, tensor<2x2xf32>) outs(%o : tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
   return %r : tensor<1x2x2x2xf32>
+}
+
+// A stride-1 depthwise 3x3 on a 4-column output runs over the padded width: each tap is a
+// contiguous window of the flattened [6 x 6] input (offsets ky*6 + kx, 3*6 + 4 = 22 elements),
+// summed into [4 x 6] rows whose first 4 columns are the result.
+// CHECK-LABEL: func.func @depthwise(
+// CHECK-SAME: %[[X:.*]]: tensor<1x8x6x6xf32>, %[[W:.*]]: tensor<8x3x3xf32>)
+// CHECK-NOT: linalg.fill
+// CHECK: %[[F:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0], [1], [2, 3]] : tensor<1x8x6x6xf32> into tensor<1x8x36xf32>
+// CHECK-NEXT: tensor.extract_slice %[[F]][0, 0, 0] [1, 8, 22] [1, 1, 1]
+// CHECK-NEXT: tensor.extract_slice %[[F]][0, 0, 1] [1, 8, 22] [1, 1, 1]
+// CHECK: tensor.extract_slice %[[F]][0, 0, 14] [1, 8, 22] [1, 1, 1]
+// CHECK: %[[R:.*]] = tensor.empty() : tensor<1x8x24xf32>
+// CHECK-NEXT: %[[D:.*]] = tensor.extract_slice %[[R]][0, 0, 0] [1, 8, 22] [1, 1, 1]
+// CHECK-NEXT: %[[G:.*]] = linalg.generic {{.*}} outs(%[[D]] : tensor<1x8x22xf32>)
+// CHECK: tensor.insert_slice %[[G]] into %[[R]][0, 0, 0] [1, 8, 22] [1, 1, 1]
+// CHECK-NEXT: %[[PADDED:.*]] = tensor.expand_shape %{{.*}} {{\[}}[0], [1], [2, 3]] output_shape [1, 8, 4, 6]
+// CHECK-NEXT: %[[Y:.*]] = tensor.extract_slice %[[PADDED]][0, 0, 0, 0] [1, 8, 4, 4] [1, 1, 1, 1]
+// CHECK-NEXT: return %[[Y]]
+func.func @depthwise(%x: tensor<1x8x6x6xf32>, %w: tensor<8x3x3xf32>) -> tensor<1x8x4x4xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x4x4xf32>
+  %o = linalg.fill ins(%z : f32) outs(%e : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%x, %w : tensor<1x8x6x6xf32>, tensor<8x3x3xf32>) outs(%o : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  return %r : tensor<1x8x4x4xf32>
+}
+
+// A max pool into an output that is not its identity reads it.
+// CHECK-LABEL: func.func @max_into(
+// CHECK-SAME: %{{.*}}: tensor<1x2x4x4xf32>, %[[O:.*]]: tensor<1x2x3x3xf32>)
+// CHECK: linalg.generic {{.*}} outs(%[[O]] : tensor<1x2x3x3xf32>)
+// CHECK-NEXT: ^bb0(%[[I0:.*]]: f32, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32, %[[OUT:.*]]: f32):
+// CHECK-NEXT: arith.maximumf %[[OUT]], %[[I0]] : f32
+func.func @max_into(%x: tensor<1x2x4x4xf32>, %o: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
+  %w = tensor.empty() : tensor<2x2xf32>
+  %r = linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%x, %w : tensor<1x2x4x4xf32>, tensor<2x2xf32>) outs(%o : tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  return %r : tensor<1x2x3x3xf32>
 }
 
 // The register tile fits the vector registers of the CPU the code is for:
