@@ -621,14 +621,14 @@ class MemoryEstimate:
                    f"{format_bytes(self.lower_bound)} live")
         for b in self.peak_buffers[:TOP]:
             out.append(f"    {format_bytes(b.size):>10}  {b.kind:<16} {b.type:<22} {b.op} {b.name}")
-        out.append(f"  largest activations:")
+        out.append("  largest activations:")
         for i, b in enumerate(self.top_activations, 1):
             note = (f" (in place of {b.reuses})" if b.reuses else "") + \
                 (f" (written into the padded {b.padded})" if b.padded else "")
             out.append(f"  {i:>3}. {format_bytes(b.size):>10}  {b.type:<22} ops {b.start}-{b.end}  "
                        f"{b.op} {b.name}{note}")
         if self.top_workspace:
-            out.append(f"  largest scratch buffers:")
+            out.append("  largest scratch buffers:")
             for i, b in enumerate(self.top_workspace, 1):
                 out.append(f"  {i:>3}. {format_bytes(b.size):>10}  {b.kind:<16} {b.type:<22} op {b.start}  "
                            f"{b.op} {b.name}")

@@ -393,7 +393,6 @@ def _target_cpu(module: ir.Module, jit_cpu: str | None) -> str:
     AVX-512 machine generates exactly the code (and the runtime calls) an
     AVX2-only one would.
     """
-    import os
     import platform
 
     cpu = _jit_cpu_name(jit_cpu)
