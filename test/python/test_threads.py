@@ -17,7 +17,7 @@ from ge_mlir.target.cpu.runner import CpuExecutable
 
 def _model() -> onnx.ModelProto:
     """A conv (shifted matmuls), a linear layer and an attention-like batched matmul; the linear
-    layer (6.3M multiply-adds) is above the size the strategy parallelizes (2^22)."""
+    layer (6.3M multiply-adds) is above the size the strategy parallelizes (2^19)."""
     rng = np.random.default_rng(0)
     w = numpy_helper.from_array(rng.standard_normal((64, 16, 3, 3)).astype(np.float32), "w")
     fc = numpy_helper.from_array(rng.standard_normal((1024, 96)).astype(np.float32), "fc")

@@ -153,7 +153,7 @@ func.func @gemv(%a: tensor<1x8xf32>, %b: tensor<8x256xf32>, %c: tensor<1x256xf32
 // With threads, a large matmul part is cut into one scf.forall iteration per
 // thread: the 60 rows of 6-row tiles into 2 blocks of 4 column panels (64
 // columns); the register tiling (and K blocking) runs inside each. Parts under
-// 2^22 multiply-adds stay sequential: the 4-row rest (512K), @matmul.
+// 2^19 multiply-adds stay sequential: the 2-row rest (256K), @matmul.
 // THREADS-LABEL: func.func @matmul(
 // THREADS-NOT: scf.forall
 // THREADS-LABEL: func.func @big(
@@ -163,10 +163,10 @@ func.func @gemv(%a: tensor<1x8xf32>, %b: tensor<8x256xf32>, %c: tensor<1x256xf32
 // THREADS: scf.forall.in_parallel
 // THREADS-NEXT: tensor.parallel_insert_slice %{{.*}} into %[[O]][0, %{{.*}}] [60, 64] [1, 1]
 // THREADS-NOT: scf.forall
-// THREADS: vector.outerproduct {{.*}} : vector<4xf32>, vector<16xf32>
-func.func @big(%a: tensor<64x1024xf32>, %b: tensor<1024x128xf32>, %c: tensor<64x128xf32>) -> tensor<64x128xf32> {
-  %r = linalg.matmul ins(%a, %b : tensor<64x1024xf32>, tensor<1024x128xf32>) outs(%c : tensor<64x128xf32>) -> tensor<64x128xf32>
-  return %r : tensor<64x128xf32>
+// THREADS: vector.outerproduct {{.*}} : vector<2xf32>, vector<16xf32>
+func.func @big(%a: tensor<62x1024xf32>, %b: tensor<1024x128xf32>, %c: tensor<62x128xf32>) -> tensor<62x128xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<62x1024xf32>, tensor<1024x128xf32>) outs(%c : tensor<62x128xf32>) -> tensor<62x128xf32>
+  return %r : tensor<62x128xf32>
 }
 
 // With threads, a large elementwise or row generic (at least 2^16 loop iterations) is cut into
