@@ -467,18 +467,10 @@ def _generic_split(op: ir.Operation, threads: int) -> list[int] | None:
     order), or None when the op is too small, dynamic or has no such loop."""
     if op.parent is None or op.parent.name != "func.func" or len(op.results) != 1:
         return None
-    if op.name == "linalg.fill":  # a padded buffer's zeros, a pool's -inf: all loops parallel
-        t = _static(op.results[0].type)
-        if t is None:
-            return None
-        ranges, kinds = list(t.shape), ["parallel"] * t.rank
-        if int(np.prod(ranges)) < PARALLEL_MIN_ITERATIONS:
-            return None
-    else:
-        ranges = _loop_ranges(op)
-        if ranges is None or int(np.prod(ranges)) < PARALLEL_MIN_ITERATIONS:
-            return None
-        kinds = [str(k) for k in ir.ArrayAttr(op.attributes["iterator_types"])]
+    ranges = _loop_ranges(op)
+    if ranges is None or int(np.prod(ranges)) < PARALLEL_MIN_ITERATIONS:
+        return None
+    kinds = [str(k) for k in ir.ArrayAttr(op.attributes["iterator_types"])]
     for d, (size, kind) in enumerate(zip(ranges, kinds)):
         if "parallel" in kind and size >= threads:
             tiles = [0] * len(ranges)
@@ -489,15 +481,14 @@ def _generic_split(op: ir.Operation, threads: int) -> list[int] | None:
 
 def parallelize_generics(module: ir.Module | ir.Operation, threads: int) -> int:
     """Puts every large top-level ``linalg.generic`` (elementwise ops, epilogues, im2col
-    gathers, depthwise and pooling tap sums, row reductions) and ``linalg.fill`` (padded
-    buffers) in an ``scf.forall`` of ``threads`` blocks of its outermost parallel loop; returns
-    how many."""
+    gathers, depthwise and pooling tap sums, row reductions) in an ``scf.forall`` of ``threads``
+    blocks of its outermost parallel loop; returns how many."""
     from mlir.dialects.transform import interpreter
 
     i64 = ir.IntegerType.get_signless(64)
     lines, count = [], 0
     any_op = "!transform.any_op"
-    for op in _ops(module, ("linalg.generic", "linalg.fill")):
+    for op in _ops(module, ("linalg.generic",)):
         tiles = _generic_split(op, threads)
         if tiles is None:
             continue
@@ -518,7 +509,7 @@ module attributes {{transform.with_named_sequence}} {{
   }}
 }}""")
     interpreter.apply_named_sequence(module.operation, script.body.operations[0], script)
-    for op in _ops(module, ("linalg.generic", "linalg.fill")):
+    for op in _ops(module, ("linalg.generic",)):
         if _PAR_TAG in op.attributes:
             del op.attributes[_PAR_TAG]
     return count

@@ -181,10 +181,6 @@ func.func @big(%a: tensor<62x1024xf32>, %b: tensor<1024x128xf32>, %c: tensor<62x
 // THREADS-LABEL: func.func @row_sum(
 // THREADS: scf.forall (%{{.*}}) in (2)
 // THREADS: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} ins(%{{.*}} : tensor<256x256xf32>) outs(%{{.*}} : tensor<256xf32>)
-// A large fill (a padded buffer's zeros) is split the same way.
-// THREADS-LABEL: func.func @padded_zeros(
-// THREADS: scf.forall (%{{.*}}) in (2) shared_outs(%[[P:.*]] = %{{.*}}) -> (tensor<1x64x58x58xf32>)
-// THREADS: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x32x58x58xf32>)
 // THREADS-LABEL: func.func @small_map(
 // THREADS-NOT: scf.forall
 // THREADS: return
@@ -208,12 +204,6 @@ func.func @row_sum(%x: tensor<512x256xf32>, %o: tensor<512xf32>) -> tensor<512xf
     linalg.yield %s : f32
   } -> tensor<512xf32>
   return %r : tensor<512xf32>
-}
-func.func @padded_zeros() -> tensor<1x64x58x58xf32> {
-  %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<1x64x58x58xf32>
-  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x64x58x58xf32>) -> tensor<1x64x58x58xf32>
-  return %f : tensor<1x64x58x58xf32>
 }
 func.func @small_map(%x: tensor<64x64xf32>, %o: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %z = arith.constant 0.0 : f32
