@@ -19,7 +19,8 @@
 // static and contiguous (the same iterations go to the same thread on every call;
 // tasks never split a reduction, so results do not depend on the thread count).
 // A fork from inside a region, or while another thread's call holds the team, runs
-// its microtask on the calling thread alone: correct, never blocking.
+// its microtask on the calling thread alone: correct, never blocking. A child process
+// of fork() starts a team of its own (it has none of the parent's threads).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +31,7 @@
 #include <cstdarg>
 #include <cstdint>
 #include <mutex>
+#include <pthread.h>
 #include <thread>
 #include <vector>
 
@@ -87,7 +89,23 @@ class Team {
 public:
   static Team &get() {
     // Never destroyed: workers may still be parked when the process exits.
-    static Team *team = new Team();
+    Team *team = current_.load(std::memory_order_acquire);
+    if (!team) {
+      std::lock_guard<std::mutex> lock(creating_);
+      team = current_.load(std::memory_order_acquire);
+      if (!team) {
+        static const bool registered = [] {
+          // A child of fork() has none of the parent's workers: it must not wait for them.
+          // It starts a team of its own on first use (the parent's, possibly mid-region with
+          // its mutexes held, is abandoned).
+          pthread_atfork(nullptr, nullptr, [] { current_.store(nullptr, std::memory_order_release); });
+          return true;
+        }();
+        (void)registered;
+        team = new Team();
+        current_.store(team, std::memory_order_release);
+      }
+    }
     return *team;
   }
 
@@ -115,8 +133,12 @@ public:
     if (sleepers_.load(std::memory_order_acquire))
       wake_.notify_all();
     runAs(0);
-    while (pending_.load(std::memory_order_acquire))
-      GE_PAUSE();
+    for (unsigned spins = 0; pending_.load(std::memory_order_acquire); ++spins) {
+      if (spins < 4096)
+        GE_PAUSE();
+      else
+        std::this_thread::yield();  // a worker was descheduled (more threads than cores)
+    }
     return true;
   }
 
@@ -181,6 +203,8 @@ private:
     }
   }
 
+  static inline std::atomic<Team *> current_{nullptr};
+  static inline std::mutex creating_;
   std::vector<std::thread> workers_;
   std::mutex owner_;
   std::mutex sleep_;

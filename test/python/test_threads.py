@@ -211,3 +211,28 @@ def test_split_elementwise_window_and_row_ops_give_the_bits_of_one_thread():
     np.testing.assert_array_equal(a, b)
     (want,) = ort.InferenceSession(proto.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"x": x})
     np.testing.assert_allclose(b, want, rtol=1e-5, atol=1e-6)
+
+
+def test_a_forked_child_runs_threaded_code_on_a_team_of_its_own():
+    """fork() copies the team's state but none of its threads: the child must not wait for the
+    parent's workers (it would hang); it starts its own team and gets the parent's bits."""
+    import multiprocessing as mp
+
+    proto = _model()
+    x = np.random.default_rng(6).standard_normal((1, 16, 32, 32)).astype(np.float32)
+    model = ge_mlir.compile(proto, options={"num_threads": 2})
+    want = model(x)[0]  # the parent's team is running
+    ctx = mp.get_context("fork")
+    queue = ctx.Queue()
+
+    def child() -> None:
+        queue.put(bool(np.array_equal(model(x)[0], want)))
+
+    proc = ctx.Process(target=child)
+    proc.start()
+    proc.join(60)
+    alive = proc.is_alive()
+    if alive:
+        proc.kill()
+    assert not alive, "the forked child hung in the thread team"
+    assert proc.exitcode == 0 and queue.get(timeout=5)
