@@ -698,8 +698,9 @@ class CpuExecutable:
                 flag[()] = 0
             self._packed_fn(packed)
             counts = [int(flag) for flag in flags]
-        self._last_shapes = ", ".join(str(tuple(a.shape)) for a in arrays)
-        self._raise_on_checks(counts)
+        if any(counts):  # formatted only for the error (0.5 us of a 9 us call otherwise)
+            self._last_shapes = ", ".join(str(tuple(a.shape)) for a in arrays)
+            self._raise_on_checks(counts)
         return outs
 
     def _raise_on_checks(self, counts: list[int]) -> None:
