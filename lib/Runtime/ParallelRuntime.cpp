@@ -13,7 +13,8 @@
 // than a ResNet stage's matmul takes on two cores.
 //
 // The team: the calling thread (thread 0) and up to hardware_concurrency - 1
-// workers, started on first use. Between regions workers spin for a short while
+// workers, started on first use (fewer if the system grants fewer threads). Between
+// regions workers spin for a short while
 // (regions of one model call follow each other within microseconds) and then
 // sleep on a condition variable, so an idle process burns no CPU. Work sharing is
 // static and contiguous (the same iterations go to the same thread on every call;
@@ -30,10 +31,11 @@
 #include <condition_variable>
 #include <cstdarg>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <pthread.h>
 #include <thread>
-#include <vector>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -47,8 +49,9 @@ namespace {
 /// The outlined region: (global thread id*, bound thread id*, captured args...).
 using Microtask = void (*)(int32_t *, int32_t *, ...);
 
-/// Most captured arguments a microtask may take. LLVM's OpenMP IR builder packs
-/// every capture into one struct (argc 1), so this bound is never reached.
+/// Most captured arguments a microtask may take. LLVM 22's OpenMP IR builder packs
+/// every capture into one struct (argc 1); another LLVM passing more fails loudly
+/// in fork_call rather than calling the microtask with arguments missing.
 constexpr int kMaxArgs = 8;
 
 /// How long a worker spins for the next region before it sleeps.
@@ -81,7 +84,7 @@ void invoke(Microtask fn, int32_t gtid, int argc, void *const *args) {
   case 5: reinterpret_cast<F5>(fn)(&gtid, &btid, a[0], a[1], a[2], a[3], a[4]); break;
   case 6: reinterpret_cast<F6>(fn)(&gtid, &btid, a[0], a[1], a[2], a[3], a[4], a[5]); break;
   case 7: reinterpret_cast<F7>(fn)(&gtid, &btid, a[0], a[1], a[2], a[3], a[4], a[5], a[6]); break;
-  default: reinterpret_cast<F8>(fn)(&gtid, &btid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]); break;
+  default: reinterpret_cast<F8>(fn)(&gtid, &btid, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]); break;  // 8
   }
 }
 
@@ -109,7 +112,7 @@ public:
     return *team;
   }
 
-  int32_t maxThreads() const { return static_cast<int32_t>(workers_.size()) + 1; }
+  int32_t maxThreads() const { return workers_ + 1; }
 
   /// Runs `fn` on `n` threads (the caller is thread 0); false if the team is busy.
   bool run(int32_t n, Microtask fn, int argc, void *const *args) {
@@ -160,11 +163,31 @@ public:
 
 private:
   Team() {
+    // pthread_create, not std::thread: this library is built without exceptions, and a thread
+    // that cannot be had (ulimit, cgroup) must make a smaller team, not terminate the process.
     unsigned hw = std::thread::hardware_concurrency();
-    for (unsigned i = 1; i < std::max(hw, 1u); ++i)
-      workers_.emplace_back([this, i] { work(static_cast<int32_t>(i)); });
-    for (auto &w : workers_)
-      w.detach();
+    for (unsigned i = 1; i < std::max(hw, 1u); ++i) {
+      pthread_t thread;
+      auto *worker = new Worker{this, static_cast<int32_t>(i)};
+      if (pthread_create(&thread, nullptr, &Team::start, worker) != 0) {
+        delete worker;
+        break;
+      }
+      pthread_detach(thread);
+      ++workers_;
+    }
+  }
+
+  struct Worker {
+    Team *team;
+    int32_t id;
+  };
+
+  static void *start(void *arg) {
+    Worker w = *static_cast<Worker *>(arg);
+    delete static_cast<Worker *>(arg);
+    w.team->work(w.id);
+    return nullptr;
   }
 
   void runAs(int32_t thread) {
@@ -205,7 +228,7 @@ private:
 
   static inline std::atomic<Team *> current_{nullptr};
   static inline std::mutex creating_;
-  std::vector<std::thread> workers_;
+  int32_t workers_ = 0;
   std::mutex owner_;
   std::mutex sleep_;
   std::condition_variable wake_;
@@ -266,10 +289,16 @@ GE_EXPORT int32_t ge_rt_kmpc_global_thread_num(void *) { return tlThread; }
 GE_EXPORT void ge_rt_kmpc_push_num_threads(void *, int32_t, int32_t n) { tlPushed = n; }
 
 GE_EXPORT void ge_rt_kmpc_fork_call(void *, int32_t argc, Microtask fn, ...) {
+  if (argc < 0 || argc > kMaxArgs) {
+    std::fprintf(stderr, "ge-mlir thread team: a parallel region with %d captured arguments (at most %d: "
+                         "LLVM's OpenMP IR builder passes one struct); this LLVM is not supported\n",
+                 static_cast<int>(argc), kMaxArgs);
+    std::abort();
+  }
   void *args[kMaxArgs] = {};
   va_list ap;
   va_start(ap, fn);
-  for (int i = 0; i < argc && i < kMaxArgs; ++i)
+  for (int i = 0; i < argc; ++i)
     args[i] = va_arg(ap, void *);
   va_end(ap);
   int32_t n = tlPushed > 0 ? tlPushed : Team::get().maxThreads();

@@ -77,17 +77,21 @@ def _int_list(op: ir.Operation, name: str) -> list[int]:
 _SHIFTED_MIN_COLUMNS = 1000
 
 
-def _is_zero_fill(v: ir.Value) -> bool:
-    owner = v.owner
-    owner = owner.operation if isinstance(owner, ir.OpView) else owner
+def _fill_scalar(v: ir.Value) -> float | None:
+    """The float constant ``v`` is filled with (``linalg.fill`` of an ``arith.constant``), or None."""
+    owner = v.owner.operation if isinstance(v.owner, ir.OpView) else v.owner
     if not isinstance(owner, ir.Operation) or owner.name != "linalg.fill":
-        return False
+        return None
     scalar = owner.operands[0].owner
     scalar = scalar.operation if isinstance(scalar, ir.OpView) else scalar
     if not isinstance(scalar, ir.Operation) or scalar.name != "arith.constant":
-        return False
+        return None
     attr = scalar.attributes["value"]
-    return isinstance(attr, ir.FloatAttr) and ir.FloatAttr(attr).value == 0.0
+    return ir.FloatAttr(attr).value if isinstance(attr, ir.FloatAttr) else None
+
+
+def _is_zero_fill(v: ir.Value) -> bool:
+    return _fill_scalar(v) == 0.0
 
 
 def _float_conv_operands(op: ir.Operation):
@@ -219,19 +223,6 @@ _MAX_TAPS = 64
 #: :func:`window_to_taps`): a 14- or 7-column row leaves most of a 16-lane vector loop to the
 #: scalar remainder (MobileNetV2's 14x14 depthwise layers ran 3x slower than onnxruntime's).
 _FLAT_WINDOW_MAX_COLUMNS = 32
-
-
-def _fill_scalar(v: ir.Value) -> float | None:
-    """The float constant ``v`` is filled with (``linalg.fill`` of an ``arith.constant``), or None."""
-    owner = v.owner.operation if isinstance(v.owner, ir.OpView) else v.owner
-    if not isinstance(owner, ir.Operation) or owner.name != "linalg.fill":
-        return None
-    scalar = owner.operands[0].owner
-    scalar = scalar.operation if isinstance(scalar, ir.OpView) else scalar
-    if not isinstance(scalar, ir.Operation) or scalar.name != "arith.constant":
-        return None
-    attr = scalar.attributes["value"]
-    return ir.FloatAttr(attr).value if isinstance(attr, ir.FloatAttr) else None
 
 
 def window_to_taps(op: ir.Operation) -> bool:
@@ -647,17 +638,14 @@ def hoist_vector_transfers(module: ir.Module | ir.Operation) -> None:
         interpreter.apply_named_sequence(module.operation, script.body.operations[0], script)
 
 
-#: L1 sets of the JIT CPUs' data caches (x86-64: 64-byte lines, 64 sets in a 32 or 48 KiB L1D).
-_L1_SETS = 64
-
-
 def _spread_constant_rows(op: ir.Operation) -> bool:
-    """A constant B whose row stride is a multiple of 32 cache lines gets 16 columns of padding.
+    """A constant B whose rows are an even number of 64-byte lines apart gets one line of padding.
 
     The register tile reads a ``[K, TN]`` panel of B: K rows ``N * 4`` bytes apart. When
-    ``N / 16`` (the stride in 64-byte lines) shares a large power of two with the 64 L1 sets,
-    every row falls in the same few sets and the panel evicts itself (N = 1024: all 256 rows in one
-    set of 8 ways; N = 768: four sets). Storing B as ``[K, N']`` with ``N' / 16`` odd spreads the
+    ``N / 16`` (the stride in lines) shares a large power of two with the L1's set count (a power
+    of two: 64 on x86-64's 32 and 48 KiB L1Ds), every row falls in the same few sets and the panel
+    evicts itself (N = 1024: all 256 rows in one set of 8 ways; N = 768: four sets). An odd stride
+    in lines is coprime with any power-of-two set count: B stored as ``[K, N + 16]`` spreads the
     rows over all sets; the matmul reads the ``[K, N]`` slice (a 128 x 256 x 8192 product: 143 ->
     179 GFLOP/s, 128 x 256 x 2048: 194 -> 240). Constants only: their layout is ours to choose."""
     from ...ir.constants import RESOURCE_THRESHOLD, constant_array
@@ -714,7 +702,7 @@ def _defer_zero_fill(op: ir.Operation, tag: int) -> None:
 
 def _static_slice(op: ir.Operation, name: str) -> list[int] | None:
     values = list(ir.DenseI64ArrayAttr(op.attributes[name]))
-    return None if any(v == ir.ShapedType.get_dynamic_size() or v < -(1 << 62) for v in values) else values
+    return None if ir.ShapedType.get_dynamic_size() in values else values
 
 
 def _depends_on(v: ir.Value, iv: ir.Value) -> bool:
@@ -785,24 +773,37 @@ def _traced_empty(v: ir.Value) -> ir.Operation | None:
     return None
 
 
+#: Ops whose tensor operands only carry the register tiling's structure (slices, inserts, loop
+#: values, tile writes): they never read the accumulator's elements themselves.
+_TILING_STRUCTURE = frozenset({"tensor.extract_slice", "tensor.insert_slice", "tensor.parallel_insert_slice",
+                               "scf.for", "scf.forall", "scf.yield", "vector.transfer_write"})
+
+
 def _zero_accumulators(module: ir.Module | ir.Operation) -> None:
     """Replaces each register tile's accumulator read of a tagged empty tensor by zeros; restores
     the fill where anything else would read the empty tensor (a part left untiled)."""
     from mlir.dialects import arith, linalg as lg
 
-    reads, unsafe = [], set()
-    for op in _ops(module, ("vector.transfer_read",)):
-        empty = _traced_empty(op.operands[0])
-        if empty is not None:
-            reads.append(op)
-    for op in _ops(module, ("linalg.matmul", "linalg.batch_matmul", "linalg.generic", "linalg.fill", "linalg.copy")):
+    def tag(empty: ir.Operation) -> int:
+        return int(ir.IntegerAttr(empty.attributes[_ZERO_TAG]).value)
+
+    reads: list[tuple[ir.Operation, int]] = []
+    unsafe: set[int] = set()
+    found: list[ir.Operation] = []
+    module.operation.walk(lambda o: found.append(o) or ir.WalkResult.ADVANCE)
+    for op in found:
+        if op.name in _TILING_STRUCTURE:
+            continue
         for v in op.operands:
             empty = _traced_empty(v) if isinstance(v.type, ir.RankedTensorType) else None
-            if empty is not None:
-                unsafe.add(int(ir.IntegerAttr(empty.attributes[_ZERO_TAG]).value))
-    for op in reads:
-        empty = _traced_empty(op.operands[0])
-        if int(ir.IntegerAttr(empty.attributes[_ZERO_TAG]).value) in unsafe:
+            if empty is None:
+                continue
+            if op.name == "vector.transfer_read":
+                reads.append((op, tag(empty)))
+            else:
+                unsafe.add(tag(empty))
+    for op, t in reads:
+        if t in unsafe:
             continue
         vt = ir.VectorType(op.results[0].type)
         with op.location, ir.InsertionPoint(op):
@@ -812,7 +813,7 @@ def _zero_accumulators(module: ir.Module | ir.Operation) -> None:
     for empty in _ops(module, ("tensor.empty",)):
         if _ZERO_TAG not in empty.attributes:
             continue
-        if int(ir.IntegerAttr(empty.attributes[_ZERO_TAG]).value) in unsafe:
+        if tag(empty) in unsafe:
             t = ir.RankedTensorType(empty.results[0].type)
             with empty.location, ir.InsertionPoint.after(empty):
                 zero = arith.constant(t.element_type, 0.0)

@@ -43,13 +43,17 @@ ONE_SHOT_RETURNING_PIPELINE = (
 #: Buffers to the LLVM dialect, plus ``convert-math-to-funcs`` (integer powers)
 #: and ``convert-math-to-libm`` (tanh, erf, log1p, ... without an LLVM
 #: intrinsic) before the func lowering.
-LLVM_PIPELINE = (
+_LLVM_CONVERSIONS = (
     "convert-vector-to-scf{full-unroll=1}, convert-linalg-to-loops, lower-affine, "
     "convert-scf-to-cf, canonicalize, convert-vector-to-llvm, expand-strided-metadata, lower-affine, "
     "finalize-memref-to-llvm, convert-math-to-funcs{convert-ctlz=0}, convert-math-to-llvm, convert-math-to-libm, "
     "convert-scf-to-cf, convert-arith-to-llvm, convert-index-to-llvm, convert-cf-to-llvm, "
-    "convert-func-to-llvm, convert-ub-to-llvm, reconcile-unrealized-casts"
+    "convert-func-to-llvm, convert-ub-to-llvm"
 )
+LLVM_PIPELINE = _LLVM_CONVERSIONS + ", reconcile-unrealized-casts"
+#: The same for code with parallel regions: the ``omp`` ops' own types are converted once
+#: everything inside them is LLVM.
+LLVM_PIPELINE_THREADED = _LLVM_CONVERSIONS + ", convert-openmp-to-llvm, reconcile-unrealized-casts"
 
 #: The CPU pipeline's stages after the ge level, in order (``compile_to`` names).
 CPU_STAGES = CpuTarget.stages
@@ -66,6 +70,8 @@ _STAGE_ACTIONS = {"linalg": "lower the module to linalg", "bufferized": "bufferi
 #: builder outlines into ``__kmpc_fork_call`` microtasks; the JIT resolves the ``__kmpc_*`` calls
 #: to the team's entry points (:data:`_RUNTIME_SYMBOLS`).
 PARALLEL_BUFFERIZED = "scf-forall-to-parallel"
+#: (``canonicalize`` inlines the ``memref.alloca_scope`` the conversion wraps each body in: the
+#: scf-to-cf lowering would otherwise give it several blocks, which its verifier rejects.)
 PARALLEL_LLVM = "convert-scf-to-openmp{{num-threads={threads}}}, canonicalize"
 
 
@@ -113,8 +119,7 @@ def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, 
             passes.append("ge-approximate-math")
         if threads > 1:
             passes.append(PARALLEL_LLVM.format(threads=threads))
-        passes += [LLVM_PIPELINE.replace("reconcile-unrealized-casts", "convert-openmp-to-llvm, reconcile-unrealized-casts")
-                   if threads > 1 else LLVM_PIPELINE, "ge-mark-noalias-pointers"]
+        passes += [LLVM_PIPELINE_THREADED if threads > 1 else LLVM_PIPELINE, "ge-mark-noalias-pointers"]
     else:
         raise ValueError(f"unknown CPU stage {stage!r} (stages: {', '.join(CPU_STAGES)})")
     return f"builtin.module({', '.join(passes)})"
@@ -414,7 +419,8 @@ def _target_cpu(module: ir.Module, jit_cpu: str | None) -> str:
 
 
 def async_runtime_library() -> str:
-    """Path of the MLIR async runtime (``mlirAsyncRuntime*``) shipped with the MLIR Python package."""
+    """Path of the MLIR async runtime (``mlirAsyncRuntime*``) shipped with the MLIR Python package:
+    threaded artefacts saved before the thread team (lib/Runtime/ParallelRuntime.cpp) call it."""
     import importlib.util
     from pathlib import Path
 
@@ -423,8 +429,8 @@ def async_runtime_library() -> str:
         path = Path(root) / "lib" / "libmlir_async_runtime.so"
         if path.exists():
             return str(path)
-    raise ExecutionError("multi-threaded code needs the MLIR async runtime (mlir/lib/libmlir_async_runtime.so), "
-                         "which this MLIR package does not ship; compile with num_threads=1")
+    raise ExecutionError("this threaded artefact predates ge-mlir's thread team and needs the MLIR async runtime "
+                         "(mlir/lib/libmlir_async_runtime.so), which this MLIR package does not ship; recompile the model")
 
 
 _ASYNC_RUNTIME: list[Any] = []
@@ -614,8 +620,6 @@ class CpuExecutable:
             try:
                 # Position-independent code (same speed here): the object the engine keeps can be
                 # linked into a shared library as it is (CompiledModel.save, target/cpu/artefact.py).
-                if num_threads > 1:
-                    _load_async_runtime()
                 self._engine = ExecutionEngine(self._module, opt_level=opt_level, enable_pic=True)
                 _register_runtime(self._engine)
                 # The packed entry point (void **args), looked up once: the

@@ -124,7 +124,8 @@ def cast_saturating(ctx, x: ir.Value, elem: ir.Type, saturate: bool) -> ir.Value
 def _to_e8m0(ctx, x: ir.Value, saturate: bool, mode: str) -> ir.Value:
     """FLOAT8E8M0 (a biased power of two) as the reference computes it (``to_float8e8m0``): the f32
     exponent field, rounded up by the fraction per ``round_mode`` (``up``: any fraction;
-    ``nearest``: guard bit and (round, sticky or odd exponent); ``down``: never), not past 254
+    ``nearest``: guard bit and (round, sticky or a non-zero exponent, which the reference calls
+    its lsb); ``down``: never), not past 254
     when saturating; NaN and inf give 255. Built from ge.bitcast and integer ops."""
     if mode not in ("up", "down", "nearest"):
         ctx.invalid(f"round_mode must be up, down or nearest, got {mode!r}")
