@@ -88,6 +88,9 @@ ELEMENTWISE_OPS = frozenset(f"ge.{n}" for n in (*_UNARY, *_BINARY, "cast", "wher
 #: Below this many output columns (rows x padded width) a stride-1 convolution uses
 #: im2col rather than shifted matmuls (``ge_mlir.target.cpu.codegen._SHIFTED_MIN_COLUMNS``).
 SHIFTED_MIN_COLUMNS = 1000
+#: Smaller images use shifted matmuls over output rows from this many filters when the filter is a
+#: constant (``ge_mlir.target.cpu.codegen._ROWS_MIN_FILTERS``), im2col otherwise.
+ROWS_MIN_FILTERS = 16
 #: ``strategy`` value: the best of the heuristic strategies, never the exact solver.
 HEURISTICS_ONLY = "heuristics"
 
@@ -207,9 +210,14 @@ def lowering_model(op: ir.Operation) -> OpModel:
 
 def _conv_core(m: OpModel, x_pos: int, xt: ir.RankedTensorType, padded: list[int], pad_first_copy: bool,
                w_shape: list[int], out_nchw: list[int], strides: list[int], dilations: list[int], groups: int,
-               epilogue: bool, out_t: ir.RankedTensorType) -> int:
+               epilogue: bool, out_t: ir.RankedTensorType, own_buffer: bool = False,
+               constant_filter: bool = False) -> tuple[int, list[int]]:
     """Fills ``m`` for the convolution of the (padded) NCHW input ``padded`` by an OIHW filter;
-    returns the step that reads the (padded) input."""
+    returns the step that reads the (padded) input and the shape of the padded buffer.
+
+    ``own_buffer``: the padded input is the convolution's own zero-filled buffer (a padded or
+    dilated copy); shifted matmuls then pad it with zero rows below instead of copying it again.
+    ``constant_filter``: the filter is a constant (small-image shifted matmuls store it packed)."""
     n, c, hp, wp = padded
     f, cg, kh, kw = w_shape
     _, _, ho, wo = out_nchw
@@ -217,12 +225,26 @@ def _conv_core(m: OpModel, x_pos: int, xt: ir.RankedTensorType, padded: list[int
     elem, acc_elem = _elem_name(xt), _elem_name(xt, acc=True)
     is_float = isinstance(xt.element_type, ir.FloatType) and ir.FloatType(xt.element_type).width in (32, 64)
     acc_shape = [n, f, ho, wo]
-    if groups == 1 and is_float and n == 1 and strides == [1, 1] and kh * kw > 1 and ho * wp >= SHIFTED_MIN_COLUMNS:
+    shifted = groups == 1 and is_float and n == 1 and strides == [1, 1] and kh * kw > 1
+    columns = shifted and ho * wp >= SHIFTED_MIN_COLUMNS
+    rows = shifted and not columns and f >= ROWS_MIN_FILTERS and constant_filter
+    if columns or rows:
         extra = (kw - 1) * dilations[1]
-        m.scratch.append(_scratch("row copy", [c, hp * wp + extra], eb, elem, GATHER, COMPUTE))
-        read_input, acc_step = GATHER, COMPUTE
-        acc_shape = [f, ho * wp]
-        m.result_view = True  # the result is a slice of the [F, Ho*Wp] accumulator
+        # Steps: the matmuls at compute (columns) or gather (rows: the transpose of the [Ho*Wp, F]
+        # accumulator into the [N, F, Ho, Wo] result at compute).
+        mm_step = COMPUTE if columns else GATHER
+        if own_buffer:
+            padded = [n, c, hp - (-extra // wp), wp]
+            read_input = mm_step
+        else:
+            read_input = GATHER if columns else PREP
+            m.scratch.append(_scratch("row copy", [c, hp * wp + extra], eb, elem, read_input, mm_step))
+        acc_step = COMPUTE
+        if columns:
+            acc_shape = [f, ho * wp]
+            m.result_view = True  # the result is a slice of the [F, Ho*Wp] accumulator
+        else:
+            m.scratch.append(_scratch("row accumulator", [ho * wp, f], ab, acc_elem, GATHER, COMPUTE))
     elif groups == 1 and is_float:
         if kh == kw == 1 and strides == [1, 1]:
             read_input, acc_step = COMPUTE, COMPUTE
@@ -247,7 +269,7 @@ def _conv_core(m: OpModel, x_pos: int, xt: ir.RankedTensorType, padded: list[int
         m.result_view = False
     else:
         m.out = acc_step
-    return read_input
+    return read_input, padded
 
 
 def _nchw_copies(m: OpModel, xt: ir.RankedTensorType, x: list[int], padded: list[int], read: int) -> None:
@@ -280,8 +302,10 @@ def _conv2d(op: ir.Operation) -> OpModel:
     out = _nchw(list(rt.shape), nhwc)
     padded = [x[0], x[1], x[2] + pads[0] + pads[2], x[3] + pads[1] + pads[3]]
     epilogue = has_bias or has_residual or act != "none" or _acc_bytes(xt) != _elem_bytes(rt)
-    read = _conv_core(m, 0, xt, padded, any(pads) and not nhwc, list(wt.shape), out, strides, dilations, groups,
-                      epilogue, rt)
+    w_owner = op.operands[1].owner
+    constant_filter = (w_owner.operation if isinstance(w_owner, ir.OpView) else w_owner).name == "ge.constant"
+    read, padded = _conv_core(m, 0, xt, padded, any(pads) and not nhwc, list(wt.shape), out, strides, dilations,
+                              groups, epilogue, rt, own_buffer=any(pads), constant_filter=constant_filter)
     if has_residual and not nhwc:
         m.inplace_operands = [len(op.operands) - 1]
     if nhwc:
@@ -332,8 +356,10 @@ def _conv_transpose2d(op: ir.Operation) -> OpModel:
     full = [n, f, hd - bh, wd - bw]
     epilogue = len(op.operands) > 2 or attr_enum(op, "activation", "none") != "none" or any(pads) or \
         _acc_bytes(xt) != _elem_bytes(rt)
-    _conv_core(m, 0, xt, [n, c, hd, wd], False, [f, cin // groups, kh, kw], full, [1, 1], dilations, groups,
-               epilogue, rt)
+    # The filter is flipped at run time (not a constant to pack); the dilated input is its own buffer.
+    read, dilated = _conv_core(m, 0, xt, [n, c, hd, wd], False, [f, cin // groups, kh, kw], full, [1, 1], dilations,
+                               groups, epilogue, rt, own_buffer=True)
+    m.scratch[0] = _scratch("dilated input", dilated, eb, _elem_name(xt), PREP, read)
     m.read[0] = PREP
     if nhwc:
         m.scratch.append(_scratch("NCHW result", _nchw(list(rt.shape), True), _elem_bytes(rt), _elem_name(rt),

@@ -259,3 +259,87 @@ func.func @spread(%a: tensor<6x16xf32>, %c: tensor<6x32xf32>, %c2: tensor<6x40xf
 
 // ERR: error: ge-apply-codegen-strategy: the matmul register tile must be positive, got -2x
 // CPU: error: ge-apply-codegen-strategy: unknown JIT CPU 'pentium'
+
+// A stride-1 convolution of a large image: shifted matmuls summed inside each register tile.
+// Per [6, 16] tile of the [F, Ho*Wp] accumulator (AVX2 tile; F = 8 rows: 6, then 2), one K loop
+// per filter tap, the first from zeros, each next from the one before (the tile stays in
+// registers across the taps); one write per tile. The input gets kw - 1 trailing zeros.
+// AVX2-LABEL: func.func @shifted(
+// AVX2: %[[FLAT:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 0] [4, 1156] [1, 1] : tensor<4x1156xf32> into tensor<4x1158xf32>
+// AVX2: %[[ACC:.*]] = tensor.empty() : tensor<8x1088xf32>
+// AVX2-NEXT: %[[OUT:.*]] = scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[ACC]]) -> (tensor<8x1088xf32>)
+// AVX2: %[[T0:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %cst{{.*}}) -> (vector<6x16xf32>)
+// AVX2: vector.outerproduct {{.*}} : vector<6xf32>, vector<16xf32>
+// AVX2: %[[T1:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[T0]]) -> (vector<6x16xf32>)
+// AVX2: tensor.extract_slice %[[FLAT]][0, %{{.*}}] [4, 16] [1, 1] : tensor<4x1158xf32> to tensor<4x16xf32>
+// AVX2: tensor.extract_slice %{{.*}}[0, 0, 2, 2] [6, 4, 1, 1] [1, 1, 1, 1] : tensor<8x4x3x3xf32> to tensor<6x4x1x1xf32>
+// AVX2-NEXT: tensor.collapse_shape
+// AVX2-NEXT: %[[T8:.*]] = scf.for {{.*}} -> (vector<6x16xf32>)
+// AVX2: vector.transfer_write %[[T8]], {{.*}} : vector<6x16xf32>, tensor<6x16xf32>
+// AVX2: scf.for {{.*}} iter_args(%{{.*}} = %cst{{.*}}) -> (vector<2x16xf32>)
+// AVX2: vector.transfer_write {{.*}} : vector<2x16xf32>, tensor<2x16xf32>
+// AVX2: tensor.expand_shape %[[OUT]] {{\[}}[0, 1], [2, 3]] output_shape [1, 8, 32, 34]
+// AVX2-NOT: linalg.matmul
+func.func @shifted(%x: tensor<1x4x34x34xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<1x8x32x32xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x32x32xf32>
+  %o = linalg.fill ins(%z : f32) outs(%e : tensor<1x8x32x32xf32>) -> tensor<1x8x32x32xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%x, %w : tensor<1x4x34x34xf32>, tensor<8x4x3x3xf32>) outs(%o : tensor<1x8x32x32xf32>) -> tensor<1x8x32x32xf32>
+  return %r : tensor<1x8x32x32xf32>
+}
+
+// With threads, a large one runs its column panels as the iterations of one scf.forall.
+// THREADS-LABEL: func.func @shifted_threads(
+// THREADS: scf.forall (%[[P:.*]]) in (68) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<16x1088xf32>)
+// THREADS: scf.for {{.*}} step %c6{{.*}} -> (tensor<16x16xf32>)
+// THREADS: vector.outerproduct {{.*}} : vector<6xf32>, vector<16xf32>
+// THREADS: tensor.parallel_insert_slice %{{.*}} into %{{.*}}[0, %{{.*}}] [16, 16] [1, 1] : tensor<16x16xf32> into tensor<16x1088xf32>
+func.func @shifted_threads(%x: tensor<1x8x34x34xf32>, %w: tensor<16x8x3x3xf32>) -> tensor<1x16x32x32xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x32x32xf32>
+  %o = linalg.fill ins(%z : f32) outs(%e : tensor<1x16x32x32xf32>) -> tensor<1x16x32x32xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%x, %w : tensor<1x8x34x34xf32>, tensor<16x8x3x3xf32>) outs(%o : tensor<1x16x32x32xf32>) -> tensor<1x16x32x32xf32>
+  return %r : tensor<1x16x32x32xf32>
+}
+
+// A small image (80 output positions over the padded width) with a constant filter: shifted
+// matmuls over the rows of the transposed [Ho*Wp, F] output (AVX2 tile 6 x 16: 78 rows in tiles
+// of 6, then 2), the filter packed as [panel, tap, C, TN] rows; the result is one transpose.
+// The padded input is padded again with one more zero row (the last tap's window reads 2
+// elements past the image) instead of being copied into a longer buffer.
+// AVX2-LABEL: func.func @shifted_rows(
+// AVX2: %[[W:.*]] = arith.constant dense_resource<conv_filter_panels> : tensor<1x9x8x16xf32>
+// AVX2: %[[E:.*]] = tensor.empty() : tensor<1x8x11x10xf32>
+// AVX2-NEXT: %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<1x8x11x10xf32>)
+// AVX2-NEXT: %[[P:.*]] = tensor.insert_slice %{{.*}} into %[[Z]][0, 0, 1, 1] [1, 8, 8, 8] [1, 1, 1, 1]
+// AVX2-NEXT: %[[FLAT:.*]] = tensor.collapse_shape %[[P]] {{\[}}[0, 1], [2, 3]] : tensor<1x8x11x10xf32> into tensor<8x110xf32>
+// AVX2-NEXT: %[[ACC:.*]] = tensor.empty() : tensor<80x16xf32>
+// AVX2-NEXT: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[ACC]]) -> (tensor<80x16xf32>)
+// AVX2: tensor.extract_slice %[[FLAT]][0, %[[J]]] [8, 6] [1, 1] : tensor<8x110xf32> to tensor<8x6xf32>
+// AVX2-NEXT: tensor.extract_slice %[[W]][0, 0, 0, 0] [1, 1, 8, 16] [1, 1, 1, 1]
+// AVX2: %[[T0:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %cst{{.*}}) -> (vector<6x16xf32>)
+// AVX2: vector.transfer_read {{.*}} : tensor<1x6xf32>, vector<1x6xf32>
+// AVX2: vector.outerproduct {{.*}} : vector<6xf32>, vector<16xf32>
+// AVX2: scf.for {{.*}} iter_args(%{{.*}} = %[[T0]]) -> (vector<6x16xf32>)
+// AVX2: tensor.extract_slice %[[W]][0, 8, 0, 0] [1, 1, 8, 16] [1, 1, 1, 1]
+// AVX2: vector.transfer_write {{.*}} : vector<6x16xf32>, tensor<6x16xf32>
+// AVX2: vector.transfer_write {{.*}} : vector<2x16xf32>, tensor<2x16xf32>
+// AVX2: tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2]] output_shape [8, 10, 16] : tensor<80x16xf32> into tensor<8x10x16xf32>
+// AVX2-NEXT: tensor.extract_slice %{{.*}}[0, 0, 0] [8, 8, 16] [1, 1, 1]
+// AVX2-NEXT: tensor.empty() : tensor<16x8x8xf32>
+// AVX2-NEXT: linalg.transpose {{.*}} permutation = [2, 0, 1]
+// AVX2-NOT: linalg.matmul
+func.func @shifted_rows(%x: tensor<1x8x8x8xf32>) -> tensor<1x16x8x8xf32> {
+  %w = arith.constant dense<0.5> : tensor<16x8x3x3xf32>
+  %z = arith.constant 0.0 : f32
+  %pe = tensor.empty() : tensor<1x8x10x10xf32>
+  %pf = linalg.fill ins(%z : f32) outs(%pe : tensor<1x8x10x10xf32>) -> tensor<1x8x10x10xf32>
+  %p = tensor.insert_slice %x into %pf[0, 0, 1, 1] [1, 8, 8, 8] [1, 1, 1, 1] : tensor<1x8x8x8xf32> into tensor<1x8x10x10xf32>
+  %e = tensor.empty() : tensor<1x16x8x8xf32>
+  %o = linalg.fill ins(%z : f32) outs(%e : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%p, %w : tensor<1x8x10x10xf32>, tensor<16x8x3x3xf32>) outs(%o : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  return %r : tensor<1x16x8x8xf32>
+}

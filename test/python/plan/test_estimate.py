@@ -361,5 +361,12 @@ def test_bench_model_estimate_within_10_percent_of_the_final_plan(bench_models, 
         f"{name}: arena {plan['arena']} B is {plan['arena'] / plan['op_bound']:.3f}x the op bound {plan['op_bound']} B")
 
 
-#: Models whose arena may exceed 1.05x the op bound, and why (none today).
-ARENA_OVER_OP_BOUND: dict[str, float] = {}
+#: Models whose arena may exceed 1.05x the op bound, and why.
+ARENA_OVER_OP_BOUND: dict[str, float] = {
+    # The peak is the top decoder's concatenation: the skip, the up-sampled half and the padded
+    # buffer both are copied into are live at once (2.14 MB; every order computes the up-sampled
+    # half while the skip waits). The op bound counts each of the concat's two copies alone (1.62
+    # MB, the largest single op since the convolution after it pads in place instead of copying
+    # its padded input again: it was 2.16 MB, arena and op bound, before).
+    "unet": 1.35,
+}

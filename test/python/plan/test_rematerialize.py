@@ -105,8 +105,9 @@ def test_unet_budget_no_recompute_reaches_fails_saying_what_it_reached(unet, nat
 
 def test_unet_recompute_ratio_caps_the_extra_flops(unet, natural):
     arena = natural.memory_plan["arena"]
+    # 2 % is short of what 80 % needs (about 5 % since shifted-matmul convolutions pad in place).
     with pytest.raises(MemoryBudgetError, match="recompute_ratio cap"):
-        ge_mlir.compile(unet[0], options=_options(0.8 * arena, recompute_ratio=0.05), compile_to="bufferized",
+        ge_mlir.compile(unet[0], options=_options(0.8 * arena, recompute_ratio=0.02), compile_to="bufferized",
                         progress=False)
     m = ge_mlir.compile(unet[0], options=_options(0.8 * arena, recompute_ratio=0.25), compile_to="bufferized",
                         progress=False)
