@@ -88,9 +88,10 @@ ELEMENTWISE_OPS = frozenset(f"ge.{n}" for n in (*_UNARY, *_BINARY, "cast", "wher
 #: Below this many output columns (rows x padded width) a stride-1 convolution uses
 #: im2col rather than shifted matmuls (``ge_mlir.target.cpu.codegen._SHIFTED_MIN_COLUMNS``).
 SHIFTED_MIN_COLUMNS = 1000
-#: Smaller images use shifted matmuls over output rows from this many filters when the filter is a
-#: constant (``ge_mlir.target.cpu.codegen._ROWS_MIN_FILTERS``), im2col otherwise.
+#: A constant filter of this many filters and input channels runs as matmuls over the output
+#: positions (``ge_mlir.target.cpu.codegen._ROWS_MIN_FILTERS``, ``_ROWS_MIN_CHANNELS``).
 ROWS_MIN_FILTERS = 16
+ROWS_MIN_CHANNELS = 8
 #: ``strategy`` value: the best of the heuristic strategies, never the exact solver.
 HEURISTICS_ONLY = "heuristics"
 
@@ -178,9 +179,12 @@ def lowering_model(op: ir.Operation) -> OpModel:
 
     ``conv2d`` (NCHW; NHWC adds a transposed copy of the input at ``prep`` and of the result):
       a padded copy of the input when ``pads`` is non-zero; then, for float ``groups=1``:
-      *shifted matmuls* (batch 1, stride 1, a kernel larger than 1x1, at least 1000
-      output columns over the padded width): a ``[C, Hp*Wp + kw-1]`` row copy
-      (``gather``) and a ``[F, Ho*Wp]`` accumulator (``compute``); otherwise *im2col*:
+      *matmuls over the output positions* (batch 1, a kernel larger than 1x1, a constant filter
+      of at least 16 filters and 8 channels): a ``[Ho*Wo, F]`` accumulator (``gather``, reading
+      the padded input in place) transposed into the result (``compute``); *shifted matmuls*
+      (otherwise, for stride 1 and at least 1000 output columns over the padded width): the
+      padded copy one row taller (or, unpadded, a ``[C, Hp*Wp + kw-1]`` row copy at ``gather``)
+      and a ``[F, Ho*Wp]`` accumulator (``compute``); otherwise *im2col*:
       the ``[C*kh*kw, Ho*Wo]`` patch matrix (``gather``, none for 1x1 stride 1) and an
       ``[F, Ho*Wo]`` accumulator from ``gather``. Depthwise and grouped convolutions read
       the padded input directly. With a bias, residual, activation or a narrower result
@@ -217,7 +221,8 @@ def _conv_core(m: OpModel, x_pos: int, xt: ir.RankedTensorType, padded: list[int
 
     ``own_buffer``: the padded input is the convolution's own zero-filled buffer (a padded or
     dilated copy); shifted matmuls then pad it with zero rows below instead of copying it again.
-    ``constant_filter``: the filter is a constant (small-image shifted matmuls store it packed)."""
+    ``constant_filter``: the filter is a constant (matmuls over the output positions store it
+    packed)."""
     n, c, hp, wp = padded
     f, cg, kh, kw = w_shape
     _, _, ho, wo = out_nchw
@@ -225,26 +230,28 @@ def _conv_core(m: OpModel, x_pos: int, xt: ir.RankedTensorType, padded: list[int
     elem, acc_elem = _elem_name(xt), _elem_name(xt, acc=True)
     is_float = isinstance(xt.element_type, ir.FloatType) and ir.FloatType(xt.element_type).width in (32, 64)
     acc_shape = [n, f, ho, wo]
-    shifted = groups == 1 and is_float and n == 1 and strides == [1, 1] and kh * kw > 1
-    columns = shifted and ho * wp >= SHIFTED_MIN_COLUMNS
-    rows = shifted and not columns and f >= ROWS_MIN_FILTERS and constant_filter
-    if columns or rows:
+    # The codegen's choice (ge_mlir.target.cpu.codegen.apply_strategy): matmuls over the output
+    # positions for a constant filter (any stride), else shifted matmuls over the padded width
+    # (stride 1, large images), else im2col.
+    single = groups == 1 and is_float and n == 1 and kh * kw > 1
+    rows = single and constant_filter and f >= ROWS_MIN_FILTERS and c >= ROWS_MIN_CHANNELS
+    columns = single and not rows and strides == [1, 1] and ho * wp >= SHIFTED_MIN_COLUMNS
+    if rows:
+        # The windows read the padded input in place into a [Ho*Wo, F] accumulator (gather),
+        # transposed into the [N, F, Ho, Wo] result (compute).
+        read_input, acc_step = GATHER, COMPUTE
+        m.scratch.append(_scratch("row accumulator", [ho * wo, f], ab, acc_elem, GATHER, COMPUTE))
+    elif columns:
         extra = (kw - 1) * dilations[1]
-        # Steps: the matmuls at compute (columns) or gather (rows: the transpose of the [Ho*Wp, F]
-        # accumulator into the [N, F, Ho, Wo] result at compute).
-        mm_step = COMPUTE if columns else GATHER
         if own_buffer:
-            padded = [n, c, hp - (-extra // wp), wp]
-            read_input = mm_step
+            padded = [n, c, hp - (-extra // wp), wp]  # padded again with zero rows below
+            read_input = COMPUTE
         else:
-            read_input = GATHER if columns else PREP
-            m.scratch.append(_scratch("row copy", [c, hp * wp + extra], eb, elem, read_input, mm_step))
+            read_input = GATHER
+            m.scratch.append(_scratch("row copy", [c, hp * wp + extra], eb, elem, GATHER, COMPUTE))
         acc_step = COMPUTE
-        if columns:
-            acc_shape = [f, ho * wp]
-            m.result_view = True  # the result is a slice of the [F, Ho*Wp] accumulator
-        else:
-            m.scratch.append(_scratch("row accumulator", [ho * wp, f], ab, acc_elem, GATHER, COMPUTE))
+        acc_shape = [f, ho * wp]
+        m.result_view = True  # the result is a slice of the [F, Ho*Wp] accumulator
     elif groups == 1 and is_float:
         if kh == kw == 1 and strides == [1, 1]:
             read_input, acc_step = COMPUTE, COMPUTE

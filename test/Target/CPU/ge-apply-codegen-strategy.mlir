@@ -304,32 +304,30 @@ func.func @shifted_threads(%x: tensor<1x8x34x34xf32>, %w: tensor<16x8x3x3xf32>) 
   return %r : tensor<1x16x32x32xf32>
 }
 
-// A small image (80 output positions over the padded width) with a constant filter: shifted
-// matmuls over the rows of the transposed [Ho*Wp, F] output (AVX2 tile 6 x 16: 78 rows in tiles
-// of 6, then 2), the filter packed as [panel, tap, C, TN] rows; the result is one transpose.
-// The padded input is padded again with one more zero row (the last tap's window reads 2
-// elements past the image) instead of being copied into a longer buffer.
+// A constant filter: matmuls over the output positions, the transposed [Ho*Wo, F] output's rows
+// taken output row by output row (AVX2 tile 6 x 16: an 8-wide row as 4 + 4, no padded-width
+// waste), the filter packed as [panel, tap, C, TN] rows; each tap's window of the padded input
+// is read in place (no copy); the result is one transpose.
 // AVX2-LABEL: func.func @shifted_rows(
 // AVX2: %[[W:.*]] = arith.constant dense_resource<conv_filter_panels> : tensor<1x9x8x16xf32>
-// AVX2: %[[E:.*]] = tensor.empty() : tensor<1x8x11x10xf32>
-// AVX2-NEXT: %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<1x8x11x10xf32>)
-// AVX2-NEXT: %[[P:.*]] = tensor.insert_slice %{{.*}} into %[[Z]][0, 0, 1, 1] [1, 8, 8, 8] [1, 1, 1, 1]
-// AVX2-NEXT: %[[FLAT:.*]] = tensor.collapse_shape %[[P]] {{\[}}[0, 1], [2, 3]] : tensor<1x8x11x10xf32> into tensor<8x110xf32>
-// AVX2-NEXT: %[[ACC:.*]] = tensor.empty() : tensor<80x16xf32>
-// AVX2-NEXT: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[ACC]]) -> (tensor<80x16xf32>)
-// AVX2: tensor.extract_slice %[[FLAT]][0, %[[J]]] [8, 6] [1, 1] : tensor<8x110xf32> to tensor<8x6xf32>
+// AVX2: %[[P:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 1, 1] [1, 8, 8, 8] [1, 1, 1, 1] : tensor<1x8x8x8xf32> into tensor<1x8x10x10xf32>
+// AVX2-NEXT: %[[FLAT:.*]] = tensor.collapse_shape %[[P]] {{\[}}[0, 1], [2, 3]] : tensor<1x8x10x10xf32> into tensor<8x100xf32>
+// AVX2-NEXT: %[[ACC:.*]] = tensor.empty() : tensor<64x16xf32>
+// AVX2-NEXT: %[[OUT:.*]] = scf.for %[[OY:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[ACC]]) -> (tensor<64x16xf32>)
+// AVX2-NEXT: %[[ROW:.*]] = arith.muli %[[OY]], %c8
+// AVX2-NEXT: %[[POS:.*]] = arith.muli %[[OY]], %c10
+// AVX2-NEXT: tensor.extract_slice %{{.*}}[%[[ROW]], 0] [4, 16] [1, 1] : tensor<64x16xf32> to tensor<4x16xf32>
+// AVX2-NEXT: tensor.extract_slice %[[FLAT]][0, %[[POS]]] [8, 4] [1, 1] : tensor<8x100xf32> to tensor<8x4xf32>
 // AVX2-NEXT: tensor.extract_slice %[[W]][0, 0, 0, 0] [1, 1, 8, 16] [1, 1, 1, 1]
-// AVX2: %[[T0:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %cst{{.*}}) -> (vector<6x16xf32>)
-// AVX2: vector.transfer_read {{.*}} : tensor<1x6xf32>, vector<1x6xf32>
-// AVX2: vector.outerproduct {{.*}} : vector<6xf32>, vector<16xf32>
-// AVX2: scf.for {{.*}} iter_args(%{{.*}} = %[[T0]]) -> (vector<6x16xf32>)
+// AVX2: %[[T0:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %cst{{.*}}) -> (vector<4x16xf32>)
+// AVX2: vector.transfer_read {{.*}} : tensor<1x4xf32>, vector<1x4xf32>
+// AVX2: vector.outerproduct {{.*}} : vector<4xf32>, vector<16xf32>
+// AVX2: scf.for {{.*}} iter_args(%{{.*}} = %[[T0]]) -> (vector<4x16xf32>)
 // AVX2: tensor.extract_slice %[[W]][0, 8, 0, 0] [1, 1, 8, 16] [1, 1, 1, 1]
-// AVX2: vector.transfer_write {{.*}} : vector<6x16xf32>, tensor<6x16xf32>
-// AVX2: vector.transfer_write {{.*}} : vector<2x16xf32>, tensor<2x16xf32>
-// AVX2: tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2]] output_shape [8, 10, 16] : tensor<80x16xf32> into tensor<8x10x16xf32>
-// AVX2-NEXT: tensor.extract_slice %{{.*}}[0, 0, 0] [8, 8, 16] [1, 1, 1]
-// AVX2-NEXT: tensor.empty() : tensor<16x8x8xf32>
-// AVX2-NEXT: linalg.transpose {{.*}} permutation = [2, 0, 1]
+// AVX2: vector.transfer_write {{.*}} : vector<4x16xf32>, tensor<4x16xf32>
+// AVX2: vector.transfer_write {{.*}} : vector<4x16xf32>, tensor<4x16xf32>
+// AVX2: %[[T:.*]] = linalg.transpose ins(%[[OUT]] : tensor<64x16xf32>) outs(%{{.*}} : tensor<16x64xf32>) permutation = [1, 0]
+// AVX2-NEXT: tensor.expand_shape %[[T]] {{\[}}[0, 1], [2, 3]] output_shape [1, 16, 8, 8]
 // AVX2-NOT: linalg.matmul
 func.func @shifted_rows(%x: tensor<1x8x8x8xf32>) -> tensor<1x16x8x8xf32> {
   %w = arith.constant dense<0.5> : tensor<16x8x3x3xf32>
@@ -342,4 +340,21 @@ func.func @shifted_rows(%x: tensor<1x8x8x8xf32>) -> tensor<1x16x8x8xf32> {
   %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
       ins(%p, %w : tensor<1x8x10x10xf32>, tensor<16x8x3x3xf32>) outs(%o : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
   return %r : tensor<1x16x8x8xf32>
+}
+
+// Stride 2: a tile's positions read every second input element of a row.
+// AVX2-LABEL: func.func @shifted_rows_stride2(
+// AVX2: scf.for %[[OY:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<16x16xf32>)
+// AVX2: %[[POS:.*]] = arith.muli %[[OY]], %c18
+// AVX2: tensor.extract_slice %{{.*}}[0, %[[POS]]] [8, 4] [1, 2] : tensor<8x81xf32> to tensor<8x4xf32>
+// AVX2: vector.outerproduct {{.*}} : vector<4xf32>, vector<16xf32>
+// AVX2-NOT: linalg.matmul
+func.func @shifted_rows_stride2(%x: tensor<1x8x9x9xf32>) -> tensor<1x16x4x4xf32> {
+  %w = arith.constant dense<0.5> : tensor<16x8x3x3xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x4x4xf32>
+  %o = linalg.fill ins(%z : f32) outs(%e : tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
+      ins(%x, %w : tensor<1x8x9x9xf32>, tensor<16x8x3x3xf32>) outs(%o : tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32>
+  return %r : tensor<1x16x4x4xf32>
 }
