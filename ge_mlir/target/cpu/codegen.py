@@ -475,6 +475,125 @@ def conv_to_shifted_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: in
     return True
 
 
+_DEFAULT_MATMUL_MAPS = ("[affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, "
+                        "affine_map<(d0, d1, d2) -> (d0, d1)>]")
+#: Fewest rows of a matmul with a constant B for :func:`matmul_to_packed_panels` (one-row products
+#: keep the GEMV tiles of the plain path).
+_PACKED_MIN_ROWS = 2
+
+
+def matmul_to_packed_panels(op: ir.Operation, tile_m: int, tile_n: int, threads: int, tag: int) -> bool:
+    """A ``linalg.matmul`` with a constant B as register tiles over B packed in column panels.
+
+    B ``[K, N]`` is stored at compile time as ``[N / TN, K, TN]`` (mmt4d's layout for the right
+    operand): each panel one contiguous block that the hardware prefetcher streams in order,
+    instead of K rows N elements apart (GPT-2's 256 x 50257 logits weight: a new 4 KiB page for
+    every row of every panel). Loops: column panels (an ``scf.forall`` with threads), row tiles,
+    then the tile's K loop (``[TM, K] x [K, TN]`` per tile, tagged ``tag`` for :func:`_script`).
+    An output that starts as zeros starts each tile from a zero vector. Column remainders get
+    narrower packed panels, row remainders smaller tiles (:func:`_chunks`). False when it does not
+    apply (B not a constant, fewer than ``_PACKED_MIN_ROWS`` rows, mixed or other element types)."""
+    from mlir.dialects import arith, scf
+
+    from ...ir.constants import RESOURCE_THRESHOLD, constant_array
+
+    if op.name != "linalg.matmul" or len(op.operands) != 3 or len(op.results) != 1:
+        return False
+    a, b, out = op.operands
+    at, bt, ot = _static(a.type), _static(b.type), _static(out.type)
+    if at is None or bt is None or ot is None or at.rank != 2 or bt.rank != 2:
+        return False
+    if {str(t.element_type) for t in (at, bt, ot)} not in ({"f32"}, {"f64"}) or any(0 in t.shape for t in (at, bt)):
+        return False
+    if "indexing_maps" in op.attributes and str(op.attributes["indexing_maps"]) != _DEFAULT_MATMUL_MAPS:
+        return False
+    m, k = at.shape
+    n = bt.shape[1]
+    if m < _PACKED_MIN_ROWS:
+        return False
+    barr = constant_array(b, ("arith.constant",))
+    if barr is None:
+        return False
+    elem = ot.element_type
+    if str(elem) == "f64":
+        tile_n = max(1, tile_n // 2)
+    zero_init = _is_zero_fill(out)
+    dyn = ir.ShapedType.get_dynamic_stride_or_offset()
+    index = ir.IndexType.get()
+    i64 = ir.IntegerType.get_signless(64)
+    with op.location, ir.InsertionPoint(op):
+        zero = arith.constant(elem, 0.0)
+        acc = out
+        if zero_init:  # every element is written by one tile: the fill goes
+            acc = tensor.EmptyOp([m, n], elem).result
+
+        def const(v: int) -> ir.Value:
+            return arith.constant(index, v)
+
+        def panel_tiles(panel: ir.Value, p: ir.Value, bconst: ir.Value, tn: int) -> ir.Value:
+            r0 = 0
+            for rsplit, tm in _chunks(m, tile_m):
+                rows = rsplit if rsplit is not None else m - r0
+                loop = scf.ForOp(const(r0), const(r0 + rows), const(tm), [panel])
+                with ir.InsertionPoint(loop.body):
+                    i0 = loop.induction_variable
+                    whole = loop.inner_iter_args[0]
+                    t = tensor.extract_slice(ir.RankedTensorType.get([tm, tn], elem), whole, [i0], [], [],
+                                             [dyn, 0], [tm, tn], [1, 1])
+                    if zero_init:
+                        t = linalg.fill(zero, outs=[t])
+                        t.owner.attributes[_TAP_TAG] = ir.IntegerAttr.get(i64, tag)
+                    arows = tensor.extract_slice(ir.RankedTensorType.get([tm, k], elem), a, [i0], [], [],
+                                                 [dyn, 0], [tm, k], [1, 1])
+                    bp = tensor.extract_slice(ir.RankedTensorType.get([1, k, tn], elem), bconst, [p], [], [],
+                                              [dyn, 0, 0], [1, k, tn], [1, 1, 1])
+                    mm = linalg.matmul(arows, _collapse(bp, [[0, 1], [2]]), outs=[t])
+                    mm.owner.attributes[_TAP_TAG] = ir.IntegerAttr.get(i64, tag)
+                    scf.YieldOp([tensor.insert_slice(mm, whole, [i0], [], [], [dyn, 0], [tm, tn], [1, 1])])
+                panel = loop.results[0]
+                r0 += rows
+            return panel
+
+        col0 = 0
+        for csplit, tn in _chunks(n, tile_n):
+            cols = csplit if csplit is not None else n - col0
+            panels = cols // tn
+            part = np.ascontiguousarray(barr[:, col0:col0 + cols].reshape(k, panels, tn).transpose(1, 0, 2))
+            ptype = ir.RankedTensorType.get(list(part.shape), elem)
+            attr = (ir.DenseResourceElementsAttr.get_from_buffer(part, "matmul_b_panels", ptype)
+                    if part.size > RESOURCE_THRESHOLD else ir.DenseElementsAttr.get(part, type=ptype))
+            bconst = arith.constant(ptype, attr)
+            stype = ir.RankedTensorType.get([m, tn], elem)
+            if threads > 1 and panels > 1 and m * cols * k >= PARALLEL_MIN_MACS:
+                par = scf.ForallOp([0], [panels], [1], [acc])
+                with ir.InsertionPoint(par.body):
+                    p = par.induction_variables[0]
+                    j0 = arith.addi(arith.muli(p, const(tn)), const(col0))
+                    shared = par.inner_iter_args[0]
+                    panel = tensor.extract_slice(stype, shared, [j0], [], [], [0, dyn], [m, tn], [1, 1])
+                    done = panel_tiles(panel, p, bconst, tn)
+                    with ir.InsertionPoint(par.terminator().region.blocks[0]):
+                        tensor.parallel_insert_slice(done, shared, [j0], [], [], [0, dyn], [m, tn], [1, 1])
+                acc = par.results[0]
+            else:
+                loop = scf.ForOp(const(0), const(panels), const(1), [acc])
+                with ir.InsertionPoint(loop.body):
+                    p = loop.induction_variable
+                    j0 = arith.addi(arith.muli(p, const(tn)), const(col0))
+                    whole = loop.inner_iter_args[0]
+                    panel = tensor.extract_slice(stype, whole, [j0], [], [], [0, dyn], [m, tn], [1, 1])
+                    done = panel_tiles(panel, p, bconst, tn)
+                    scf.YieldOp([tensor.insert_slice(done, whole, [j0], [], [], [0, dyn], [m, tn], [1, 1])])
+                acc = loop.results[0]
+            col0 += cols
+    fill = out.owner.operation if isinstance(out.owner, ir.OpView) else out.owner
+    op.results[0].replace_all_uses_with(acc)
+    op.erase()
+    if zero_init and not list(fill.results[0].uses):
+        fill.erase()
+    return True
+
+
 def conv_to_img2col(op: ir.Operation) -> bool:
     """Rewrites one ``linalg.conv_2d_nchw_fchw``; False when it does not apply."""
     operands = _float_conv_operands(op)
@@ -1160,7 +1279,7 @@ def apply_strategy(module: ir.Module | ir.Operation, *, tile_m: int, tile_n: int
     of each large matmul part in an ``scf.forall`` (OpenMP regions on the thread team)."""
     from mlir.dialects.transform import interpreter
 
-    stats = {"img2col": 0, "shifted": 0, "shifted_rows": 0, "tiled": 0, "windows": 0, "parallel_generics": 0, "spread": 0}
+    stats = {"img2col": 0, "shifted": 0, "shifted_rows": 0, "packed": 0, "tiled": 0, "windows": 0, "parallel_generics": 0, "spread": 0}
     with module.context, ir.Location.unknown():
         taps: list[tuple[int, int]] = []  # (tag, C) of each shifted-matmul convolution
         for conv in _ops(module, ("linalg.conv_2d_nchw_fchw",)):
@@ -1187,6 +1306,12 @@ def apply_strategy(module: ir.Module | ir.Operation, *, tile_m: int, tile_n: int
         kdims: dict[int, int] = {}
         dims: dict[int, tuple[int, int, int, int]] = {}
         i64 = ir.IntegerType.get_signless(64)
+        for op in _ops(module, ("linalg.matmul",)):
+            tag = _TAP_TAG_BASE + len(taps)
+            k = _static(op.operands[0].type).shape[-1] if _static(op.operands[0].type) is not None else 0
+            if _TAP_TAG not in op.attributes and matmul_to_packed_panels(op, tile_m, tile_n, threads, tag):
+                stats["packed"] += 1
+                taps.append((tag, k))
         for tag, op in enumerate(_ops(module, ("linalg.matmul", "linalg.batch_matmul"))):
             if _TAP_TAG in op.attributes:
                 continue
