@@ -180,8 +180,8 @@ def lowering_model(op: ir.Operation) -> OpModel:
     ``conv2d`` (NCHW; NHWC adds a transposed copy of the input at ``prep`` and of the result):
       a padded copy of the input when ``pads`` is non-zero; then, for float ``groups=1``:
       *matmuls over the output positions* (batch 1, a kernel larger than 1x1, a constant filter
-      of at least 16 filters and 8 channels): a ``[Ho*Wo, F]`` accumulator (``gather``, reading
-      the padded input in place) transposed into the result (``compute``); *shifted matmuls*
+      of at least 16 filters and 8 channels): register tiles reading the padded input in place,
+      stored through the epilogue into the result (``compute``, no accumulator); *shifted matmuls*
       (otherwise, for stride 1 and at least 1000 output columns over the padded width): the
       padded copy one row taller (or, unpadded, a ``[C, Hp*Wp + kw-1]`` row copy at ``gather``)
       and a ``[F, Ho*Wp]`` accumulator (``compute``); otherwise *im2col*:
@@ -237,10 +237,11 @@ def _conv_core(m: OpModel, x_pos: int, xt: ir.RankedTensorType, padded: list[int
     rows = single and constant_filter and f >= ROWS_MIN_FILTERS and c >= ROWS_MIN_CHANNELS
     columns = single and not rows and strides == [1, 1] and ho * wp >= SHIFTED_MIN_COLUMNS
     if rows:
-        # The windows read the padded input in place into a [Ho*Wo, F] accumulator (gather),
-        # transposed into the [N, F, Ho, Wo] result (compute).
-        read_input, acc_step = GATHER, COMPUTE
-        m.scratch.append(_scratch("row accumulator", [ho * wo, f], ab, acc_elem, GATHER, COMPUTE))
+        # The windows read the padded input in place; each register tile is stored (transposed)
+        # into the [N, F, Ho, Wo] result through the epilogue (compute).
+        read_input, acc_step = COMPUTE, COMPUTE
+        if epilogue and ab == _elem_bytes(out_t):
+            epilogue = False  # applied in the tiles: no accumulator
     elif columns:
         extra = (kw - 1) * dilations[1]
         if own_buffer:

@@ -328,6 +328,111 @@ def _row_chunks(width: int, tile: int) -> list[tuple[int, int, int]]:
     return [r for r in runs if r[2]]
 
 
+def _fusable_epilogue(op: ir.Operation) -> ir.Operation | None:
+    """The elementwise ``linalg.generic`` that is the only user of a convolution's result and that
+    its register tiles can apply before their one store (bias, batch norm, residual, activation:
+    ge's convolution epilogue), or None.
+
+    It must read the result with the identity map and write an output of the same shape and type
+    with the identity map; its other inputs may be read through any projected permutation (a
+    per-channel bias ``(d1)``, a residual with the identity), and its body must not ask for
+    indices."""
+    result = op.results[0]
+    uses = list(result.uses)
+    if len(uses) != 1:
+        return None
+    user = uses[0].owner
+    user = user.operation if isinstance(user, ir.OpView) else user
+    if user.name != "linalg.generic" or len(user.results) != 1 or user.results[0].type != result.type:
+        return None
+    n_in = len(user.operands) - 1
+    if uses[0].operand_number >= n_in or list(user.operands).count(result) != 1:
+        return None
+    if any("parallel" not in str(k) for k in ir.ArrayAttr(user.attributes["iterator_types"])):
+        return None
+    maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(user.attributes["indexing_maps"])]
+    identity = ir.AffineMap.get_identity(4)
+    if maps[-1] != identity or maps[uses[0].operand_number] != identity:
+        return None
+    for m in maps:
+        if m.n_dims != 4 or not all(isinstance(e, ir.AffineDimExpr) for e in m.results):
+            return None
+    if any(o.name == "linalg.index" or len(o.regions) for o in user.regions[0].blocks[0].operations):
+        return None
+    return user
+
+
+def _store_tile(t: ir.Value, dest: ir.Value, epilogue: ir.Operation | None, conv_result: ir.Value,
+                offsets: list, dest_offsets: list, sizes: list[int]) -> ir.Value:
+    """A [tm, tn] accumulator tile stored transposed as a [1, tn, 1, tm] slice of ``dest`` (at
+    ``dest_offsets`` of its two last dimensions) through ``epilogue``'s body (its other inputs
+    sliced at ``offsets`` of the [N, F, Ho, Wo] loops), or copied when there is none."""
+    dyn = ir.ShapedType.get_dynamic_stride_or_offset()
+    elem = ir.RankedTensorType(t.type).element_type
+    d = ir.AffineDimExpr.get
+    # The generic's loops run (n, oy, ox, f): the tile's own orientation, so a per-channel bias
+    # is one vector of filters broadcast over the rows (read over (n, f, oy, ox) it became tn
+    # vectors of one value each, hoisted out of the position loops: 32 registers, spills) and
+    # only the store transposes. Old loop i (of n, f, oy, ox) is new loop moved[i].
+    moved = [0, 3, 1, 2]
+
+    def remap(m: ir.AffineMap) -> ir.AffineMap:
+        return ir.AffineMap.get(4, 0, [d(moved[ir.AffineDimExpr(r).position]) for r in m.results])
+
+    tile_map = ir.AffineMap.get(4, 0, [d(2), d(3)])
+    out_type = ir.RankedTensorType.get(sizes, elem)
+    out = tensor.extract_slice(out_type, dest, dest_offsets, [], [], [0, 0, dyn, dyn], sizes, [1, 1, 1, 1])
+    parallel = ir.Attribute.parse("#linalg.iterator_type<parallel>")
+    if epilogue is None:
+        ins, maps = [t], [tile_map]
+    else:
+        ins, maps = [], []
+        old_maps = [ir.AffineMapAttr(m).value for m in ir.ArrayAttr(epilogue.attributes["indexing_maps"])]
+        for v, m in zip(list(epilogue.operands)[:-1], old_maps):
+            if v == conv_result:
+                ins.append(t)
+                maps.append(tile_map)
+                continue
+            vt = ir.RankedTensorType(v.type)
+            static, dyn_offs, part = [], [], []
+            for j, r in enumerate(m.results):
+                i = ir.AffineDimExpr(r).position
+                if vt.shape[j] == 1:  # a broadcast dimension
+                    static.append(0)
+                    part.append(1)
+                    continue
+                part.append(sizes[i])
+                if isinstance(offsets[i], int):
+                    static.append(offsets[i])
+                else:
+                    static.append(dyn)
+                    dyn_offs.append(offsets[i])
+            ins.append(tensor.extract_slice(ir.RankedTensorType.get(part, vt.element_type), v, dyn_offs, [], [],
+                                            static, part, [1] * len(part)))
+            maps.append(remap(m))
+    g = linalg.GenericOp([out_type], ins, [out], ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in
+                                                                   [*maps, remap(ir.AffineMap.get_identity(4))]]),
+                         ir.ArrayAttr.get([parallel] * 4))
+    block = g.regions[0].blocks.append(*[ir.RankedTensorType(v.type).element_type for v in [*ins, out]])
+    with ir.InsertionPoint(block):
+        if epilogue is None:
+            linalg.YieldOp([block.arguments[0]])
+        else:
+            old = epilogue.regions[0].blocks[0]
+            mapping = {old.arguments[i]: block.arguments[i] for i in range(len(old.arguments))}
+            for o in old.operations:
+                if o.name == "linalg.yield":
+                    linalg.YieldOp([mapping.get(v, v) for v in o.operands])
+                    break
+                c = o.clone()
+                for i, v in enumerate(o.operands):
+                    if v in mapping:
+                        c.operands[i] = mapping[v]
+                for r_old, r_new in zip(o.results, c.results):
+                    mapping[r_old] = r_new
+    return g.results[0]
+
+
 def conv_to_shifted_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: int, tag: int) -> bool:
     """A small-image ``conv_2d_nchw_fchw`` (batch 1, constant filter, any stride) as matmuls over
     the output positions, summed in register tiles.
@@ -388,23 +493,24 @@ def conv_to_shifted_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: in
                 if arr.size > RESOURCE_THRESHOLD else ir.DenseElementsAttr.get(arr, type=wtype))
         return arith.constant(wtype, attr)
 
-    with op.location, ir.InsertionPoint(op):
+    epilogue = _fusable_epilogue(op)
+    anchor = epilogue if epilogue is not None else op
+    with op.location, ir.InsertionPoint(anchor):
         flat = _collapse(x, [[0, 1], [2, 3]])  # [C, Hp*Wp]: the windows read it in place
         zero = arith.constant(elem, 0.0)
-        acc = tensor.EmptyOp([length, f], elem).result  # every element written by one tile
+        # The [1, F, Ho, Wo] result: the epilogue's own output (its tiles write it), or a new one.
+        acc = epilogue.operands[-1] if epilogue is not None else tensor.EmptyOp([1, f, ho, wo], elem).result
 
         def const(v: int) -> ir.Value:
             return arith.constant(index, v)
 
-        def tile(acc_in: ir.Value, row: ir.Value, pos: ir.Value, x0: ir.Value, tm: int, p: ir.Value,
-                 wconst: ir.Value, tn: int) -> ir.Value:
-            """One [tm, tn] register tile: positions x0.. of the output row whose first accumulator
-            row is ``row`` and first input element ``pos``; all taps summed in registers."""
-            r0 = arith.addi(row, x0)
+        def tile(acc_in: ir.Value, oy: ir.Value, pos: ir.Value, x0: ir.Value, tm: int, p: ir.Value,
+                 f0: ir.Value, wconst: ir.Value, tn: int) -> ir.Value:
+            """One [tm, tn] register tile: positions x0.. of output row oy (first input element
+            ``pos``) by filters f0..; all taps summed in registers, then stored transposed into the
+            [1, tn, Ho, Wo] panel ``acc_in`` through the epilogue."""
             base = arith.addi(pos, arith.muli(x0, const(strides[1])) if strides[1] != 1 else x0)
-            t = tensor.extract_slice(ir.RankedTensorType.get([tm, tn], elem), acc_in, [r0], [], [],
-                                     [dyn, 0], [tm, tn], [1, 1])
-            t = linalg.fill(zero, outs=[t])
+            t = linalg.fill(zero, outs=[tensor.EmptyOp([tm, tn], elem).result])
             t.owner.attributes[_TAP_TAG] = ir.IntegerAttr.get(i64, tag)
             for ky, kx in taps:
                 off = ky * dilations[0] * wp + kx * dilations[1]
@@ -418,20 +524,22 @@ def conv_to_shifted_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: in
                 mm = linalg.matmul(window, rows_t, outs=[t], indexing_maps=maps)
                 mm.owner.attributes[_TAP_TAG] = ir.IntegerAttr.get(i64, tag)
                 t = mm
-            return tensor.insert_slice(t, acc_in, [r0], [], [], [dyn, 0], [tm, tn], [1, 1])
+            stored = _store_tile(t, acc_in, epilogue, op.results[0], [0, f0, oy, x0], [oy, x0], [1, tn, 1, tm])
+            stored.owner.attributes[_TAP_TAG] = ir.IntegerAttr.get(i64, tag)
+            return tensor.insert_slice(stored, acc_in, [oy, x0], [], [], [0, 0, dyn, dyn], [1, tn, 1, tm],
+                                       [1, 1, 1, 1])
 
-        def panel_rows(panel: ir.Value, p: ir.Value, wconst: ir.Value, tn: int) -> ir.Value:
-            """The register tiles of one [Ho*Wo, tn] filter panel, output row by output row."""
+        def panel_rows(panel: ir.Value, p: ir.Value, f0: ir.Value, wconst: ir.Value, tn: int) -> ir.Value:
+            """The register tiles of one [1, tn, Ho, Wo] filter panel, output row by output row."""
             loop = scf.ForOp(const(0), const(ho), const(1), [panel])
             with ir.InsertionPoint(loop.body):
                 oy = loop.induction_variable
                 whole = loop.inner_iter_args[0]
-                row = arith.muli(oy, const(wo))  # first accumulator row of output row oy
-                pos = arith.muli(oy, const(strides[0] * wp))  # its first input element
+                pos = arith.muli(oy, const(strides[0] * wp))  # the row's first input element
                 for first, tm, count in _row_chunks(wo, tile_m):
                     run = scf.ForOp(const(first), const(first + tm * count), const(tm), [whole])
                     with ir.InsertionPoint(run.body):
-                        scf.YieldOp([tile(run.inner_iter_args[0], row, pos, run.induction_variable, tm, p,
+                        scf.YieldOp([tile(run.inner_iter_args[0], oy, pos, run.induction_variable, tm, p, f0,
                                           wconst, tn)])
                     whole = run.results[0]
                 scf.YieldOp([whole])
@@ -441,7 +549,7 @@ def conv_to_shifted_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: in
         for csplit, tn in _chunks(f, tile_n):
             cols = csplit if csplit is not None else f - col0
             panels = cols // tn
-            ptype = ir.RankedTensorType.get([length, tn], elem)
+            ptype = ir.RankedTensorType.get([1, tn, ho, wo], elem)
             wconst = packed(col0, panels, tn)
             if threads > 1 and panels > 1 and cols * length * c * kh * kw >= PARALLEL_MIN_MACS:
                 par = scf.ForallOp([0], [panels], [1], [acc])
@@ -449,10 +557,12 @@ def conv_to_shifted_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: in
                     p = par.induction_variables[0]
                     f0 = arith.addi(arith.muli(p, const(tn)), const(col0))
                     shared = par.inner_iter_args[0]
-                    panel = tensor.extract_slice(ptype, shared, [f0], [], [], [0, dyn], [length, tn], [1, 1])
-                    done = panel_rows(panel, p, wconst, tn)
+                    panel = tensor.extract_slice(ptype, shared, [f0], [], [], [0, dyn, 0, 0], [1, tn, ho, wo],
+                                                 [1, 1, 1, 1])
+                    done = panel_rows(panel, p, f0, wconst, tn)
                     with ir.InsertionPoint(par.terminator().region.blocks[0]):
-                        tensor.parallel_insert_slice(done, shared, [f0], [], [], [0, dyn], [length, tn], [1, 1])
+                        tensor.parallel_insert_slice(done, shared, [f0], [], [], [0, dyn, 0, 0], [1, tn, ho, wo],
+                                                     [1, 1, 1, 1])
                 acc = par.results[0]
             else:
                 loop = scf.ForOp(const(0), const(panels), const(1), [acc])
@@ -460,15 +570,19 @@ def conv_to_shifted_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: in
                     p = loop.induction_variable
                     f0 = arith.addi(arith.muli(p, const(tn)), const(col0))
                     whole = loop.inner_iter_args[0]
-                    panel = tensor.extract_slice(ptype, whole, [f0], [], [], [0, dyn], [length, tn], [1, 1])
-                    done = panel_rows(panel, p, wconst, tn)
-                    scf.YieldOp([tensor.insert_slice(done, whole, [f0], [], [], [0, dyn], [length, tn], [1, 1])])
+                    panel = tensor.extract_slice(ptype, whole, [f0], [], [], [0, dyn, 0, 0], [1, tn, ho, wo],
+                                                 [1, 1, 1, 1])
+                    done = panel_rows(panel, p, f0, wconst, tn)
+                    scf.YieldOp([tensor.insert_slice(done, whole, [f0], [], [], [0, dyn, 0, 0], [1, tn, ho, wo],
+                                                     [1, 1, 1, 1])])
                 acc = loop.results[0]
             col0 += cols
-        y = linalg.transpose(acc, outs=[tensor.EmptyOp([f, length], elem).result], permutation=[1, 0])
-        y = _expand(y.results[0] if isinstance(y, ir.OpView) else y, [1, f, ho, wo], [[0, 1], [2, 3]])
     fill = out.owner.operation if isinstance(out.owner, ir.OpView) else out.owner
-    op.results[0].replace_all_uses_with(y)
+    if epilogue is not None:
+        epilogue.results[0].replace_all_uses_with(acc)
+        epilogue.erase()
+    else:
+        op.results[0].replace_all_uses_with(acc)
     op.erase()
     if not list(fill.results[0].uses):
         fill.erase()
@@ -969,6 +1083,9 @@ def _script(plans: list[tuple[int, Plan]], nd_of: dict[int, int],
         lines.append(f'%tapz{tag} = transform.structured.match ops{{["linalg.fill"]}} attributes '
                      f"{{{_TAP_TAG} = {tag} : i64}} in %root : ({any_op}) -> {any_op}")
         lines.append(f"transform.structured.vectorize %tapz{tag} : {any_op}")
+        lines.append(f'%tapg{tag} = transform.structured.match ops{{["linalg.generic"]}} attributes '
+                     f"{{{_TAP_TAG} = {tag} : i64}} in %root : ({any_op}) -> {any_op}")
+        lines.append(f"transform.structured.vectorize %tapg{tag} : {any_op}")
         lines.append(f'%tap{tag} = transform.structured.match ops{{["linalg.matmul"]}} attributes '
                      f"{{{_TAP_TAG} = {tag} : i64}} in %root : ({any_op}) -> {any_op}")
         lines.append(f"%tapt{tag}, %tapl{tag} = transform.structured.tile_using_for %tap{tag} tile_sizes [0, 0, 1] "

@@ -32,7 +32,10 @@ from .target import CpuTarget
 #: out-parameters, so the JIT never hands out memory it owns.
 ONE_SHOT_PIPELINE = (
     "eliminate-empty-tensors, one-shot-bufferize{bufferize-function-boundaries=1 function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops=1}, "
-    "buffer-results-to-out-params{hoist-static-allocs=1 modify-public-functions=1}, canonicalize"
+    # Loops over a result's tiles return the buffer they were given: once canonicalized, the
+    # function returns the allocation itself, which the next pass turns into the out-parameter
+    # (else: computed in a buffer of its own and copied out).
+    "canonicalize, buffer-results-to-out-params{hoist-static-allocs=1 modify-public-functions=1}, canonicalize"
 )
 #: The same for functions with run-time result shapes: their results stay results, memrefs the
 #: function allocates (malloc) and hands over; the caller copies and frees them.

@@ -332,22 +332,20 @@ func.func @shifted_threads(%x: tensor<1x8x34x34xf32>, %w: tensor<16x8x3x3xf32>) 
   return %r : tensor<1x16x32x32xf32>
 }
 
-// A constant filter: matmuls over the output positions, the transposed [Ho*Wo, F] output's rows
-// taken output row by output row (AVX2 tile 6 x 16: an 8-wide row as a loop over 2 tiles of 4, no padded-width
-// waste), the filter packed as [panel, tap, C, TN] rows; each tap's window of the padded input
-// is read in place (no copy); the result is one transpose.
+// A constant filter: matmuls over the output positions, a register tile's rows being
+// consecutive positions of one output row (AVX2 tile 6 x 16: an 8-wide row as a loop over 2
+// tiles of 4, no padded-width waste) and its columns filters; the filter packed as [panel, tap,
+// C, TN] rows; each tap's window of the padded input read in place (no copy); each tile stored
+// transposed straight into the [1, F, Ho, Wo] result (no accumulator, no transpose pass).
 // AVX2-LABEL: func.func @shifted_rows(
 // AVX2: %[[W:.*]] = arith.constant dense_resource<conv_filter_panels> : tensor<1x9x8x16xf32>
 // AVX2: %[[P:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 1, 1] [1, 8, 8, 8] [1, 1, 1, 1] : tensor<1x8x8x8xf32> into tensor<1x8x10x10xf32>
 // AVX2-NEXT: %[[FLAT:.*]] = tensor.collapse_shape %[[P]] {{\[}}[0, 1], [2, 3]] : tensor<1x8x10x10xf32> into tensor<8x100xf32>
-// AVX2-NEXT: %[[ACC:.*]] = tensor.empty() : tensor<64x16xf32>
-// AVX2-NEXT: %[[OUT:.*]] = scf.for %[[OY:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[ACC]]) -> (tensor<64x16xf32>)
-// AVX2-NEXT: %[[ROW:.*]] = arith.muli %[[OY]], %c8
+// AVX2-NEXT: %[[OUT:.*]] = tensor.empty() : tensor<1x16x8x8xf32>
+// AVX2-NEXT: %[[RES:.*]] = scf.for %[[OY:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[OUT]]) -> (tensor<1x16x8x8xf32>)
 // AVX2-NEXT: %[[POS:.*]] = arith.muli %[[OY]], %c10
-// AVX2-NEXT: scf.for %[[X0:.*]] = %c0 to %c8 step %c4 iter_args(%{{.*}}) -> (tensor<64x16xf32>)
-// AVX2-NEXT: %[[R0:.*]] = arith.addi %[[ROW]], %[[X0]]
+// AVX2-NEXT: scf.for %[[X0:.*]] = %c0 to %c8 step %c4 iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<1x16x8x8xf32>)
 // AVX2-NEXT: %[[IN:.*]] = arith.addi %[[POS]], %[[X0]]
-// AVX2-NEXT: tensor.extract_slice %{{.*}}[%[[R0]], 0] [4, 16] [1, 1] : tensor<64x16xf32> to tensor<4x16xf32>
 // AVX2-NEXT: tensor.extract_slice %[[FLAT]][0, %[[IN]]] [8, 4] [1, 1] : tensor<8x100xf32> to tensor<8x4xf32>
 // AVX2-NEXT: tensor.extract_slice %[[W]][0, 0, 0, 0] [1, 1, 8, 16] [1, 1, 1, 1]
 // AVX2: %[[T0:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %cst{{.*}}) -> (vector<4x16xf32>)
@@ -355,10 +353,13 @@ func.func @shifted_threads(%x: tensor<1x8x34x34xf32>, %w: tensor<16x8x3x3xf32>) 
 // AVX2: vector.outerproduct {{.*}} : vector<4xf32>, vector<16xf32>
 // AVX2: scf.for {{.*}} iter_args(%{{.*}} = %[[T0]]) -> (vector<4x16xf32>)
 // AVX2: tensor.extract_slice %[[W]][0, 8, 0, 0] [1, 1, 8, 16] [1, 1, 1, 1]
-// AVX2: vector.transfer_write {{.*}} : vector<4x16xf32>, tensor<4x16xf32>
-// AVX2: %[[T:.*]] = linalg.transpose ins(%[[OUT]] : tensor<64x16xf32>) outs(%{{.*}} : tensor<16x64xf32>) permutation = [1, 0]
-// AVX2-NEXT: tensor.expand_shape %[[T]] {{\[}}[0, 1], [2, 3]] output_shape [1, 16, 8, 8]
-// AVX2-NOT: linalg.matmul
+// AVX2: %[[T8:.*]] = scf.for {{.*}} -> (vector<4x16xf32>)
+// AVX2: %[[SLOT:.*]] = tensor.extract_slice %[[ACC]][0, 0, %[[OY]], %[[X0]]] [1, 16, 1, 4] [1, 1, 1, 1]
+// AVX2: %[[B:.*]] = vector.broadcast %[[T8]] : vector<4x16xf32> to vector<1x1x4x16xf32>
+// AVX2-NEXT: %[[ST:.*]] = vector.transfer_write %[[B]], %[[SLOT]][%c0, %c0, %c0, %c0] {{.*}}permutation_map = {{.*}} : vector<1x1x4x16xf32>, tensor<1x16x1x4xf32>
+// AVX2-NEXT: tensor.insert_slice %[[ST]] into %[[ACC]][0, 0, %[[OY]], %[[X0]]] [1, 16, 1, 4] [1, 1, 1, 1]
+// AVX2: return %[[RES]] : tensor<1x16x8x8xf32>
+// AVX2-NOT: linalg.
 func.func @shifted_rows(%x: tensor<1x8x8x8xf32>) -> tensor<1x16x8x8xf32> {
   %w = arith.constant dense<0.5> : tensor<16x8x3x3xf32>
   %z = arith.constant 0.0 : f32
@@ -375,7 +376,7 @@ func.func @shifted_rows(%x: tensor<1x8x8x8xf32>) -> tensor<1x16x8x8xf32> {
 // Stride 2: a tile's positions read every second input element of a row (the row's one tile
 // needs no loop).
 // AVX2-LABEL: func.func @shifted_rows_stride2(
-// AVX2: scf.for %[[OY:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<16x16xf32>)
+// AVX2: scf.for %[[OY:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<1x16x4x4xf32>)
 // AVX2: %[[POS:.*]] = arith.muli %[[OY]], %c18
 // AVX2: tensor.extract_slice %{{.*}}[0, %[[POS]]] [8, 4] [1, 2] : tensor<8x81xf32> to tensor<8x4xf32>
 // AVX2: vector.outerproduct {{.*}} : vector<4xf32>, vector<16xf32>
@@ -388,4 +389,38 @@ func.func @shifted_rows_stride2(%x: tensor<1x8x9x9xf32>) -> tensor<1x16x4x4xf32>
   %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
       ins(%x, %w : tensor<1x8x9x9xf32>, tensor<16x8x3x3xf32>) outs(%o : tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32>
   return %r : tensor<1x16x4x4xf32>
+}
+
+// The convolution's only user, an elementwise epilogue (bias by channel, ReLU), is applied in
+// the register tile before its one store: the tile's loops run (n, oy, ox, f) so the bias is one
+// vector of filters; the epilogue writes its own output, nothing else remains of it.
+// AVX2-LABEL: func.func @shifted_rows_epilogue(
+// AVX2-SAME: %{{.*}}: tensor<1x8x9x9xf32>, %[[BIAS:.*]]: tensor<16xf32>)
+// AVX2: %[[OUT:.*]] = tensor.empty() : tensor<1x16x7x7xf32>
+// AVX2: scf.for {{.*}} iter_args(%{{.*}} = %[[OUT]]) -> (tensor<1x16x7x7xf32>)
+// AVX2: vector.outerproduct {{.*}} : vector<4xf32>, vector<16xf32>
+// AVX2: vector.transfer_read %[[BIAS]]{{.*}} : tensor<16xf32>, vector<1x1x4x16xf32>
+// AVX2: arith.addf {{.*}} : vector<1x1x4x16xf32>
+// AVX2-NEXT: arith.maximumf {{.*}} : vector<1x1x4x16xf32>
+// AVX2-NEXT: vector.transfer_write {{.*}} : vector<1x1x4x16xf32>, tensor<1x16x1x4xf32>
+// AVX2: vector.transfer_write {{.*}} : vector<1x1x3x16xf32>, tensor<1x16x1x3xf32>
+// AVX2-NOT: linalg.
+func.func @shifted_rows_epilogue(%x: tensor<1x8x9x9xf32>, %b: tensor<16xf32>) -> tensor<1x16x7x7xf32> {
+  %w = arith.constant dense<0.5> : tensor<16x8x3x3xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x7x7xf32>
+  %o = linalg.fill ins(%z : f32) outs(%e : tensor<1x16x7x7xf32>) -> tensor<1x16x7x7xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%x, %w : tensor<1x8x9x9xf32>, tensor<16x8x3x3xf32>) outs(%o : tensor<1x16x7x7xf32>) -> tensor<1x16x7x7xf32>
+  %e2 = tensor.empty() : tensor<1x16x7x7xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1)>,
+                                        affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%r, %b : tensor<1x16x7x7xf32>, tensor<16xf32>) outs(%e2 : tensor<1x16x7x7xf32>) {
+  ^bb0(%in: f32, %bias: f32, %out: f32):
+    %s = arith.addf %in, %bias : f32
+    %m = arith.maximumf %s, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<1x16x7x7xf32>
+  return %y : tensor<1x16x7x7xf32>
 }
