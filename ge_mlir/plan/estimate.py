@@ -179,8 +179,8 @@ def lowering_model(op: ir.Operation) -> OpModel:
 
     ``conv2d`` (NCHW; NHWC adds a transposed copy of the input at ``prep`` and of the result):
       a padded copy of the input when ``pads`` is non-zero; then, for float ``groups=1``:
-      *matmuls over the output positions* (batch 1, a kernel larger than 1x1, a constant filter
-      of at least 16 filters and 8 channels): register tiles reading the padded input in place,
+      *matmuls over the output positions* (batch 1, a constant filter of at least 16 filters and
+      8 channels, 1x1 included): register tiles reading the padded input in place,
       stored through the epilogue into the result (``compute``, no accumulator); *shifted matmuls*
       (otherwise, for stride 1 and at least 1000 output columns over the padded width): the
       padded copy one row taller (or, unpadded, a ``[C, Hp*Wp + kw-1]`` row copy at ``gather``)
@@ -233,9 +233,9 @@ def _conv_core(m: OpModel, x_pos: int, xt: ir.RankedTensorType, padded: list[int
     # The codegen's choice (ge_mlir.target.cpu.codegen.apply_strategy): matmuls over the output
     # positions for a constant filter (any stride), else shifted matmuls over the padded width
     # (stride 1, large images), else im2col.
-    single = groups == 1 and is_float and n == 1 and kh * kw > 1
+    single = groups == 1 and is_float and n == 1
     rows = single and constant_filter and f >= ROWS_MIN_FILTERS and c >= ROWS_MIN_CHANNELS
-    columns = single and not rows and strides == [1, 1] and ho * wp >= SHIFTED_MIN_COLUMNS
+    columns = single and not rows and kh * kw > 1 and strides == [1, 1] and ho * wp >= SHIFTED_MIN_COLUMNS
     if rows:
         # The windows read the padded input in place; each register tile is stored (transposed)
         # into the [N, F, Ho, Wo] result through the epilogue (compute).
