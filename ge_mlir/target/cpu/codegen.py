@@ -1,15 +1,19 @@
 """CPU codegen strategy on linalg tensors (runs before bufferization).
 
-1. Convolutions (``conv_2d_nchw_fchw`` only): stride-1 ones of batch 1 become
-   shifted matmuls summed inside register tiles (one small matmul per filter
-   tap on a shifted window of the flattened padded input, no patch matrix):
-   over output columns for large images, over the rows of the transposed
-   output for small ones with a constant filter. The others become im2col +
-   matmul: a gather ``linalg.generic`` builds the ``[C*kh*kw, Ho*Wo]`` patch
-   matrix (a plain reshape for 1x1 stride-1 convolutions) and the filter
-   ``[F, C*kh*kw]`` multiplies it. All run on the matmul kernel below.
-2. Every statically shaped ``linalg.matmul`` / ``linalg.batch_matmul`` is
-   register-tiled and vectorized with the transform dialect: tiles of
+1. Convolutions (``conv_2d_nchw_fchw`` only) of batch 1 with a constant filter
+   become matmuls over the output positions (:func:`conv_to_shifted_rows`):
+   register tiles of consecutive positions of one output row by filters, each
+   tap's window read from the padded input in place, the filter packed, all
+   taps summed in registers and the tile stored transposed through the
+   convolution's epilogue. Other stride-1 ones of large images become shifted
+   matmuls over the padded width (:func:`conv_to_shifted_matmuls`); the rest
+   im2col + matmul: a gather ``linalg.generic`` builds the ``[C*kh*kw, Ho*Wo]``
+   patch matrix (a plain reshape for 1x1 stride-1 convolutions) and the filter
+   ``[F, C*kh*kw]`` multiplies it.
+2. A ``linalg.matmul`` with a constant B (two or more rows) reads B packed in
+   column panels (:func:`matmul_to_packed_panels`). Every other statically
+   shaped ``linalg.matmul`` / ``linalg.batch_matmul`` is register-tiled and
+   vectorized with the transform dialect. In both, tiles of
    ``[TM, TN, 1]`` become ``vector.contract`` lowered to outer products
    (FMAs); the accumulator tile is hoisted out of the K loop so it stays in
    registers. TM x TN is sized to the vector registers of the CPU the JIT
@@ -29,6 +33,7 @@ The CPU pipeline runs this as the passes ``ge-apply-codegen-strategy``
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 from mlir import ir
@@ -113,6 +118,48 @@ def _float_conv_operands(op: ir.Operation):
     if any(0 in t.shape for t in (xt, wt, ot)):  # zero-size: plain loops (nothing to run)
         return None
     return x, w, out, xt, wt, ot
+
+
+def _over_panels(acc: ir.Value, dim: int, col0: int, tn: int, panels: int, parallel: bool,
+                 body: Callable[[ir.Value, ir.Value, ir.Value], ir.Value]) -> ir.Value:
+    """``body(panel, p, start)`` for each of ``panels`` slices of ``acc`` ``tn`` wide along ``dim``
+    (panel ``p`` starts at ``col0 + p * tn``); returns the updated ``acc``.
+
+    With ``parallel``, the panels are the iterations of one ``scf.forall``: the thread team's
+    static schedule gives each thread a contiguous run of panels, and every output element is
+    computed by one iteration in the one-thread order (same bits). Else an ``scf.for``."""
+    from mlir.dialects import arith, scf
+
+    at = ir.RankedTensorType(acc.type)
+    sizes = list(at.shape)
+    sizes[dim] = tn
+    ptype = ir.RankedTensorType.get(sizes, at.element_type)
+    static = [0] * len(sizes)
+    static[dim] = ir.ShapedType.get_dynamic_stride_or_offset()
+    ones = [1] * len(sizes)
+    index = ir.IndexType.get()
+
+    def start_of(p: ir.Value) -> ir.Value:
+        return arith.addi(arith.muli(p, arith.constant(index, tn)), arith.constant(index, col0))
+
+    if parallel:
+        par = scf.ForallOp([0], [panels], [1], [acc])
+        with ir.InsertionPoint(par.body):
+            p = par.induction_variables[0]
+            start = start_of(p)
+            shared = par.inner_iter_args[0]
+            done = body(tensor.extract_slice(ptype, shared, [start], [], [], static, sizes, ones), p, start)
+            with ir.InsertionPoint(par.terminator().region.blocks[0]):
+                tensor.parallel_insert_slice(done, shared, [start], [], [], static, sizes, ones)
+        return par.results[0]
+    loop = scf.ForOp(arith.constant(index, 0), arith.constant(index, panels), arith.constant(index, 1), [acc])
+    with ir.InsertionPoint(loop.body):
+        p = loop.induction_variable
+        start = start_of(p)
+        whole = loop.inner_iter_args[0]
+        done = body(tensor.extract_slice(ptype, whole, [start], [], [], static, sizes, ones), p, start)
+        scf.YieldOp([tensor.insert_slice(done, whole, [start], [], [], static, sizes, ones)])
+    return loop.results[0]
 
 
 def _shifted_input(x: ir.Value, extra: int, zero: ir.Value) -> ir.Value:
@@ -269,33 +316,9 @@ def conv_to_shifted_matmuls(op: ir.Operation, tile_m: int, tile_n: int, threads:
         for csplit, tn in _chunks(length, tile_n):
             cols = csplit if csplit is not None else length - col0
             panels = cols // tn
-            if threads > 1 and panels > 1 and f * cols * c * kh * kw >= PARALLEL_MIN_MACS:
-                # One forall iteration per column panel: the thread team's static schedule gives
-                # each thread a contiguous run of panels; every output element is summed by one
-                # thread in the one-thread order (same bits).
-                par = scf.ForallOp([0], [panels], [1], [acc])
-                with ir.InsertionPoint(par.body):
-                    p = par.induction_variables[0]
-                    j0 = arith.addi(arith.muli(p, const(tn)), const(col0))
-                    shared = par.inner_iter_args[0]
-                    panel = tensor.extract_slice(ir.RankedTensorType.get([f, tn], elem), shared, [j0], [], [],
-                                                 [0, dyn], [f, tn], [1, 1])
-                    done = tile(panel, j0, 0, tn)
-                    term = par.terminator()
-                    with ir.InsertionPoint(term.region.blocks[0]):
-                        tensor.parallel_insert_slice(done, shared, [j0], [], [], [0, dyn], [f, tn], [1, 1])
-                acc = par.results[0]
-            else:
-                loop = scf.ForOp(const(col0), const(col0 + cols), const(tn), [acc])
-                with ir.InsertionPoint(loop.body):
-                    j0 = loop.induction_variable
-                    whole = loop.inner_iter_args[0]
-                    panel = tensor.extract_slice(ir.RankedTensorType.get([f, tn], elem), whole, [j0], [], [],
-                                                 [0, dyn], [f, tn], [1, 1])
-                    done = tile(panel, j0, 0, tn)
-                    res = tensor.insert_slice(done, whole, [j0], [], [], [0, dyn], [f, tn], [1, 1])
-                    scf.YieldOp([res])
-                acc = loop.results[0]
+            parallel = threads > 1 and panels > 1 and f * cols * c * kh * kw >= PARALLEL_MIN_MACS
+            acc = _over_panels(acc, 1, col0, tn, panels, parallel,
+                               lambda panel, p, j0, tn=tn: tile(panel, j0, 0, tn))
             col0 += cols
         full = _expand(acc, [1, f, ho, wp], [[0, 1], [2, 3]])
         y = tensor.extract_slice(ir.RankedTensorType.get([1, f, ho, wo], elem), full, [], [], [],
@@ -551,33 +574,10 @@ def conv_to_shifted_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: in
         for csplit, tn in _chunks(f, tile_n):
             cols = csplit if csplit is not None else f - col0
             panels = cols // tn
-            ptype = ir.RankedTensorType.get([1, tn, ho, wo], elem)
             wconst = packed(col0, panels, tn)
-            if threads > 1 and panels > 1 and cols * length * c * kh * kw >= PARALLEL_MIN_MACS:
-                par = scf.ForallOp([0], [panels], [1], [acc])
-                with ir.InsertionPoint(par.body):
-                    p = par.induction_variables[0]
-                    f0 = arith.addi(arith.muli(p, const(tn)), const(col0))
-                    shared = par.inner_iter_args[0]
-                    panel = tensor.extract_slice(ptype, shared, [f0], [], [], [0, dyn, 0, 0], [1, tn, ho, wo],
-                                                 [1, 1, 1, 1])
-                    done = panel_rows(panel, p, f0, wconst, tn)
-                    with ir.InsertionPoint(par.terminator().region.blocks[0]):
-                        tensor.parallel_insert_slice(done, shared, [f0], [], [], [0, dyn, 0, 0], [1, tn, ho, wo],
-                                                     [1, 1, 1, 1])
-                acc = par.results[0]
-            else:
-                loop = scf.ForOp(const(0), const(panels), const(1), [acc])
-                with ir.InsertionPoint(loop.body):
-                    p = loop.induction_variable
-                    f0 = arith.addi(arith.muli(p, const(tn)), const(col0))
-                    whole = loop.inner_iter_args[0]
-                    panel = tensor.extract_slice(ptype, whole, [f0], [], [], [0, dyn, 0, 0], [1, tn, ho, wo],
-                                                 [1, 1, 1, 1])
-                    done = panel_rows(panel, p, f0, wconst, tn)
-                    scf.YieldOp([tensor.insert_slice(done, whole, [f0], [], [], [0, dyn, 0, 0], [1, tn, ho, wo],
-                                                     [1, 1, 1, 1])])
-                acc = loop.results[0]
+            parallel = threads > 1 and panels > 1 and cols * length * c * kh * kw >= PARALLEL_MIN_MACS
+            acc = _over_panels(acc, 1, col0, tn, panels, parallel,
+                               lambda panel, p, f0, w=wconst, tn=tn: panel_rows(panel, p, f0, w, tn))
             col0 += cols
     fill = out.owner.operation if isinstance(out.owner, ir.OpView) else out.owner
     if epilogue is not None:
@@ -679,28 +679,9 @@ def matmul_to_packed_panels(op: ir.Operation, tile_m: int, tile_n: int, threads:
             attr = (ir.DenseResourceElementsAttr.get_from_buffer(part, "matmul_b_panels", ptype)
                     if part.size > RESOURCE_THRESHOLD else ir.DenseElementsAttr.get(part, type=ptype))
             bconst = arith.constant(ptype, attr)
-            stype = ir.RankedTensorType.get([m, tn], elem)
-            if threads > 1 and panels > 1 and m * cols * k >= PARALLEL_MIN_MACS:
-                par = scf.ForallOp([0], [panels], [1], [acc])
-                with ir.InsertionPoint(par.body):
-                    p = par.induction_variables[0]
-                    j0 = arith.addi(arith.muli(p, const(tn)), const(col0))
-                    shared = par.inner_iter_args[0]
-                    panel = tensor.extract_slice(stype, shared, [j0], [], [], [0, dyn], [m, tn], [1, 1])
-                    done = panel_tiles(panel, p, bconst, tn)
-                    with ir.InsertionPoint(par.terminator().region.blocks[0]):
-                        tensor.parallel_insert_slice(done, shared, [j0], [], [], [0, dyn], [m, tn], [1, 1])
-                acc = par.results[0]
-            else:
-                loop = scf.ForOp(const(0), const(panels), const(1), [acc])
-                with ir.InsertionPoint(loop.body):
-                    p = loop.induction_variable
-                    j0 = arith.addi(arith.muli(p, const(tn)), const(col0))
-                    whole = loop.inner_iter_args[0]
-                    panel = tensor.extract_slice(stype, whole, [j0], [], [], [0, dyn], [m, tn], [1, 1])
-                    done = panel_tiles(panel, p, bconst, tn)
-                    scf.YieldOp([tensor.insert_slice(done, whole, [j0], [], [], [0, dyn], [m, tn], [1, 1])])
-                acc = loop.results[0]
+            parallel = threads > 1 and panels > 1 and m * cols * k >= PARALLEL_MIN_MACS
+            acc = _over_panels(acc, 1, col0, tn, panels, parallel,
+                               lambda panel, p, j0, b=bconst, tn=tn: panel_tiles(panel, p, b, tn))
             col0 += cols
     fill = out.owner.operation if isinstance(out.owner, ir.OpView) else out.owner
     op.results[0].replace_all_uses_with(acc)
