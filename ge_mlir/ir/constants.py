@@ -154,16 +154,21 @@ def constant_array(value: ir.Value, ops: tuple[str, ...] = ("ge.constant",)) -> 
     return read_resource(attr, ttype)
 
 
-def make_constant(array: np.ndarray, elem: ir.Type, name: str, loc: ir.Location) -> ir.Value:
-    """A new ``ge.constant`` holding ``array`` (rounded to ``elem``)."""
+def elements_attr(array: np.ndarray, elem: ir.Type, name: str) -> ir.Attribute:
+    """``array`` (rounded to ``elem``) as a tensor attribute: a dense resource named ``name`` past
+    ``RESOURCE_THRESHOLD`` elements (kept out of the printed IR), else inline dense elements."""
     array = np.require(array.astype(_NUMPY_OF[str(elem)]), requirements="C")
     ttype = ir.RankedTensorType.get(list(array.shape), elem)
     if array.size > RESOURCE_THRESHOLD:
-        attr = ir.DenseResourceElementsAttr.get_from_buffer(array, name, ttype)
-    else:
-        attr = ir.DenseElementsAttr.get(array, type=ttype)
+        return ir.DenseResourceElementsAttr.get_from_buffer(array, name, ttype)
+    return ir.DenseElementsAttr.get(array, type=ttype)
+
+
+def make_constant(array: np.ndarray, elem: ir.Type, name: str, loc: ir.Location) -> ir.Value:
+    """A new ``ge.constant`` holding ``array`` (rounded to ``elem``)."""
+    attr = elements_attr(array, elem, name)
     # Built generically: this layer sits below the generated dialect classes.
-    return ir.Operation.create("ge.constant", results=[ttype], attributes={"value": attr}, loc=loc).result
+    return ir.Operation.create("ge.constant", results=[attr.type], attributes={"value": attr}, loc=loc).result
 
 
 def tensor_type(value: ir.Value) -> ir.RankedTensorType | None:

@@ -358,6 +358,9 @@ def _conv_transpose2d(op: ir.Operation) -> OpModel:
             m.scratch.append(_scratch("NCHW result", _nchw(list(rt.shape), True), _elem_bytes(rt), _elem_name(rt),
                                       EPILOGUE, EPILOGUE))
         return m
+    # The dilated input's slot keeps its place in the list; its final shape and last step come from
+    # the path _conv_core chooses (one row taller, read until compute, for shifted matmuls).
+    dilated_slot = len(m.scratch)
     m.scratch.append(_scratch("dilated input", [n, c, hd, wd], eb, _elem_name(xt), PREP, GATHER))
     m.scratch.append(_scratch("flipped filter", [f, cin // groups, kh, kw], _elem_bytes(wt), _elem_name(wt),
                               PREP, COMPUTE))
@@ -367,7 +370,7 @@ def _conv_transpose2d(op: ir.Operation) -> OpModel:
     # The filter is flipped at run time (not a constant to pack); the dilated input is its own buffer.
     read, dilated = _conv_core(m, 0, xt, [n, c, hd, wd], False, [f, cin // groups, kh, kw], full, [1, 1], dilations,
                                groups, epilogue, rt, own_buffer=True)
-    m.scratch[0] = _scratch("dilated input", dilated, eb, _elem_name(xt), PREP, read)
+    m.scratch[dilated_slot] = _scratch("dilated input", dilated, eb, _elem_name(xt), PREP, read)
     m.read[0] = PREP
     if nhwc:
         m.scratch.append(_scratch("NCHW result", _nchw(list(rt.shape), True), _elem_bytes(rt), _elem_name(rt),

@@ -40,11 +40,9 @@ from mlir import ir
 from mlir.dialects import linalg, tensor
 
 _TAG = "ge.cpu_tile"
-#: The per-tap matmuls of one shifted-matmul convolution's register tiles (value: the conv's number).
+#: The ops of one own tile loop nest (a convolution's or a packed-B matmul's) that the transform
+#: script vectorizes: tile fills, tile matmuls, tile stores (value: the nest's number).
 _TAP_TAG = "ge.cpu_tap"
-#: Tags of shifted-matmul convolutions start here (their zero-initialized accumulators share the
-#: tag space of the matmuls'; see :func:`_defer_zero_fill`).
-_TAP_TAG_BASE = 1 << 20
 _PAR_TAG = "ge.cpu_parallel"
 
 
@@ -118,6 +116,16 @@ def _float_conv_operands(op: ir.Operation):
     if any(0 in t.shape for t in (xt, wt, ot)):  # zero-size: plain loops (nothing to run)
         return None
     return x, w, out, xt, wt, ot
+
+
+def _array_constant(array: np.ndarray, elem: ir.Type, name: str) -> ir.Value:
+    """An ``arith.constant`` holding ``array`` (a weight laid out for the kernels at compile time)."""
+    from mlir.dialects import arith
+
+    from ...ir.constants import elements_attr
+
+    attr = elements_attr(array, elem, name)
+    return arith.constant(attr.type, attr)
 
 
 def _over_panels(acc: ir.Value, dim: int, col0: int, tn: int, panels: int, parallel: bool,
@@ -253,8 +261,10 @@ def conv_to_shifted_matmuls(op: ir.Operation, tile_m: int, tile_n: int, threads:
     strides, dilations = _int_list(op, "strides"), _int_list(op, "dilations")
     if n != 1 or strides != [1, 1] or kh * kw == 1 or not _is_zero_fill(out):
         return False
-    # Small images: kh*kw passes over short rows lose to one im2col matmul
-    # (measured: 56x56 2.5 vs 3.8 ms, 28x28 2.8 vs 2.6, 7x7 20.8 vs 3.1). At 32x32 (1088
+    # Small images: kh*kw passes over short rows lost to one im2col matmul (measured with the
+    # earlier form, one whole-output matmul per tap; this form only takes filters that are not
+    # constants or too few for conv_to_shifted_rows: 56x56 2.5 vs 3.8 ms, 28x28 2.8 vs 2.6,
+    # 7x7 20.8 vs 3.1). At 32x32 (1088
     # columns: the UNet decoder's 64->32 conv) shifted matmuls are as fast and need no 9x
     # patch matrix (UNet 3.87 vs 4.03 ms, arena 2.06 vs 3.28 MiB), hence 1000.
     if ho * wp < _SHIFTED_MIN_COLUMNS:
@@ -277,9 +287,9 @@ def conv_to_shifted_matmuls(op: ir.Operation, tile_m: int, tile_n: int, threads:
         def const(v: int) -> ir.Value:
             return arith.constant(index, v)
 
-        def tile(acc_in: ir.Value, j0: ir.Value, col: int, tn: int) -> ir.Value:
-            """Row tiles of one [F, tn] column panel; ``acc_in`` is the panel (``col`` its
-            first column inside it: 0) -- returns the updated panel."""
+        def tile(acc_in: ir.Value, j0: ir.Value, tn: int) -> ir.Value:
+            """Row tiles of the [F, tn] column panel ``acc_in`` (column ``j0`` of the output);
+            returns the updated panel."""
             r0 = 0
             for rsplit, tm in _chunks(f, tile_m):
                 rows = rsplit if rsplit is not None else f - r0
@@ -288,7 +298,7 @@ def conv_to_shifted_matmuls(op: ir.Operation, tile_m: int, tile_n: int, threads:
                     f0 = loop.induction_variable
                     panel = loop.inner_iter_args[0]
                     t = tensor.extract_slice(ir.RankedTensorType.get([tm, tn], elem), panel, [f0], [], [],
-                                             [dyn, col], [tm, tn], [1, 1])
+                                             [dyn, 0], [tm, tn], [1, 1])
                     # Vectorized with the matmuls: the zero vector forwards into the first tap's
                     # accumulator, the tile is written once, after the last tap.
                     t = linalg.fill(zero, outs=[t])
@@ -306,7 +316,7 @@ def conv_to_shifted_matmuls(op: ir.Operation, tile_m: int, tile_n: int, threads:
                             mm = linalg.matmul(wtap, window, outs=[t])
                             mm.owner.attributes[_TAP_TAG] = ir.IntegerAttr.get(i64, tag)
                             t = mm
-                    res = tensor.insert_slice(t, panel, [f0], [], [], [dyn, col], [tm, tn], [1, 1])
+                    res = tensor.insert_slice(t, panel, [f0], [], [], [dyn, 0], [tm, tn], [1, 1])
                     scf.YieldOp([res])
                 acc_in = loop.results[0]
                 r0 += rows
@@ -318,7 +328,7 @@ def conv_to_shifted_matmuls(op: ir.Operation, tile_m: int, tile_n: int, threads:
             panels = cols // tn
             parallel = threads > 1 and panels > 1 and f * cols * c * kh * kw >= PARALLEL_MIN_MACS
             acc = _over_panels(acc, 1, col0, tn, panels, parallel,
-                               lambda panel, p, j0, tn=tn: tile(panel, j0, 0, tn))
+                               lambda panel, p, j0, tn=tn: tile(panel, j0, tn))
             col0 += cols
         full = _expand(acc, [1, f, ho, wp], [[0, 1], [2, 3]])
         y = tensor.extract_slice(ir.RankedTensorType.get([1, f, ho, wo], elem), full, [], [], [],
@@ -457,8 +467,8 @@ def _store_tile(t: ir.Value, dest: ir.Value, epilogue: ir.Operation | None, conv
 
 
 def conv_to_shifted_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: int, tag: int) -> bool:
-    """A small-image ``conv_2d_nchw_fchw`` (batch 1, constant filter, any stride) as matmuls over
-    the output positions, summed in register tiles.
+    """A ``conv_2d_nchw_fchw`` (batch 1, constant filter, any kernel and stride) as matmuls over
+    the output positions, summed in register tiles and stored through its epilogue.
 
     ``out^T[Ho*Wo, F] = sum over taps of window^T @ W[:, :, ky, kx]^T``: a register tile's rows
     are consecutive positions of one output row (``TM`` at most; a 7-wide row is one 7-row tile,
@@ -468,15 +478,15 @@ def conv_to_shifted_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: in
     ``[panel, tap, C, TN]``. No patch matrix (im2col copied the input 9 times), no padded-width
     waste (:func:`conv_to_shifted_matmuls` computes a 7 x 7 map as 7 x 9), no copy of the input:
     windows read the padded input in place. Small images give few, short columns the other way
-    round (a 49-wide row splits into 32 + 16 + 1 columns). The ``[F, Ho, Wo]`` result is one
-    transpose of the ``[Ho*Wo, F]`` accumulator. Measured on one core of the 2-core EPYC against
+    round (a 49-wide row splits into 32 + 16 + 1 columns). Each tile is stored transposed into the
+    ``[1, F, Ho, Wo]`` result through the convolution's epilogue (:func:`_fusable_epilogue`,
+    :func:`_store_tile`): no accumulator, no transpose or epilogue pass. Measured on one core of the 2-core EPYC against
     im2col, with bias and ReLU: 512 -> 512 channels at 7 x 7 1.7 -> 1.18 ms (onnxruntime 1.25),
     256 -> 512 at 14 x 14 stride 2 0.95 -> 0.51 ms; 1x1 ones too (MobileNetV2's 96 -> 576 at
     14 x 14 with ReLU6 0.169 -> 0.107 ms: no [C, HW] row stride, the epilogue in the tile). False
-    when it does not apply (also when the
-    filter is not a constant, has fewer than ``_ROWS_MIN_FILTERS`` rows or fewer than
-    ``_ROWS_MIN_CHANNELS`` input channels)."""
-    from ...ir.constants import RESOURCE_THRESHOLD, constant_array
+    when it does not apply (also when the filter is not a constant, has fewer than
+    ``_ROWS_MIN_FILTERS`` rows or fewer than ``_ROWS_MIN_CHANNELS`` input channels)."""
+    from ...ir.constants import constant_array
 
     operands = _float_conv_operands(op)
     if operands is None:
@@ -512,11 +522,7 @@ def conv_to_shifted_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: in
         [C, tn] rows contiguous (rows of the [tap, C, F] layout are F apart: at F = 512, 2 KiB,
         every row of a panel falls in the same L1 sets and the panel evicts itself)."""
         part = wrows[:, :, col0:col0 + panels * tn].reshape(kh * kw, c, panels, tn)
-        arr = np.ascontiguousarray(part.transpose(2, 0, 1, 3))
-        wtype = ir.RankedTensorType.get(list(arr.shape), elem)
-        attr = (ir.DenseResourceElementsAttr.get_from_buffer(arr, "conv_filter_panels", wtype)
-                if arr.size > RESOURCE_THRESHOLD else ir.DenseElementsAttr.get(arr, type=wtype))
-        return arith.constant(wtype, attr)
+        return _array_constant(part.transpose(2, 0, 1, 3), elem, "conv_filter_panels")
 
     epilogue = _fusable_epilogue(op)
     anchor = epilogue if epilogue is not None else op
@@ -611,7 +617,7 @@ def matmul_to_packed_panels(op: ir.Operation, tile_m: int, tile_n: int, threads:
     apply (B not a constant, fewer than ``_PACKED_MIN_ROWS`` rows, mixed or other element types)."""
     from mlir.dialects import arith, scf
 
-    from ...ir.constants import RESOURCE_THRESHOLD, constant_array
+    from ...ir.constants import constant_array
 
     if op.name != "linalg.matmul" or len(op.operands) != 3 or len(op.results) != 1:
         return False
@@ -674,11 +680,8 @@ def matmul_to_packed_panels(op: ir.Operation, tile_m: int, tile_n: int, threads:
         for csplit, tn in _chunks(n, tile_n):
             cols = csplit if csplit is not None else n - col0
             panels = cols // tn
-            part = np.ascontiguousarray(barr[:, col0:col0 + cols].reshape(k, panels, tn).transpose(1, 0, 2))
-            ptype = ir.RankedTensorType.get(list(part.shape), elem)
-            attr = (ir.DenseResourceElementsAttr.get_from_buffer(part, "matmul_b_panels", ptype)
-                    if part.size > RESOURCE_THRESHOLD else ir.DenseElementsAttr.get(part, type=ptype))
-            bconst = arith.constant(ptype, attr)
+            part = barr[:, col0:col0 + cols].reshape(k, panels, tn).transpose(1, 0, 2)
+            bconst = _array_constant(part, elem, "matmul_b_panels")
             parallel = threads > 1 and panels > 1 and m * cols * k >= PARALLEL_MIN_MACS
             acc = _over_panels(acc, 1, col0, tn, panels, parallel,
                                lambda panel, p, j0, b=bconst, tn=tn: panel_tiles(panel, p, b, tn))
@@ -1061,8 +1064,9 @@ def _script(plans: list[tuple[int, Plan]], nd_of: dict[int, int],
     hoists = []
     any_op = "!transform.any_op"
     for tag, k in taps:
-        # A shifted-matmul convolution's per-tap [TM, C] x [C, TN] matmuls: K innermost, the
-        # accumulator tile hoisted out of each K loop (and forwarded from tap to tap).
+        # An own tile loop nest: its tile fills and stores vectorized, its tile matmuls (one per
+        # filter tap for convolutions) tiled K innermost with the accumulator hoisted out of each
+        # K loop (and forwarded from tap to tap).
         lines.append(f'%tapz{tag} = transform.structured.match ops{{["linalg.fill"]}} attributes '
                      f"{{{_TAP_TAG} = {tag} : i64}} in %root : ({any_op}) -> {any_op}")
         lines.append(f"transform.structured.vectorize %tapz{tag} : {any_op}")
@@ -1193,7 +1197,7 @@ def _spread_constant_rows(op: ir.Operation) -> bool:
     in lines is coprime with any power-of-two set count: B stored as ``[K, N + 16]`` spreads the
     rows over all sets; the matmul reads the ``[K, N]`` slice (a 128 x 256 x 8192 product: 143 ->
     179 GFLOP/s, 128 x 256 x 2048: 194 -> 240). Constants only: their layout is ours to choose."""
-    from ...ir.constants import RESOURCE_THRESHOLD, constant_array
+    from ...ir.constants import constant_array
 
     b = op.operands[1]
     bt = _static(b.type)
@@ -1209,13 +1213,8 @@ def _spread_constant_rows(op: ir.Operation) -> bool:
         return False
     padded = np.zeros((k, n + line), dtype=arr.dtype)
     padded[:, :n] = arr
-    pt = ir.RankedTensorType.get([k, n + line], bt.element_type)
     with op.location, ir.InsertionPoint(op):
-        from mlir.dialects import arith
-
-        attr = (ir.DenseResourceElementsAttr.get_from_buffer(padded, "matmul_b_spread", pt)
-                if padded.size > RESOURCE_THRESHOLD else ir.DenseElementsAttr.get(padded, type=pt))
-        wide = arith.constant(pt, attr)
+        wide = _array_constant(padded, bt.element_type, "matmul_b_spread")
         op.operands[1] = tensor.extract_slice(bt, wide, [], [], [], [0, 0], [k, n], [1, 1])
     return True
 
@@ -1381,9 +1380,9 @@ def apply_strategy(module: ir.Module | ir.Operation, *, tile_m: int, tile_n: int
 
     stats = {"img2col": 0, "shifted": 0, "shifted_rows": 0, "packed": 0, "tiled": 0, "windows": 0, "parallel_generics": 0, "spread": 0}
     with module.context, ir.Location.unknown():
-        taps: list[tuple[int, int]] = []  # (tag, C) of each shifted-matmul convolution
+        taps: list[tuple[int, int]] = []  # (tag, K of its tile matmuls) of each own tile loop nest
         for conv in _ops(module, ("linalg.conv_2d_nchw_fchw",)):
-            tag = _TAP_TAG_BASE + len(taps)
+            tag = len(taps)
             xt = _static(conv.operands[0].type)
             channels = xt.shape[1] if xt is not None and xt.rank == 4 else 0
             # Rows first: no padded-width waste, no input copy (a 56 x 56 layer-1 convolution 1.07
@@ -1407,8 +1406,9 @@ def apply_strategy(module: ir.Module | ir.Operation, *, tile_m: int, tile_n: int
         dims: dict[int, tuple[int, int, int, int]] = {}
         i64 = ir.IntegerType.get_signless(64)
         for op in _ops(module, ("linalg.matmul",)):
-            tag = _TAP_TAG_BASE + len(taps)
-            k = _static(op.operands[0].type).shape[-1] if _static(op.operands[0].type) is not None else 0
+            tag = len(taps)
+            at = _static(op.operands[0].type)
+            k = at.shape[-1] if at is not None else 0
             if _TAP_TAG not in op.attributes and matmul_to_packed_panels(op, tile_m, tile_n, threads, tag):
                 stats["packed"] += 1
                 taps.append((tag, k))

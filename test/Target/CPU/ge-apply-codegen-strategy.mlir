@@ -317,6 +317,30 @@ func.func @shifted(%x: tensor<1x4x34x34xf32>, %w: tensor<8x4x3x3xf32>) -> tensor
   return %r : tensor<1x8x32x32xf32>
 }
 
+// Its input already zero-padded (an insert into a filled buffer): that buffer is built one row
+// taller (35 rows of 34: the last tap's window reads 2 elements past the image) and read as
+// the rows, instead of copied again into a [4, 34*34 + 2] buffer.
+// AVX2-LABEL: func.func @shifted_padded(
+// AVX2: %[[E:.*]] = tensor.empty() : tensor<1x4x35x34xf32>
+// AVX2-NEXT: %[[Z:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<1x4x35x34xf32>)
+// AVX2-NEXT: %[[P:.*]] = tensor.insert_slice %{{.*}} into %[[Z]][0, 0, 1, 1] [1, 4, 32, 32] [1, 1, 1, 1]
+// AVX2-NEXT: %[[FLAT:.*]] = tensor.collapse_shape %[[P]] {{\[}}[0, 1], [2, 3]] : tensor<1x4x35x34xf32> into tensor<4x1190xf32>
+// AVX2-NOT: tensor<4x1158xf32>
+// AVX2: tensor.extract_slice %[[FLAT]][0, %{{.*}}] [4, 16] [1, 1] : tensor<4x1190xf32> to tensor<4x16xf32>
+// AVX2-NOT: tensor<1x4x34x34xf32>
+// AVX2: return
+func.func @shifted_padded(%x: tensor<1x4x32x32xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<1x8x32x32xf32> {
+  %z = arith.constant 0.0 : f32
+  %pe = tensor.empty() : tensor<1x4x34x34xf32>
+  %pf = linalg.fill ins(%z : f32) outs(%pe : tensor<1x4x34x34xf32>) -> tensor<1x4x34x34xf32>
+  %p = tensor.insert_slice %x into %pf[0, 0, 1, 1] [1, 4, 32, 32] [1, 1, 1, 1] : tensor<1x4x32x32xf32> into tensor<1x4x34x34xf32>
+  %e = tensor.empty() : tensor<1x8x32x32xf32>
+  %o = linalg.fill ins(%z : f32) outs(%e : tensor<1x8x32x32xf32>) -> tensor<1x8x32x32xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%p, %w : tensor<1x4x34x34xf32>, tensor<8x4x3x3xf32>) outs(%o : tensor<1x8x32x32xf32>) -> tensor<1x8x32x32xf32>
+  return %r : tensor<1x8x32x32xf32>
+}
+
 // With threads, a large one runs its column panels as the iterations of one scf.forall.
 // THREADS-LABEL: func.func @shifted_threads(
 // THREADS: scf.forall (%[[P:.*]]) in (68) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<16x1088xf32>)

@@ -33,7 +33,7 @@ from .common import (DYN, Unsupported, as_type, broadcast_map, collapse_groups, 
                      empty, expand_groups, fit, kind, lowering, ranked_tensor, reshape, same_size, static_tensor,
                      transpose)
 from ....ir.attrs import attr_bool, attr_enum, attr_float, attr_int, attr_ints
-from ....ir.constants import RESOURCE_THRESHOLD, constant_array
+from ....ir.constants import constant_array, elements_attr
 from .elementwise import _hard_sigmoid_of, _sigmoid
 
 # --------------------------------------------------------------------------
@@ -411,11 +411,8 @@ def lower_gemm(op: ir.OpView) -> ir.Value:
         # Constant B (a torch nn.Linear's weight): stored transposed at compile time, so the
         # matmul reads rows of B, which the codegen strategy vectorizes (a [N, K] read by a map
         # is a strided gather per K step: a batch-1 MLP ran 6x slower than onnxruntime).
-        kt = ir.RankedTensorType.get([bt.shape[1], bt.shape[0]], bt.element_type)
-        arr = np.ascontiguousarray(weights.T)
-        attr = (ir.DenseResourceElementsAttr.get_from_buffer(arr, "gemm_b_transposed", kt)
-                if arr.size > RESOURCE_THRESHOLD else ir.DenseElementsAttr.get(arr, type=kt))
-        prod = linalg.matmul(a, arith.constant(kt, attr), outs=[_zeros([m, n], acc)])
+        attr = elements_attr(weights.T, bt.element_type, "gemm_b_transposed")
+        prod = linalg.matmul(a, arith.constant(attr.type, attr), outs=[_zeros([m, n], acc)])
     elif attr_bool(op, "trans_b", False):
         # B stays [N, K]: the transposed read is an indexing map, not a copy.
         maps = [ir.AffineMap.get(3, 0, [d(0), d(2)]), ir.AffineMap.get(3, 0, [d(1), d(2)]),
