@@ -395,11 +395,40 @@ def _fusable_epilogue(op: ir.Operation) -> ir.Operation | None:
     return user
 
 
+def _placed(v: ir.Value, before: ir.Operation) -> tuple[ir.Value, list[int]]:
+    """``v`` read back from where a ``tensor.insert_slice`` (before ``before``, same block) put
+    it whole, with the slot's offsets; else ``v`` itself at offset 0.
+
+    An epilogue input that is also inserted into a zero-padded buffer (a residual that is the
+    next convolution's input) would otherwise be read after the insert that writes it in place:
+    one-shot bufferization sees a read-after-write conflict and computes it in a buffer of its
+    own, then copies it into the slot (ResNet-18: every fused residual block). The same values
+    read from the insert's result are no later read of ``v``."""
+    rank = ir.RankedTensorType(v.type).rank
+    dyn = ir.ShapedType.get_dynamic_stride_or_offset()
+    for use in v.uses:
+        ins = use.owner
+        ins = ins.operation if isinstance(ins, ir.OpView) else ins
+        if ins.name != "tensor.insert_slice" or use.operand_number != 0 or ins.block != before.block \
+                or not ins.is_before_in_block(before):
+            continue
+        offs = list(ir.DenseI64ArrayAttr(ins.attributes["static_offsets"]))
+        sizes = list(ir.DenseI64ArrayAttr(ins.attributes["static_sizes"]))
+        strides = list(ir.DenseI64ArrayAttr(ins.attributes["static_strides"]))
+        dest_rank = ir.RankedTensorType(ins.results[0].type).rank
+        if dyn in offs or dest_rank != rank or sizes != list(ir.RankedTensorType(v.type).shape) \
+                or any(s != 1 for s in strides):
+            continue
+        return ins.results[0], offs
+    return v, [0] * rank
+
+
 def _store_tile(t: ir.Value, dest: ir.Value, epilogue: ir.Operation | None, conv_result: ir.Value,
                 offsets: list, dest_offsets: list, sizes: list[int]) -> ir.Value:
     """A [tm, tn] accumulator tile stored transposed as a [1, tn, 1, tm] slice of ``dest`` (at
     ``dest_offsets`` of its two last dimensions) through ``epilogue``'s body (its other inputs
     sliced at ``offsets`` of the [N, F, Ho, Wo] loops), or copied when there is none."""
+    from mlir.dialects import arith
     dyn = ir.ShapedType.get_dynamic_stride_or_offset()
     elem = ir.RankedTensorType(t.type).element_type
     d = ir.AffineDimExpr.get
@@ -427,20 +456,22 @@ def _store_tile(t: ir.Value, dest: ir.Value, epilogue: ir.Operation | None, conv
                 maps.append(tile_map)
                 continue
             vt = ir.RankedTensorType(v.type)
+            source, slot = _placed(v, epilogue)
             static, dyn_offs, part = [], [], []
             for j, r in enumerate(m.results):
                 i = ir.AffineDimExpr(r).position
                 if vt.shape[j] == 1:  # a broadcast dimension
-                    static.append(0)
+                    static.append(slot[j])
                     part.append(1)
                     continue
                 part.append(sizes[i])
                 if isinstance(offsets[i], int):
-                    static.append(offsets[i])
+                    static.append(offsets[i] + slot[j])
                 else:
                     static.append(dyn)
-                    dyn_offs.append(offsets[i])
-            ins.append(tensor.extract_slice(ir.RankedTensorType.get(part, vt.element_type), v, dyn_offs, [], [],
+                    dyn_offs.append(offsets[i] if slot[j] == 0 else
+                                    arith.addi(offsets[i], arith.constant(ir.IndexType.get(), slot[j])))
+            ins.append(tensor.extract_slice(ir.RankedTensorType.get(part, vt.element_type), source, dyn_offs, [], [],
                                             static, part, [1] * len(part)))
             maps.append(remap(m))
     g = linalg.GenericOp([out_type], ins, [out], ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in
@@ -492,7 +523,7 @@ def conv_to_shifted_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: in
     if operands is None:
         return False
     x, w, out, xt, wt, ot = operands
-    n, c, hp, wp = xt.shape
+    n, c = xt.shape[:2]
     f, _, kh, kw = wt.shape
     _, _, ho, wo = ot.shape
     strides, dilations = _int_list(op, "strides"), _int_list(op, "dilations")
@@ -526,8 +557,16 @@ def conv_to_shifted_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: in
 
     epilogue = _fusable_epilogue(op)
     anchor = epilogue if epilogue is not None else op
+    # An input that is also the next padded buffer's content is read from that buffer, as the
+    # epilogue's inputs are (:func:`_placed`): a read of it after the insert would make
+    # bufferization compute it out of place and copy it in (ResNet-18's downsampling 1x1s).
+    source, slot = _placed(x, op)
+    if slot[0] != 0:
+        source, slot = x, [0] * 4
+    row = ir.RankedTensorType(source.type).shape[3]  # the row stride of the buffer read
+    origin, chan0 = slot[2] * row + slot[3], slot[1]
     with op.location, ir.InsertionPoint(anchor):
-        flat = _collapse(x, [[0, 1], [2, 3]])  # [C, Hp*Wp]: the windows read it in place
+        flat = _collapse(source, [[0, 1], [2, 3]])  # [C, Hp*Wp]: the windows read it in place
         zero = arith.constant(elem, 0.0)
         # The [1, F, Ho, Wo] result: the epilogue's own output (its tiles write it), or a new one.
         acc = epilogue.operands[-1] if epilogue is not None else tensor.EmptyOp([1, f, ho, wo], elem).result
@@ -544,10 +583,10 @@ def conv_to_shifted_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: in
             t = linalg.fill(zero, outs=[tensor.EmptyOp([tm, tn], elem).result])
             t.owner.attributes[_TAP_TAG] = ir.IntegerAttr.get(i64, tag)
             for ky, kx in taps:
-                off = ky * dilations[0] * wp + kx * dilations[1]
+                off = origin + ky * dilations[0] * row + kx * dilations[1]
                 start = arith.addi(base, const(off)) if off else base
                 window = tensor.extract_slice(ir.RankedTensorType.get([c, tm], elem), flat, [start],
-                                              [], [], [0, dyn], [c, tm], [1, strides[1]])
+                                              [], [], [chan0, dyn], [c, tm], [1, strides[1]])
                 rows_t = tensor.extract_slice(ir.RankedTensorType.get([1, 1, c, tn], elem), wconst,
                                               [p], [], [], [dyn, ky * kw + kx, 0, 0], [1, 1, c, tn],
                                               [1, 1, 1, 1])
@@ -566,7 +605,7 @@ def conv_to_shifted_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: in
             with ir.InsertionPoint(loop.body):
                 oy = loop.induction_variable
                 whole = loop.inner_iter_args[0]
-                pos = arith.muli(oy, const(strides[0] * wp))  # the row's first input element
+                pos = arith.muli(oy, const(strides[0] * row))  # the row's first input element
                 for first, tm, count in _row_chunks(wo, tile_m):
                     run = scf.ForOp(const(first), const(first + tm * count), const(tm), [whole])
                     with ir.InsertionPoint(run.body):

@@ -448,3 +448,43 @@ func.func @shifted_rows_epilogue(%x: tensor<1x8x9x9xf32>, %b: tensor<16xf32>) ->
   } -> tensor<1x16x7x7xf32>
   return %y : tensor<1x16x7x7xf32>
 }
+
+// A value that is also the next padded buffer's content is read back from that buffer, by the
+// residual epilogue and by a 1x1 convolution: a read of it after the insert would make one-shot
+// bufferization compute it out of place and copy it into the slot.
+// AVX2-LABEL: func.func @placed(
+// AVX2-SAME: %[[X:.*]]: tensor<1x16x7x7xf32>)
+// AVX2: %[[P:.*]] = tensor.insert_slice %[[X]] into
+// AVX2-NOT: %[[X]]
+// AVX2: tensor.extract_slice %[[P]][0, 0, %{{.*}}, 1] [1, 16, 1, 4]
+// AVX2: tensor.extract_slice %[[P]][0, 0, %{{.*}}, 5] [1, 16, 1, 3]
+// AVX2: %[[C:.*]] = tensor.collapse_shape %[[P]] {{\[}}[0, 1], [2, 3]] : tensor<1x16x9x9xf32> into tensor<16x81xf32>
+// AVX2: %[[ROW:.*]] = arith.muli %{{.*}}, %c9 : index
+// AVX2-NEXT: %[[START:.*]] = arith.addi %[[ROW]], %c10 : index
+// AVX2-NEXT: tensor.extract_slice %[[C]][0, %[[START]]] [16, 4] [1, 1]
+// AVX2-NOT: %[[X]]
+// AVX2: return
+func.func @placed(%x: tensor<1x16x7x7xf32>) -> (tensor<1x16x7x7xf32>, tensor<1x16x7x7xf32>) {
+  %w = arith.constant dense<0.5> : tensor<16x16x3x3xf32>
+  %w1 = arith.constant dense<0.25> : tensor<16x16x1x1xf32>
+  %z = arith.constant 0.0 : f32
+  %pe = tensor.empty() : tensor<1x16x9x9xf32>
+  %pf = linalg.fill ins(%z : f32) outs(%pe : tensor<1x16x9x9xf32>) -> tensor<1x16x9x9xf32>
+  %p = tensor.insert_slice %x into %pf[0, 0, 1, 1] [1, 16, 7, 7] [1, 1, 1, 1] : tensor<1x16x7x7xf32> into tensor<1x16x9x9xf32>
+  %e = tensor.empty() : tensor<1x16x7x7xf32>
+  %o = linalg.fill ins(%z : f32) outs(%e : tensor<1x16x7x7xf32>) -> tensor<1x16x7x7xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%p, %w : tensor<1x16x9x9xf32>, tensor<16x16x3x3xf32>) outs(%o : tensor<1x16x7x7xf32>) -> tensor<1x16x7x7xf32>
+  %e2 = tensor.empty() : tensor<1x16x7x7xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>,
+                                        affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%r, %x : tensor<1x16x7x7xf32>, tensor<1x16x7x7xf32>) outs(%e2 : tensor<1x16x7x7xf32>) {
+  ^bb0(%in: f32, %res: f32, %out: f32):
+    %s = arith.addf %in, %res : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16x7x7xf32>
+  %d = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%x, %w1 : tensor<1x16x7x7xf32>, tensor<16x16x1x1xf32>) outs(%o : tensor<1x16x7x7xf32>) -> tensor<1x16x7x7xf32>
+  return %y, %d : tensor<1x16x7x7xf32>, tensor<1x16x7x7xf32>
+}
