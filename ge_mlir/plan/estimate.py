@@ -92,6 +92,9 @@ SHIFTED_MIN_COLUMNS = 1000
 #: positions (``ge_mlir.target.cpu.codegen._ROWS_MIN_FILTERS``, ``_ROWS_MIN_CHANNELS``).
 ROWS_MIN_FILTERS = 16
 ROWS_MIN_CHANNELS = 8
+#: Other batch-1 convolutions of at most this many patch rows (``C*kh*kw``) run im2col one output
+#: row at a time (``ge_mlir.target.cpu.codegen._ROW_IM2COL_MAX_K``).
+ROW_IM2COL_MAX_K = 1024
 #: ``strategy`` value: the best of the heuristic strategies, never the exact solver.
 HEURISTICS_ONLY = "heuristics"
 
@@ -184,7 +187,9 @@ def lowering_model(op: ir.Operation) -> OpModel:
       stored through the epilogue into the result (``compute``, no accumulator); *shifted matmuls*
       (otherwise, for stride 1 and at least 1000 output columns over the padded width): the
       padded copy one row taller (or, unpadded, a ``[C, Hp*Wp + kw-1]`` row copy at ``gather``)
-      and a ``[F, Ho*Wp]`` accumulator (``compute``); otherwise *im2col*:
+      and a ``[F, Ho*Wp]`` accumulator (``compute``); otherwise, batch 1, at least 16 filters
+      and at most 1024 patch rows: *im2col one output row at a time* (a ``[1, C, kh, kw, Wo]`` patch buffer,
+      the tiles storing through the epilogue); otherwise *im2col*:
       the ``[C*kh*kw, Ho*Wo]`` patch matrix (``gather``, none for 1x1 stride 1) and an
       ``[F, Ho*Wo]`` accumulator from ``gather``. Depthwise and grouped convolutions read
       the padded input directly. With a bias, residual, activation or a narrower result
@@ -236,7 +241,16 @@ def _conv_core(m: OpModel, x_pos: int, xt: ir.RankedTensorType, padded: list[int
     single = groups == 1 and is_float and n == 1
     rows = single and constant_filter and f >= ROWS_MIN_FILTERS and c >= ROWS_MIN_CHANNELS
     columns = single and not rows and kh * kw > 1 and strides == [1, 1] and ho * wp >= SHIFTED_MIN_COLUMNS
-    if rows:
+    row_im2col = (single and not rows and not columns and kh * kw > 1 and c * kh * kw <= ROW_IM2COL_MAX_K
+                  and f >= ROWS_MIN_FILTERS)
+    if row_im2col:
+        # One output row's [C, kh, kw, Wo] patches at a time, reused row after row; the tiles
+        # store through the epilogue (one thread's figure: N threads hold N such buffers).
+        read_input, acc_step = COMPUTE, COMPUTE
+        m.scratch.append(_scratch("row patches", [1, c, kh, kw, wo], eb, elem, COMPUTE, COMPUTE))
+        if epilogue and ab == _elem_bytes(out_t):
+            epilogue = False
+    elif rows:
         # The windows read the padded input in place; each register tile is stored (transposed)
         # into the [N, F, Ho, Wo] result through the epilogue (compute).
         read_input, acc_step = COMPUTE, COMPUTE

@@ -424,26 +424,29 @@ def _placed(v: ir.Value, before: ir.Operation) -> tuple[ir.Value, list[int]]:
 
 
 def _store_tile(t: ir.Value, dest: ir.Value, epilogue: ir.Operation | None, conv_result: ir.Value,
-                offsets: list, dest_offsets: list, sizes: list[int]) -> ir.Value:
-    """A [tm, tn] accumulator tile stored transposed as a [1, tn, 1, tm] slice of ``dest`` (at
-    ``dest_offsets`` of its two last dimensions) through ``epilogue``'s body (its other inputs
-    sliced at ``offsets`` of the [N, F, Ho, Wo] loops), or copied when there is none."""
+                offsets: list, dest_offsets: list, sizes: list[int], transposed: bool = True) -> ir.Value:
+    """An accumulator tile stored as the ``sizes`` ([1, F part, 1, positions]) slice of ``dest`` at
+    ``dest_offsets`` through ``epilogue``'s body (its other inputs sliced at ``offsets`` of the
+    [N, F, Ho, Wo] loops), or copied when there is none. The tile is [positions, filters]
+    (``transposed``: stored transposed) or [filters, positions]."""
     from mlir.dialects import arith
     dyn = ir.ShapedType.get_dynamic_stride_or_offset()
     elem = ir.RankedTensorType(t.type).element_type
     d = ir.AffineDimExpr.get
-    # The generic's loops run (n, oy, ox, f): the tile's own orientation, so a per-channel bias
-    # is one vector of filters broadcast over the rows (read over (n, f, oy, ox) it became tn
-    # vectors of one value each, hoisted out of the position loops: 32 registers, spills) and
-    # only the store transposes. Old loop i (of n, f, oy, ox) is new loop moved[i].
-    moved = [0, 3, 1, 2]
+    # The generic's loops run in the tile's own orientation: (n, oy, ox, f) for a transposed tile,
+    # so a per-channel bias is one vector of filters broadcast over the rows (read over
+    # (n, f, oy, ox) it became tn vectors of one value each, hoisted out of the position loops:
+    # 32 registers, spills) and only the store transposes. Old loop i (of n, f, oy, ox) is new
+    # loop moved[i].
+    moved = [0, 3, 1, 2] if transposed else [0, 1, 2, 3]
 
     def remap(m: ir.AffineMap) -> ir.AffineMap:
         return ir.AffineMap.get(4, 0, [d(moved[ir.AffineDimExpr(r).position]) for r in m.results])
 
-    tile_map = ir.AffineMap.get(4, 0, [d(2), d(3)])
+    tile_map = ir.AffineMap.get(4, 0, [d(2), d(3)] if transposed else [d(1), d(3)])
     out_type = ir.RankedTensorType.get(sizes, elem)
-    out = tensor.extract_slice(out_type, dest, dest_offsets, [], [], [0, 0, dyn, dyn], sizes, [1, 1, 1, 1])
+    out = tensor.extract_slice(out_type, dest, [o for o in dest_offsets if not isinstance(o, int)], [], [],
+                               [o if isinstance(o, int) else dyn for o in dest_offsets], sizes, [1, 1, 1, 1])
     parallel = ir.Attribute.parse("#linalg.iterator_type<parallel>")
     if epilogue is None:
         ins, maps = [t], [tile_map]
@@ -594,7 +597,7 @@ def conv_to_shifted_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: in
                 mm = linalg.matmul(window, rows_t, outs=[t], indexing_maps=maps)
                 mm.owner.attributes[_TAP_TAG] = ir.IntegerAttr.get(i64, tag)
                 t = mm
-            stored = _store_tile(t, acc_in, epilogue, op.results[0], [0, f0, oy, x0], [oy, x0], [1, tn, 1, tm])
+            stored = _store_tile(t, acc_in, epilogue, op.results[0], [0, f0, oy, x0], [0, 0, oy, x0], [1, tn, 1, tm])
             stored.owner.attributes[_TAP_TAG] = ir.IntegerAttr.get(i64, tag)
             return tensor.insert_slice(stored, acc_in, [oy, x0], [], [], [0, 0, dyn, dyn], [1, tn, 1, tm],
                                        [1, 1, 1, 1])
@@ -729,6 +732,153 @@ def matmul_to_packed_panels(op: ir.Operation, tile_m: int, tile_n: int, threads:
     op.results[0].replace_all_uses_with(acc)
     op.erase()
     if zero_init and not list(fill.results[0].uses):
+        fill.erase()
+    return True
+
+
+#: Most patch-matrix rows (``C*kh*kw``) of :func:`conv_to_row_im2col` (a row's patches stay in the L2).
+_ROW_IM2COL_MAX_K = 1024
+
+
+def conv_to_row_im2col(op: ir.Operation, tile_m: int, tile_n: int, threads: int, tag: int) -> bool:
+    """A batch-1 convolution as im2col one output row at a time, its matmul tiles storing through
+    the epilogue.
+
+    For each output row: the row's ``[C*kh*kw, Wo]`` patches (a gather from the padded input,
+    kept in the cache), then ``[TM, TN]`` register tiles of filters by positions (position
+    chunks outside, filter tiles inside: a patch panel is read from the L1 by every filter tile),
+    each stored through the convolution's epilogue into the ``[1, F, Ho, Wo]`` result. For few
+    input channels (ResNet's and MobileNetV2's 3-channel stems), where a K loop per tap is too
+    short for :func:`conv_to_shifted_rows`: im2col for the whole image wrote and read back a
+    7.4 MB patch matrix and ran the epilogue as its own pass. Output rows are the iterations of
+    an ``scf.forall`` with threads. False when it does not apply (also for fewer than
+    ``_ROWS_MIN_FILTERS`` filters: narrower than a register tile)."""
+    from mlir.dialects import arith, scf
+
+    operands = _float_conv_operands(op)
+    if operands is None:
+        return False
+    x, w, out, xt, wt, ot = operands
+    n, c, hp, wp = xt.shape
+    f, _, kh, kw = wt.shape
+    _, _, ho, wo = ot.shape
+    strides, dilations = _int_list(op, "strides"), _int_list(op, "dilations")
+    k = c * kh * kw
+    if n != 1 or kh * kw == 1 or k > _ROW_IM2COL_MAX_K or f < _ROWS_MIN_FILTERS or not _is_zero_fill(out):
+        return False
+    elem = xt.element_type
+    if str(elem) == "f64":
+        tile_n = max(1, tile_n // 2)
+    rows_in = (kh - 1) * dilations[0] + 1
+    dyn = ir.ShapedType.get_dynamic_stride_or_offset()
+    index = ir.IndexType.get()
+    i64 = ir.IntegerType.get_signless(64)
+    d = ir.AffineDimExpr.get
+    cst = ir.AffineConstantExpr.get
+    parallel = ir.Attribute.parse("#linalg.iterator_type<parallel>")
+    # (0, c, ky, kx, ox) -> the row block's x[0, c, ky*d0, ox*s1 + kx*d1]
+    gather_map = ir.AffineMap.get(5, 0, [d(0), d(1), d(2) * cst(dilations[0]),
+                                         d(4) * cst(strides[1]) + d(3) * cst(dilations[1])])
+    epilogue = _fusable_epilogue(op)
+    anchor = epilogue if epilogue is not None else op
+    with op.location, ir.InsertionPoint(anchor):
+        zero = arith.constant(elem, 0.0)
+        wmat = _collapse(w, [[0], [1, 2, 3]])  # [F, C*kh*kw]
+        acc = epilogue.operands[-1] if epilogue is not None else tensor.EmptyOp([1, f, ho, wo], elem).result
+
+        def const(v: int) -> ir.Value:
+            return arith.constant(index, v)
+
+        def row(whole: ir.Value, pbuf: ir.Value, oy: ir.Value, dest_oy: ir.Value) -> tuple[ir.Value, ir.Value]:
+            """Output row ``oy``'s patches gathered into ``pbuf`` ([1, C, kh, kw, Wo], reused row after
+            row: one planned buffer, not an allocation per row) and its tiles stored at row
+            ``dest_oy`` of ``whole``; returns both updated."""
+            block = tensor.extract_slice(ir.RankedTensorType.get([1, c, rows_in, wp], elem), x,
+                                         [arith.muli(oy, const(strides[0]))], [], [], [0, 0, dyn, 0],
+                                         [1, c, rows_in, wp], [1, 1, 1, 1])
+            gather = linalg.GenericOp([pbuf.type], [block], [pbuf],
+                                      ir.ArrayAttr.get([ir.AffineMapAttr.get(gather_map),
+                                                        ir.AffineMapAttr.get(ir.AffineMap.get_identity(5))]),
+                                      ir.ArrayAttr.get([parallel] * 5))
+            body = gather.regions[0].blocks.append(elem, elem)
+            with ir.InsertionPoint(body):
+                linalg.YieldOp([body.arguments[0]])
+            patches = _collapse(gather.result, [[0, 1, 2, 3], [4]])  # [C*kh*kw, Wo]
+            x0 = 0
+            for csplit, tn in _chunks(wo, tile_n):
+                cols = csplit if csplit is not None else wo - x0
+                loop = scf.ForOp(const(x0), const(x0 + cols), const(tn), [whole])
+                with ir.InsertionPoint(loop.body):
+                    j0 = loop.induction_variable
+                    inner = loop.inner_iter_args[0]
+                    panel = tensor.extract_slice(ir.RankedTensorType.get([k, tn], elem), patches, [j0], [], [],
+                                                 [0, dyn], [k, tn], [1, 1])
+                    f0 = 0
+                    for rsplit, tm in _chunks(f, tile_m):
+                        rows = rsplit if rsplit is not None else f - f0
+                        floop = scf.ForOp(const(f0), const(f0 + rows), const(tm), [inner])
+                        with ir.InsertionPoint(floop.body):
+                            i0 = floop.induction_variable
+                            t = linalg.fill(zero, outs=[tensor.EmptyOp([tm, tn], elem).result])
+                            t.owner.attributes[_TAP_TAG] = ir.IntegerAttr.get(i64, tag)
+                            a = tensor.extract_slice(ir.RankedTensorType.get([tm, k], elem), wmat, [i0], [], [],
+                                                     [dyn, 0], [tm, k], [1, 1])
+                            mm = linalg.matmul(a, panel, outs=[t])
+                            mm.owner.attributes[_TAP_TAG] = ir.IntegerAttr.get(i64, tag)
+                            cur = floop.inner_iter_args[0]
+                            stored = _store_tile(mm, cur, epilogue, op.results[0], [0, i0, oy, j0],
+                                                 [0, i0, dest_oy, j0], [1, tm, 1, tn], transposed=False)
+                            stored.owner.attributes[_TAP_TAG] = ir.IntegerAttr.get(i64, tag)
+                            scf.YieldOp([tensor.insert_slice(stored, cur, [i0, dest_oy, j0], [], [], [0, dyn, dyn, dyn],
+                                                             [1, tm, 1, tn], [1, 1, 1, 1])])
+                        inner = floop.results[0]
+                        f0 += rows
+                    scf.YieldOp([inner])
+                whole = loop.results[0]
+                x0 += cols
+            return whole, gather.result
+
+        shape = [1, c, kh, kw, wo]
+        if threads > 1 and ho % threads == 0 and f * ho * wo * k >= PARALLEL_MIN_MACS:
+            # One block of Ho / threads output rows per thread, each with its own patch buffer
+            # (a slice of a [threads, C, kh, kw, Wo] buffer: disjoint, so written in place).
+            per = ho // threads
+            pall = tensor.EmptyOp([threads, *shape[1:]], elem).result
+            par = scf.ForallOp([0], [threads], [1], [acc, pall])
+            with ir.InsertionPoint(par.body):
+                b = par.induction_variables[0]
+                shared, pshared = par.inner_iter_args
+                first = arith.muli(b, const(per))
+                rtype = ir.RankedTensorType.get([1, f, per, wo], elem)
+                mine = tensor.extract_slice(rtype, shared, [first], [], [], [0, 0, dyn, 0], [1, f, per, wo],
+                                            [1, 1, 1, 1])
+                pmine = tensor.extract_slice(ir.RankedTensorType.get(shape, elem), pshared, [b], [], [],
+                                             [dyn, 0, 0, 0, 0], shape, [1] * 5)
+                loop = scf.ForOp(const(0), const(per), const(1), [mine, pmine])
+                with ir.InsertionPoint(loop.body):
+                    r = loop.induction_variable
+                    done, pdone = row(loop.inner_iter_args[0], loop.inner_iter_args[1], arith.addi(first, r), r)
+                    scf.YieldOp([done, pdone])
+                with ir.InsertionPoint(par.terminator().region.blocks[0]):
+                    tensor.parallel_insert_slice(loop.results[0], shared, [first], [], [], [0, 0, dyn, 0],
+                                                 [1, f, per, wo], [1, 1, 1, 1])
+                    tensor.parallel_insert_slice(loop.results[1], pshared, [b], [], [], [dyn, 0, 0, 0, 0], shape,
+                                                 [1] * 5)
+            acc = par.results[0]
+        else:
+            loop = scf.ForOp(const(0), const(ho), const(1), [acc, tensor.EmptyOp(shape, elem).result])
+            with ir.InsertionPoint(loop.body):
+                oy = loop.induction_variable
+                scf.YieldOp(list(row(loop.inner_iter_args[0], loop.inner_iter_args[1], oy, oy)))
+            acc = loop.results[0]
+    fill = out.owner.operation if isinstance(out.owner, ir.OpView) else out.owner
+    if epilogue is not None:
+        epilogue.results[0].replace_all_uses_with(acc)
+        epilogue.erase()
+    else:
+        op.results[0].replace_all_uses_with(acc)
+    op.erase()
+    if not list(fill.results[0].uses):
         fill.erase()
     return True
 
@@ -1417,13 +1567,14 @@ def apply_strategy(module: ir.Module | ir.Operation, *, tile_m: int, tile_n: int
     of each large matmul part in an ``scf.forall`` (OpenMP regions on the thread team)."""
     from mlir.dialects.transform import interpreter
 
-    stats = {"img2col": 0, "shifted": 0, "shifted_rows": 0, "packed": 0, "tiled": 0, "windows": 0, "parallel_generics": 0, "spread": 0}
+    stats = {"img2col": 0, "shifted": 0, "shifted_rows": 0, "row_im2col": 0, "packed": 0, "tiled": 0, "windows": 0, "parallel_generics": 0, "spread": 0}
     with module.context, ir.Location.unknown():
         taps: list[tuple[int, int]] = []  # (tag, K of its tile matmuls) of each own tile loop nest
         for conv in _ops(module, ("linalg.conv_2d_nchw_fchw",)):
             tag = len(taps)
-            xt = _static(conv.operands[0].type)
+            xt, wt = _static(conv.operands[0].type), _static(conv.operands[1].type)
             channels = xt.shape[1] if xt is not None and xt.rank == 4 else 0
+            patch = channels * wt.shape[2] * wt.shape[3] if wt is not None and wt.rank == 4 else 0
             # Rows first: no padded-width waste, no input copy (a 56 x 56 layer-1 convolution 1.07
             # ms over columns, 1.01 over rows); columns when the filter is not a constant or too narrow.
             if conv_to_shifted_rows(conv, tile_m, tile_n, threads, tag):
@@ -1432,6 +1583,9 @@ def apply_strategy(module: ir.Module | ir.Operation, *, tile_m: int, tile_n: int
             elif conv_to_shifted_matmuls(conv, tile_m, tile_n, threads, tag):
                 stats["shifted"] += 1
                 taps.append((tag, channels))
+            elif conv_to_row_im2col(conv, tile_m, tile_n, threads, tag):
+                stats["row_im2col"] += 1
+                taps.append((tag, patch))
             else:
                 stats["img2col"] += conv_to_img2col(conv)
         for op in _ops(module, _WINDOW_OPS):

@@ -488,3 +488,68 @@ func.func @placed(%x: tensor<1x16x7x7xf32>) -> (tensor<1x16x7x7xf32>, tensor<1x1
       ins(%x, %w1 : tensor<1x16x7x7xf32>, tensor<16x16x1x1xf32>) outs(%o : tensor<1x16x7x7xf32>) -> tensor<1x16x7x7xf32>
   return %y, %d : tensor<1x16x7x7xf32>, tensor<1x16x7x7xf32>
 }
+
+// A 3-channel convolution (too few channels for a K loop per tap): im2col one output row at a
+// time into a [1, C, kh, kw, Wo] buffer reused row after row, the tiles ([filters, positions])
+// storing through the epilogue. No whole-image [27, 25] patch matrix.
+// AVX2-LABEL: func.func @row_im2col(
+// AVX2-SAME: %[[X:.*]]: tensor<1x3x11x11xf32>, %[[B:.*]]: tensor<16xf32>)
+// AVX2: %[[OUT:.*]] = tensor.empty() : tensor<1x16x5x5xf32>
+// AVX2-NEXT: %[[PATCH:.*]] = tensor.empty() : tensor<1x3x3x3x5xf32>
+// AVX2-NEXT: scf.for %[[OY:.*]] = %c0 to %c5 step %c1 iter_args(%{{.*}} = %[[OUT]], %[[P:.*]] = %[[PATCH]])
+// AVX2-NEXT: %[[Y0:.*]] = arith.muli %[[OY]], %c2 : index
+// AVX2-NEXT: %[[BLOCK:.*]] = tensor.extract_slice %[[X]][0, 0, %[[Y0]], 0] [1, 3, 3, 11] [1, 1, 1, 1]
+// AVX2-NEXT: %[[G:.*]] = linalg.generic {{.*}} ins(%[[BLOCK]] : tensor<1x3x3x11xf32>) outs(%[[P]] : tensor<1x3x3x3x5xf32>)
+// AVX2: tensor.collapse_shape %[[G]] {{\[}}[0, 1, 2, 3], [4]] : tensor<1x3x3x3x5xf32> into tensor<27x5xf32>
+// AVX2: arith.addf {{.*}} : vector<1x6x1x4xf32>
+// AVX2-NEXT: arith.maximumf {{.*}} : vector<1x6x1x4xf32>
+// AVX2-NEXT: vector.transfer_write {{.*}} : vector<1x6x1x4xf32>, tensor<1x6x1x4xf32>
+// AVX2-NOT: tensor<27x25xf32>
+// AVX2: return
+func.func @row_im2col(%x: tensor<1x3x11x11xf32>, %b: tensor<16xf32>) -> tensor<1x16x5x5xf32> {
+  %w = arith.constant dense<0.5> : tensor<16x3x3x3xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x5x5xf32>
+  %o = linalg.fill ins(%z : f32) outs(%e : tensor<1x16x5x5xf32>) -> tensor<1x16x5x5xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
+      ins(%x, %w : tensor<1x3x11x11xf32>, tensor<16x3x3x3xf32>) outs(%o : tensor<1x16x5x5xf32>) -> tensor<1x16x5x5xf32>
+  %e2 = tensor.empty() : tensor<1x16x5x5xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1)>,
+                                        affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%r, %b : tensor<1x16x5x5xf32>, tensor<16xf32>) outs(%e2 : tensor<1x16x5x5xf32>) {
+  ^bb0(%in: f32, %bias: f32, %out: f32):
+    %s = arith.addf %in, %bias : f32
+    %m = arith.maximumf %s, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<1x16x5x5xf32>
+  return %y : tensor<1x16x5x5xf32>
+}
+
+// With threads: one block of output rows per thread, each with its own patch buffer (a slice
+// of one [threads, C, kh, kw, Wo] buffer: nothing allocated in the parallel loop).
+// THREADS-LABEL: func.func @row_im2col_threads(
+// THREADS: %[[PATCHES:.*]] = tensor.empty() : tensor<2x3x3x3x32xf32>
+// THREADS-NEXT: scf.forall (%[[T:.*]]) in (2) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<1x32x32x32xf32>)
+// THREADS: tensor.extract_slice %[[PATCHES]][%[[T]], 0, 0, 0, 0] [1, 3, 3, 3, 32] [1, 1, 1, 1, 1]
+// THREADS-NEXT: scf.for %{{.*}} = %c0 to %c16 step %c1
+// THREADS: scf.forall.in_parallel
+func.func @row_im2col_threads(%x: tensor<1x3x65x65xf32>, %b: tensor<32xf32>) -> tensor<1x32x32x32xf32> {
+  %w = arith.constant dense<0.5> : tensor<32x3x3x3xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x32x32xf32>
+  %o = linalg.fill ins(%z : f32) outs(%e : tensor<1x32x32x32xf32>) -> tensor<1x32x32x32xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
+      ins(%x, %w : tensor<1x3x65x65xf32>, tensor<32x3x3x3xf32>) outs(%o : tensor<1x32x32x32xf32>) -> tensor<1x32x32x32xf32>
+  %e2 = tensor.empty() : tensor<1x32x32x32xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1)>,
+                                        affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%r, %b : tensor<1x32x32x32xf32>, tensor<32xf32>) outs(%e2 : tensor<1x32x32x32xf32>) {
+  ^bb0(%in: f32, %bias: f32, %out: f32):
+    %s = arith.addf %in, %bias : f32
+    %m = arith.maximumf %s, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<1x32x32x32xf32>
+  return %y : tensor<1x32x32x32xf32>
+}
