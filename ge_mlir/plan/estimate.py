@@ -95,6 +95,8 @@ ROWS_MIN_CHANNELS = 8
 #: Other batch-1 convolutions of at most this many patch rows (``C*kh*kw``) run im2col one output
 #: row at a time (``ge_mlir.target.cpu.codegen._ROW_IM2COL_MAX_K``).
 ROW_IM2COL_MAX_K = 1024
+#: Most taps of a window op the codegen writes as vector code (``codegen._MAX_TAPS``).
+VECTOR_WINDOW_MAX_TAPS = 64
 #: ``strategy`` value: the best of the heuristic strategies, never the exact solver.
 HEURISTICS_ONLY = "heuristics"
 
@@ -192,7 +194,8 @@ def lowering_model(op: ir.Operation) -> OpModel:
       the tiles storing through the epilogue); otherwise *im2col*:
       the ``[C*kh*kw, Ho*Wo]`` patch matrix (``gather``, none for 1x1 stride 1) and an
       ``[F, Ho*Wo]`` accumulator from ``gather``. Depthwise and grouped convolutions read
-      the padded input directly. With a bias, residual, activation or a narrower result
+      the padded input directly; f32 depthwise ones written as vector code (at least two
+      output columns, row stride 1 or 2) apply their epilogue in the vectors. With a bias, residual, activation or a narrower result
       type the accumulator is scratch and the result is written at ``epilogue``; without,
       the accumulator is the result.
     ``conv_transpose2d``: batch 1, one group, stride = kernel, no padding, f32/f64 (UNet
@@ -203,7 +206,8 @@ def lowering_model(op: ir.Operation) -> OpModel:
       of an operand materialised at ``prep``, ``trans_a`` transposed at ``prep``; the
       epilogue as for convolutions.
     ``max_pool2d``/``avg_pool2d``: the padded input (with the ceil-mode tail); average
-      pooling sums into an accumulator and divides at ``epilogue``.
+      pooling sums into an accumulator and divides at ``epilogue`` (in the vectors, no
+      accumulator, when f32 NCHW as for depthwise convolutions).
     ``reduce_*``/global pools: mean and L2 (and narrow floats) finish with an elementwise
       step from an accumulator of the kept shape.
     ``layer_norm``/``instance_norm`` (3 per-row statistics), ``rms_norm`` (1),
@@ -277,6 +281,8 @@ def _conv_core(m: OpModel, x_pos: int, xt: ir.RankedTensorType, padded: list[int
             m.scratch.append(_scratch("filter broadcast", [n, f, c * kh * kw], eb, elem, GATHER, COMPUTE))
     else:
         read_input, acc_step = COMPUTE, COMPUTE
+        if groups == c == f and cg == 1 and epilogue and _vector_window(xt, out_t, wo, strides, dilations, kh * kw):
+            epilogue = False  # applied to the vectors before their store: no accumulator
     if pad_first_copy:
         # The padded copy is read until the step that reads the input.
         m.pads[x_pos] = (math.prod(padded) * eb, _shape_text(padded, elem), read_input)
@@ -454,6 +460,16 @@ def _gemm(op: ir.Operation) -> OpModel:
     return m
 
 
+def _vector_window(xt: ir.RankedTensorType, out_t: ir.RankedTensorType, wo: int, strides: list[int],
+                   dilations: list[int], taps: int) -> bool:
+    """Whether the codegen writes a depthwise convolution or pool as vector code with its
+    epilogue in the vectors (``codegen.window_to_vectors``): f32 in and out, at least two output
+    columns, row stride 1 or 2 (2 without dilation), at most 64 taps."""
+    return (str(xt.element_type) == "f32" and str(out_t.element_type) == "f32" and wo >= 2
+            and strides[1] in (1, 2) and not (strides[1] == 2 and dilations[1] != 1)
+            and taps <= VECTOR_WINDOW_MAX_TAPS)
+
+
 def _pool(op: ir.Operation) -> OpModel:
     m = OpModel()
     xt, rt = _ttype(op.operands[0].type), _ttype(op.results[0].type)
@@ -474,7 +490,7 @@ def _pool(op: ir.Operation) -> OpModel:
         m.pads[0] = (math.prod(padded) * eb, _shape_text(padded, _elem_name(xt)), COMPUTE)
     else:
         m.read[0] = COMPUTE
-    if op.name == "ge.avg_pool2d":
+    if op.name == "ge.avg_pool2d" and not (not nhwc and _vector_window(xt, rt, out[3], s, d, k[0] * k[1])):
         m.scratch.append(_scratch("accumulator", out, _acc_bytes(xt), _elem_name(xt, acc=True), COMPUTE, EPILOGUE,
                                   epilogue_acc=_acc_bytes(xt) == _elem_bytes(rt)))
         m.out = EPILOGUE

@@ -51,7 +51,8 @@ class GeApplyCodegenStrategyPass(Pass):
         if self.opt("threads") < 1:
             raise PassFailure(f"threads must be at least 1, got {self.opt('threads')}")
         try:
-            stats = apply_strategy(module, tile_m=tile_m, tile_n=tile_n, threads=self.opt("threads"), gemv_n=gemv_n)
+            stats = apply_strategy(module, tile_m=tile_m, tile_n=tile_n, threads=self.opt("threads"), gemv_n=gemv_n,
+                                  lanes=params.vector_bits // 32)
         except (ValueError, ir.MLIRError) as e:  # the transform interpreter reports failures as exceptions
             raise PassFailure(f"the CPU codegen strategy failed: {e}") from None
         for key, n in stats.items():

@@ -90,6 +90,19 @@ func.func @nhwc(%x: tensor<1x8x8x3xf32>) -> tensor<1x8x8x4xf32> {
 }
 """
 
+# A depthwise convolution (bias, ReLU) and an average pool, both f32 vector code with the
+# epilogue (bias and ReLU; the division) in the vectors: no accumulators.
+DEPTHWISE = """
+func.func @depthwise(%x: tensor<1x8x16x16xf32>) -> tensor<1x8x8x8xf32> {
+  %w = ge.constant dense<0.5> : tensor<8x1x3x3xf32>
+  %b = ge.constant dense<0.25> : tensor<8xf32>
+  %0 = ge.conv2d %x, %w, %b {activation = #ge.act<relu>, groups = 8 : i64, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x8x16x16xf32>, tensor<8x1x3x3xf32>, tensor<8xf32>) -> tensor<1x8x16x16xf32>
+  %1 = ge.avg_pool2d %0 {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x8x16x16xf32>) -> tensor<1x8x8x8xf32>
+  %2 = ge.neg %1 : tensor<1x8x8x8xf32>
+  return %2 : tensor<1x8x8x8xf32>
+}
+"""
+
 KIB = 1024
 
 
@@ -144,6 +157,14 @@ def test_pool_writes_into_the_padded_buffer_of_the_conv():
     assert (e.peak_op, e.peak_step) == ("ge.conv2d", "compute")
 
 
+def test_vector_window_ops_need_no_accumulator():
+    e = _estimate(DEPTHWISE)
+    assert {b.kind for b in e.top_workspace} == {"padded input"}
+    # The padded input (8x18x18 f32) and the convolution's result (8x16x16 f32) at the
+    # convolution; then the result and the pool's (8x8x8 f32).
+    assert e.arena == 8 * 18 * 18 * 4 + 8 * 16 * 16 * 4
+
+
 def test_in_place_reuse_is_an_option():
     on, off = _estimate(INPLACE), _estimate(INPLACE, in_place=False)
     assert on.in_place and not off.in_place
@@ -171,8 +192,8 @@ def test_result_returned_through_a_view_is_computed_in_its_out_parameter():
     assert e.arena == 256 and [b.op for b in e.top_activations] == ["ge.relu"]
 
 
-@pytest.mark.parametrize("text", [CHAIN, CONV, POOL, INPLACE, VIEW, VIEW_TWICE],
-                         ids=["chain", "conv", "pool", "inplace", "view", "view_twice"])
+@pytest.mark.parametrize("text", [CHAIN, CONV, POOL, INPLACE, VIEW, VIEW_TWICE, DEPTHWISE],
+                         ids=["chain", "conv", "pool", "inplace", "view", "view_twice", "depthwise"])
 def test_hand_made_estimates_equal_the_compiled_plan(text):
     e = _estimate(text)
     plan = ge_mlir.compile(text, compile_to="bufferized", progress=False).memory_plan
