@@ -1217,7 +1217,7 @@ def window_to_vectors(op: ir.Operation, lanes: int, threads: int) -> bool:
                     arith.muli(oy, const(strides[0])) for ky in range(kh)]
             for x0 in starts:
                 loads: dict = {}
-                total = None
+                total = nans = None
                 for ky in range(kh):
                     for kx, (off, part) in enumerate(taps):
                         key = (ky, off)
@@ -1233,9 +1233,19 @@ def window_to_vectors(op: ir.Operation, lanes: int, threads: int) -> bool:
                             total = arith.mulf(v, wv[ky * kw + kx]) if total is None else \
                                 vector.fma(v, wv[ky * kw + kx], total)
                         elif kind == "max":
-                            total = v if total is None else arith.maximumf(total, v)
+                            # NaN-propagating maximum without arith.maximumf, which x86 expands to
+                            # a sign and NaN fix-up sequence around vmaxps (a 3x3 max pool ran
+                            # 2.7x onnxruntime's time): the larger by one compare and blend, any
+                            # NaN tap remembered in a mask and put back once at the end.
+                            uno = arith.cmpf(arith.CmpFPredicate.UNO, v, v)
+                            nans = uno if nans is None else arith.ori(nans, uno)
+                            total = v if total is None else \
+                                arith.select(arith.cmpf(arith.CmpFPredicate.OGT, v, total), v, total)
                         else:
                             total = v if total is None else arith.addf(total, v)
+                if nans is not None:
+                    total = arith.select(nans, arith.constant(vtype, ir.DenseElementsAttr.get_splat(
+                        vtype, ir.FloatAttr.get(elem, math.nan))), total)
                 if epilogue is not None:
                     total = _vector_epilogue(epilogue, op.results[0], total, [img, ch, oy, const(x0)], vl)
                 panel = vector.transfer_write(panel.type, total, panel, [img, const(0), oy, const(x0)], minor, [True])

@@ -599,14 +599,21 @@ func.func @vector_depthwise(%x: tensor<1x4x10x10xf32>, %w: tensor<4x3x3xf32>, %b
 // the second overlapping the first (columns 1..4), no scalar remainder.
 // AVX2-LABEL: func.func @vector_pool_s2(
 // AVX2-SAME: %[[X:.*]]: tensor<1x2x11x11xf32>)
+// The maximum is a compare and a select (arith.maximumf is a longer sequence on x86), NaN taps
+// remembered in a mask and put back at the end (as torch's and numpy's max).
+// AVX2: %[[NAN:.*]] = arith.constant dense<0x7FC00000> : vector<4xf32>
 // AVX2: %[[L0:.*]] = vector.transfer_read %[[X]]{{.*}} : tensor<1x2x11x11xf32>, vector<8xf32>
 // AVX2-NEXT: %[[T0:.*]] = vector.shuffle %[[L0]], %[[L0]] [0, 2, 4, 6] : vector<8xf32>, vector<8xf32>
+// AVX2-NEXT: %[[N0:.*]] = arith.cmpf uno, %[[T0]], %[[T0]] : vector<4xf32>
 // AVX2-NEXT: %[[T1:.*]] = vector.shuffle %[[L0]], %[[L0]] [1, 3, 5, 7] : vector<8xf32>, vector<8xf32>
-// AVX2-NEXT: %[[M1:.*]] = arith.maximumf %[[T0]], %[[T1]] : vector<4xf32>
+// AVX2-NEXT: %[[N1:.*]] = arith.cmpf uno, %[[T1]], %[[T1]] : vector<4xf32>
+// AVX2-NEXT: %[[N01:.*]] = arith.ori %[[N0]], %[[N1]] : vector<4xi1>
+// AVX2-NEXT: %[[GT:.*]] = arith.cmpf ogt, %[[T1]], %[[T0]] : vector<4xf32>
+// AVX2-NEXT: %[[M1:.*]] = arith.select %[[GT]], %[[T1]], %[[T0]] : vector<4xi1>, vector<4xf32>
 // AVX2-NEXT: %[[L1:.*]] = vector.transfer_read %[[X]][%{{.*}}, %{{.*}}, %{{.*}}, %c1]{{.*}} : tensor<1x2x11x11xf32>, vector<8xf32>
 // AVX2-NEXT: %[[T2:.*]] = vector.shuffle %[[L1]], %[[L1]] [1, 3, 5, 7] : vector<8xf32>, vector<8xf32>
-// AVX2-NEXT: arith.maximumf %[[M1]], %[[T2]] : vector<4xf32>
-// AVX2: vector.transfer_write %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %c0] {in_bounds = [true]} : vector<4xf32>, tensor<1x1x5x5xf32>
+// AVX2: %[[OUT:.*]] = arith.select %{{.*}}, %[[NAN]], %{{.*}} : vector<4xi1>, vector<4xf32>
+// AVX2-NEXT: vector.transfer_write %[[OUT]], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %c0] {in_bounds = [true]} : vector<4xf32>, tensor<1x1x5x5xf32>
 // AVX2-NEXT: vector.transfer_read %[[X]][%{{.*}}, %{{.*}}, %{{.*}}, %c2]
 // AVX2: vector.transfer_write %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %c1] {in_bounds = [true]} : vector<4xf32>, tensor<1x1x5x5xf32>
 // AVX2-NOT: linalg.

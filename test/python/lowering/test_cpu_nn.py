@@ -248,6 +248,30 @@ def test_avg_pool(attrs, include_pad):
     close(*run_both(model, feeds))
 
 
+@pytest.mark.parametrize("xs,attrs", [((1, 2, 9, 40), {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]}),
+                                       ((1, 2, 7, 7), {"kernel_shape": [2, 2]}),
+                                       ((1, 1, 6, 6), {"kernel_shape": [3, 3], "pads": [1, 1, 1, 1]}, )])
+def test_max_pool_propagates_nan(xs, attrs):
+    """A window with a NaN gives NaN wherever the NaN is in it (as torch's max_pool2d and numpy's
+    max; x86's vmaxps alone would keep the other operand)."""
+    x = rand(xs)
+    x[0, 0, 1, 1] = np.nan
+    x[0, -1, -1, -1] = np.nan
+    x[0, 0, 4, 5] = np.inf
+    model, feeds = one_node("MaxPool", [("x", x, False)], np.float32, **attrs)
+    got = ge_mlir.compile(model, progress=False)(**feeds)[0]
+    k, s = attrs["kernel_shape"], attrs.get("strides", [1, 1])
+    p = attrs.get("pads", [0, 0, 0, 0])
+    padded = np.pad(x, [(0, 0), (0, 0), (p[0], p[2]), (p[1], p[3])], constant_values=-np.inf)
+    want = np.empty_like(got)
+    for oy in range(got.shape[2]):
+        for ox in range(got.shape[3]):
+            window = padded[:, :, oy * s[0]:oy * s[0] + k[0], ox * s[1]:ox * s[1] + k[1]]
+            want[:, :, oy, ox] = window.max(axis=(2, 3))  # numpy: NaN wins
+    assert np.isnan(want).any()
+    np.testing.assert_array_equal(got, want)
+
+
 #: Depthwise convolutions and pools the vector window code takes (f32): output widths below,
 #: at and past a vector (overlapping last vectors), stride 2 (even/odd halves), dilation, 5x5.
 VECTOR_WINDOWS = [
