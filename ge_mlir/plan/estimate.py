@@ -95,6 +95,9 @@ ROWS_MIN_CHANNELS = 8
 #: Other batch-1 convolutions of at most this many patch rows (``C*kh*kw``) run im2col one output
 #: row at a time (``ge_mlir.target.cpu.codegen._ROW_IM2COL_MAX_K``).
 ROW_IM2COL_MAX_K = 1024
+#: 1x1 stride-1 convolutions with at least this many output columns run as filters-by-positions
+#: tiles over the input rows (``codegen._POINTWISE_COLUMNS_MIN_WIDTH``).
+POINTWISE_COLUMNS_MIN_WIDTH = 48
 #: Most taps of a window op the codegen writes as vector code (``codegen._MAX_TAPS``).
 VECTOR_WINDOW_MAX_TAPS = 64
 #: ``strategy`` value: the best of the heuristic strategies, never the exact solver.
@@ -185,8 +188,10 @@ def lowering_model(op: ir.Operation) -> OpModel:
     ``conv2d`` (NCHW; NHWC adds a transposed copy of the input at ``prep`` and of the result):
       a padded copy of the input when ``pads`` is non-zero; then, for float ``groups=1``:
       *matmuls over the output positions* (batch 1, a constant filter of at least 16 filters and
-      8 channels, 1x1 included): register tiles reading the padded input in place,
-      stored through the epilogue into the result (``compute``, no accumulator); *shifted matmuls*
+      8 channels, 1x1 included; also any 1x1 stride-1 one of at least 16 filters and 48 output
+      columns, as filters-by-positions tiles over the input rows): register tiles reading the
+      padded input in place, stored through the epilogue into the result (``compute``, no
+      accumulator); *shifted matmuls*
       (otherwise, for stride 1 and at least 1000 output columns over the padded width): the
       padded copy one row taller (or, unpadded, a ``[C, Hp*Wp + kw-1]`` row copy at ``gather``)
       and a ``[F, Ho*Wp]`` accumulator (``compute``); otherwise, batch 1, at least 16 filters
@@ -243,7 +248,11 @@ def _conv_core(m: OpModel, x_pos: int, xt: ir.RankedTensorType, padded: list[int
     # positions for a constant filter (any stride), else shifted matmuls over the padded width
     # (stride 1, large images), else im2col.
     single = groups == 1 and is_float and n == 1
-    rows = single and constant_filter and f >= ROWS_MIN_FILTERS and c >= ROWS_MIN_CHANNELS
+    pointwise = (single and kh == kw == 1 and strides == [1, 1] and wo >= POINTWISE_COLUMNS_MIN_WIDTH
+                 and f >= ROWS_MIN_FILTERS and c <= ROW_IM2COL_MAX_K)
+    # (The pointwise tiles read the input rows in place and store through the epilogue: the
+    # same memory as the output-position path.)
+    rows = single and (pointwise or constant_filter and f >= ROWS_MIN_FILTERS and c >= ROWS_MIN_CHANNELS)
     columns = single and not rows and kh * kw > 1 and strides == [1, 1] and ho * wp >= SHIFTED_MIN_COLUMNS
     row_im2col = (single and not rows and not columns and kh * kw > 1 and c * kh * kw <= ROW_IM2COL_MAX_K
                   and f >= ROWS_MIN_FILTERS)

@@ -740,7 +740,31 @@ def matmul_to_packed_panels(op: ir.Operation, tile_m: int, tile_n: int, threads:
 _ROW_IM2COL_MAX_K = 1024
 
 
-def conv_to_row_im2col(op: ir.Operation, tile_m: int, tile_n: int, threads: int, tag: int) -> bool:
+#: Fewest output columns for which a 1x1 stride-1 convolution's tiles are filters by positions
+#: (:func:`_positions_as_columns`).
+_POINTWISE_COLUMNS_MIN_WIDTH = 48
+
+
+def _positions_as_columns(op: ir.Operation) -> bool:
+    """Whether a 1x1 stride-1 convolution's register tiles are better filters by output
+    positions (the row's input read as the matmul's right operand, tiles stored without a
+    transpose: :func:`conv_to_row_im2col`) than positions by filters
+    (:func:`conv_to_shifted_rows`): for rows of at least 48 columns. Measured on one core of the
+    2-core EPYC with bias and ReLU6, ms, AVX-512 code (TN = 32) / AVX2 code (TN = 16):
+    MobileNetV2's 16 -> 96 at 112 x 112 0.397 -> 0.214 / 0.555 -> 0.381, 24 -> 144 at 56 x 56
+    0.172 -> 0.128 / 0.261 -> 0.210, 144 -> 24 0.205 -> 0.148 / 0.263 -> 0.224; but at 28 x 28
+    32 -> 192 0.083 -> 0.096 / 0.113 -> 0.120 and 192 -> 32 0.106 -> 0.138 (AVX2), at 14 x 14
+    96 -> 576 0.118 -> 0.344 (short rows split into narrow column tiles)."""
+    ot = _static(op.results[0].type)
+    wt = _static(op.operands[1].type)
+    if ot is None or wt is None or ot.rank != 4 or wt.rank != 4 or wt.shape[2:] != [1, 1] \
+            or _int_list(op, "strides") != [1, 1]:
+        return False
+    return ot.shape[3] >= _POINTWISE_COLUMNS_MIN_WIDTH
+
+
+def conv_to_row_im2col(op: ir.Operation, tile_m: int, tile_n: int, threads: int, tag: int,
+                       pointwise: bool = False) -> bool:
     """A batch-1 convolution as im2col one output row at a time, its matmul tiles storing through
     the epilogue.
 
@@ -764,7 +788,11 @@ def conv_to_row_im2col(op: ir.Operation, tile_m: int, tile_n: int, threads: int,
     _, _, ho, wo = ot.shape
     strides, dilations = _int_list(op, "strides"), _int_list(op, "dilations")
     k = c * kh * kw
-    if n != 1 or kh * kw == 1 or k > _ROW_IM2COL_MAX_K or f < _ROWS_MIN_FILTERS or not _is_zero_fill(out):
+    if n != 1 or k > _ROW_IM2COL_MAX_K or f < _ROWS_MIN_FILTERS or not _is_zero_fill(out):
+        return False
+    # A 1x1 stride-1 convolution's patches of an output row are the input row itself: no gather.
+    direct = kh == kw == 1 and strides == [1, 1]
+    if (kh * kw == 1) != pointwise or (pointwise and not direct):
         return False
     elem = xt.element_type
     if str(elem) == "f64":
@@ -789,10 +817,16 @@ def conv_to_row_im2col(op: ir.Operation, tile_m: int, tile_n: int, threads: int,
         def const(v: int) -> ir.Value:
             return arith.constant(index, v)
 
-        def row(whole: ir.Value, pbuf: ir.Value, oy: ir.Value, dest_oy: ir.Value) -> tuple[ir.Value, ir.Value]:
+        def row(whole: ir.Value, pbuf: ir.Value | None, oy: ir.Value,
+                dest_oy: ir.Value) -> tuple[ir.Value, ir.Value | None]:
             """Output row ``oy``'s patches gathered into ``pbuf`` ([1, C, kh, kw, Wo], reused row after
-            row: one planned buffer, not an allocation per row) and its tiles stored at row
-            ``dest_oy`` of ``whole``; returns both updated."""
+            row: one planned buffer, not an allocation per row; None for a pointwise convolution,
+            which reads the input row) and its tiles stored at row ``dest_oy`` of ``whole``;
+            returns both updated."""
+            if pbuf is None:
+                line = tensor.extract_slice(ir.RankedTensorType.get([1, c, 1, wo], elem), x, [oy], [], [],
+                                            [0, 0, dyn, 0], [1, c, 1, wo], [1, 1, 1, 1])
+                return tiles(whole, _collapse(line, [[0, 1, 2], [3]]), oy, dest_oy), None
             block = tensor.extract_slice(ir.RankedTensorType.get([1, c, rows_in, wp], elem), x,
                                          [arith.muli(oy, const(strides[0]))], [], [], [0, 0, dyn, 0],
                                          [1, c, rows_in, wp], [1, 1, 1, 1])
@@ -803,7 +837,10 @@ def conv_to_row_im2col(op: ir.Operation, tile_m: int, tile_n: int, threads: int,
             body = gather.regions[0].blocks.append(elem, elem)
             with ir.InsertionPoint(body):
                 linalg.YieldOp([body.arguments[0]])
-            patches = _collapse(gather.result, [[0, 1, 2, 3], [4]])  # [C*kh*kw, Wo]
+            return tiles(whole, _collapse(gather.result, [[0, 1, 2, 3], [4]]), oy, dest_oy), gather.result
+
+        def tiles(whole: ir.Value, patches: ir.Value, oy: ir.Value, dest_oy: ir.Value) -> ir.Value:
+            """The [TM, TN] tiles of filters by positions of one output row's [C*kh*kw, Wo] patches."""
             x0 = 0
             for csplit, tn in _chunks(wo, tile_n):
                 cols = csplit if csplit is not None else wo - x0
@@ -836,40 +873,45 @@ def conv_to_row_im2col(op: ir.Operation, tile_m: int, tile_n: int, threads: int,
                     scf.YieldOp([inner])
                 whole = loop.results[0]
                 x0 += cols
-            return whole, gather.result
+            return whole
 
         shape = [1, c, kh, kw, wo]
         if threads > 1 and ho % threads == 0 and f * ho * wo * k >= PARALLEL_MIN_MACS:
             # One block of Ho / threads output rows per thread, each with its own patch buffer
             # (a slice of a [threads, C, kh, kw, Wo] buffer: disjoint, so written in place).
             per = ho // threads
-            pall = tensor.EmptyOp([threads, *shape[1:]], elem).result
-            par = scf.ForallOp([0], [threads], [1], [acc, pall])
+            shared_in = [acc] if direct else [acc, tensor.EmptyOp([threads, *shape[1:]], elem).result]
+            par = scf.ForallOp([0], [threads], [1], shared_in)
             with ir.InsertionPoint(par.body):
                 b = par.induction_variables[0]
-                shared, pshared = par.inner_iter_args
+                shared = par.inner_iter_args[0]
                 first = arith.muli(b, const(per))
                 rtype = ir.RankedTensorType.get([1, f, per, wo], elem)
-                mine = tensor.extract_slice(rtype, shared, [first], [], [], [0, 0, dyn, 0], [1, f, per, wo],
-                                            [1, 1, 1, 1])
-                pmine = tensor.extract_slice(ir.RankedTensorType.get(shape, elem), pshared, [b], [], [],
-                                             [dyn, 0, 0, 0, 0], shape, [1] * 5)
-                loop = scf.ForOp(const(0), const(per), const(1), [mine, pmine])
+                carried = [tensor.extract_slice(rtype, shared, [first], [], [], [0, 0, dyn, 0], [1, f, per, wo],
+                                                [1, 1, 1, 1])]
+                if not direct:
+                    carried.append(tensor.extract_slice(ir.RankedTensorType.get(shape, elem), par.inner_iter_args[1],
+                                                        [b], [], [], [dyn, 0, 0, 0, 0], shape, [1] * 5))
+                loop = scf.ForOp(const(0), const(per), const(1), carried)
                 with ir.InsertionPoint(loop.body):
                     r = loop.induction_variable
-                    done, pdone = row(loop.inner_iter_args[0], loop.inner_iter_args[1], arith.addi(first, r), r)
-                    scf.YieldOp([done, pdone])
+                    args = list(loop.inner_iter_args)
+                    done, pdone = row(args[0], None if direct else args[1], arith.addi(first, r), r)
+                    scf.YieldOp([done] if direct else [done, pdone])
                 with ir.InsertionPoint(par.terminator().region.blocks[0]):
                     tensor.parallel_insert_slice(loop.results[0], shared, [first], [], [], [0, 0, dyn, 0],
                                                  [1, f, per, wo], [1, 1, 1, 1])
-                    tensor.parallel_insert_slice(loop.results[1], pshared, [b], [], [], [dyn, 0, 0, 0, 0], shape,
-                                                 [1] * 5)
+                    if not direct:
+                        tensor.parallel_insert_slice(loop.results[1], par.inner_iter_args[1], [b], [], [],
+                                                     [dyn, 0, 0, 0, 0], shape, [1] * 5)
             acc = par.results[0]
         else:
-            loop = scf.ForOp(const(0), const(ho), const(1), [acc, tensor.EmptyOp(shape, elem).result])
+            loop = scf.ForOp(const(0), const(ho), const(1), [acc] if direct else [acc, tensor.EmptyOp(shape, elem).result])
             with ir.InsertionPoint(loop.body):
                 oy = loop.induction_variable
-                scf.YieldOp(list(row(loop.inner_iter_args[0], loop.inner_iter_args[1], oy, oy)))
+                args = list(loop.inner_iter_args)
+                done, pdone = row(args[0], None if direct else args[1], oy, oy)
+                scf.YieldOp([done] if direct else [done, pdone])
             acc = loop.results[0]
     fill = out.owner.operation if isinstance(out.owner, ir.OpView) else out.owner
     if epilogue is not None:
@@ -1803,7 +1845,11 @@ def apply_strategy(module: ir.Module | ir.Operation, *, tile_m: int, tile_n: int
             patch = channels * wt.shape[2] * wt.shape[3] if wt is not None and wt.rank == 4 else 0
             # Rows first: no padded-width waste, no input copy (a 56 x 56 layer-1 convolution 1.07
             # ms over columns, 1.01 over rows); columns when the filter is not a constant or too narrow.
-            if conv_to_shifted_rows(conv, tile_m, tile_n, threads, tag):
+            if _positions_as_columns(conv) and conv_to_row_im2col(conv, tile_m, tile_n, threads, tag,
+                                                                  pointwise=True):
+                stats["row_im2col"] += 1
+                taps.append((tag, patch))
+            elif conv_to_shifted_rows(conv, tile_m, tile_n, threads, tag):
                 stats["shifted_rows"] += 1
                 taps.append((tag, channels))
             elif conv_to_shifted_matmuls(conv, tile_m, tile_n, threads, tag):

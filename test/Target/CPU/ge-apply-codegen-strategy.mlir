@@ -627,3 +627,40 @@ func.func @vector_pool_s2(%x: tensor<1x2x11x11xf32>) -> tensor<1x2x5x5xf32> {
       ins(%x, %w : tensor<1x2x11x11xf32>, tensor<3x3xf32>) outs(%o : tensor<1x2x5x5xf32>) -> tensor<1x2x5x5xf32>
   return %r : tensor<1x2x5x5xf32>
 }
+
+// A 1x1 stride-1 convolution on rows of at least 48 columns: filters-by-positions tiles whose
+// right operand is the input row itself (no gather, no patch buffer), stored without a
+// transpose through the epilogue.
+// AVX2-LABEL: func.func @pointwise_rows(
+// AVX2-SAME: %[[X:.*]]: tensor<1x8x2x48xf32>, %{{.*}}: tensor<16xf32>)
+// AVX2-NOT: linalg.generic
+// AVX2: scf.for %[[OY:.*]] = %c0 to %c2 step %c1
+// AVX2-NEXT: %[[INROW:.*]] = tensor.extract_slice %[[X]][0, 0, %[[OY]], 0] [1, 8, 1, 48] [1, 1, 1, 1]
+// AVX2-NEXT: %[[RM:.*]] = tensor.collapse_shape %[[INROW]] {{\[}}[0, 1, 2], [3]] : tensor<1x8x1x48xf32> into tensor<8x48xf32>
+// AVX2-NEXT: scf.for %[[J:.*]] = %c0 to %c48 step %c16
+// AVX2-NEXT: tensor.extract_slice %[[RM]][0, %[[J]]] [8, 16] [1, 1]
+// AVX2: vector.outerproduct {{.*}} : vector<6xf32>, vector<16xf32>
+// AVX2: arith.addf {{.*}} : vector<1x6x1x16xf32>
+// AVX2-NEXT: arith.maximumf {{.*}} : vector<1x6x1x16xf32>
+// AVX2-NEXT: vector.transfer_write {{.*}} : vector<1x6x1x16xf32>, tensor<1x6x1x16xf32>
+// AVX2-NOT: linalg.
+// AVX2: return
+func.func @pointwise_rows(%x: tensor<1x8x2x48xf32>, %b: tensor<16xf32>) -> tensor<1x16x2x48xf32> {
+  %w = arith.constant dense<0.5> : tensor<16x8x1x1xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x2x48xf32>
+  %o = linalg.fill ins(%z : f32) outs(%e : tensor<1x16x2x48xf32>) -> tensor<1x16x2x48xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%x, %w : tensor<1x8x2x48xf32>, tensor<16x8x1x1xf32>) outs(%o : tensor<1x16x2x48xf32>) -> tensor<1x16x2x48xf32>
+  %e2 = tensor.empty() : tensor<1x16x2x48xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1)>,
+                                        affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%r, %b : tensor<1x16x2x48xf32>, tensor<16xf32>) outs(%e2 : tensor<1x16x2x48xf32>) {
+  ^bb0(%in: f32, %bias: f32, %out: f32):
+    %s = arith.addf %in, %bias : f32
+    %m = arith.maximumf %s, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<1x16x2x48xf32>
+  return %y : tensor<1x16x2x48xf32>
+}

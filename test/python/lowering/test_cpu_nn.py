@@ -162,12 +162,16 @@ def test_concatenation_is_written_into_the_padded_buffer_of_its_convolution():
 
 
 #: Convolutions with too few input channels for the output-position path: im2col one output row
-#: at a time (odd sizes: filter counts that leave tile remainders, stride 3, dilation, 7x7 stems).
+#: at a time (odd sizes: filter counts that leave tile remainders, stride 3, dilation, 7x7 stems);
+#: wide 1x1 ones read the input rows directly.
 ROW_IM2COL = [
     ((1, 3, 47, 39), (16, 3, 7, 7), {"pads": [3, 3, 3, 3], "strides": [2, 2]}),
     ((1, 3, 64, 64), (32, 3, 3, 3), {"pads": [1, 1, 1, 1], "strides": [2, 2]}),
     ((1, 4, 15, 13), (20, 4, 3, 2), {"dilations": [2, 1], "strides": [1, 3]}),
     ((1, 2, 9, 30), (17, 2, 1, 5), {"pads": [0, 2, 0, 2]}),
+    # 1x1 stride 1 on rows of at least 48 columns: filters by positions over the input rows.
+    ((1, 8, 5, 50), (20, 8, 1, 1), {}),
+    ((1, 16, 8, 128), (32, 16, 1, 1), {}),
 ]
 
 
