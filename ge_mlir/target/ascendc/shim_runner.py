@@ -67,6 +67,10 @@ def _compile(cmd: list[str], what: str) -> None:
                              f"{r.stdout}{r.stderr}".rstrip())
 
 
+#: Precompiled shim headers kept (one per compiler, flags and shim version; 62 MB each with g++ 12).
+PCH_KEEP = 4
+
+
 def _precompiled_header(cxx: str, flags: list[str]) -> Path | None:
     """A directory holding ``kernel_operator.h.gch`` for these flags, or None.
 
@@ -75,8 +79,10 @@ def _precompiled_header(cxx: str, flags: list[str]) -> Path | None:
     header is built once per compiler, flags and shim sources (hashed) under the compile cache's
     directory (``$GE_MLIR_CACHE_DIR``, else ``$XDG_CACHE_HOME/ge_mlir``, else ``~/.cache/ge_mlir``;
     subdirectory ``shim-pch/``), written atomically so that parallel builds
-    share it. Other compilers, or a failure to build it, fall back to plain compiles (g++ also falls
-    back by itself when a .gch does not match)."""
+    share it; the :data:`PCH_KEEP` most recently used are kept. ``flags`` must not name the
+    project's own directory: a header keyed by it was built again for every project (1125 of them,
+    67 GB, filled a developer's disk). Other compilers, or a failure to build it, fall back to
+    plain compiles (g++ also falls back by itself when a .gch does not match)."""
     import hashlib
 
     if "g++" not in Path(cxx).name:
@@ -95,6 +101,10 @@ def _precompiled_header(cxx: str, flags: list[str]) -> Path | None:
     d = Path(base) / "shim-pch" / h.hexdigest()[:20]
     gch = d / "kernel_operator.h.gch"
     if gch.is_file():
+        try:
+            os.utime(gch)  # most recently used: kept by the trim below
+        except OSError:
+            pass
         return d
     try:
         d.mkdir(parents=True, exist_ok=True)
@@ -109,7 +119,20 @@ def _precompiled_header(cxx: str, flags: list[str]) -> Path | None:
             os.replace(out, gch)
     except OSError:
         return None
+    _trim_precompiled_headers(d.parent)
     return d
+
+
+def _trim_precompiled_headers(root: Path) -> None:
+    """Removes all but the :data:`PCH_KEEP` most recently used precompiled headers under ``root``."""
+    found = []
+    for gch in root.glob("*/kernel_operator.h.gch"):
+        try:
+            found.append((gch.stat().st_mtime, gch.parent))
+        except OSError:
+            continue
+    for _, stale in sorted(found, reverse=True)[PCH_KEEP:]:
+        shutil.rmtree(stale, ignore_errors=True)
 
 
 def build_shared_library(project_dir: str | Path, *, cxx: str = "g++", opt: str = "-O1",
@@ -127,10 +150,12 @@ def build_shared_library(project_dir: str | Path, *, cxx: str = "g++", opt: str 
     sources = kernels + ([project / "host.cpp"] if (project / "host.cpp").exists() else [])
     build = project / BUILD_DIR
     build.mkdir(exist_ok=True)
-    flags = ["-std=c++17", "-Wall", "-Werror", opt, "-fPIC", "-pthread", "-DASCENDC_CPU_DEBUG",
-             f"-I{SHIM_DIR / 'include'}", f"-I{project}"]
+    common = ["-std=c++17", "-Wall", "-Werror", opt, "-fPIC", "-pthread", "-DASCENDC_CPU_DEBUG",
+              f"-I{SHIM_DIR / 'include'}"]
+    flags = [*common, f"-I{project}"]
     objects = [build / (src.stem + ".o") for src in sources]
-    pch = _precompiled_header(cxx, flags)
+    # The header only includes the shim's own headers: keyed without the project's directory.
+    pch = _precompiled_header(cxx, common)
     kflags = ([f"-I{pch}"] if pch is not None else []) + flags
     with ThreadPoolExecutor(max_workers=max(1, min(jobs, 2))) as pool:
         futures = [pool.submit(_compile, [cxx, *kflags, "-c", str(src), "-o", str(obj)], src.name)

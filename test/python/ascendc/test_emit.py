@@ -516,3 +516,25 @@ def test_the_launch_check_refuses_undocumented_launches():
     assert any("got 2 argument(s)" in p for p in bad)
     assert any("2 argument(s) for a kernel of 1 parameter(s)" in p for p in bad)
     assert check_launches("  k<<<blocks, 0, stream>>>(a);\n", {"k": 1}) == []
+
+
+@needs_gxx
+def test_precompiled_shim_header_is_shared_by_projects_and_bounded(tmp_path, monkeypatch):
+    """The shim's precompiled header does not depend on the project's directory: two projects
+    share one (it was keyed by the project's include path and built again for each, 62 MB a
+    time, until a disk filled); at most PCH_KEEP are kept."""
+    from ge_mlir.target.ascendc import shim_runner
+
+    monkeypatch.setenv("GE_MLIR_CACHE_DIR", str(tmp_path / "cache"))
+    for name in ("a", "b"):
+        with ir.Context():
+            proj = write_project(parse_module(ELTWISE), tmp_path / name)
+        build_shared_library(proj)
+    pchs = list((tmp_path / "cache" / "shim-pch").glob("*/kernel_operator.h.gch"))
+    assert len(pchs) == 1, pchs
+    # Other flags (another optimization level) build another header; with PCH_KEEP = 1 only the
+    # most recent stays.
+    monkeypatch.setattr(shim_runner, "PCH_KEEP", 1)
+    build_shared_library(tmp_path / "a", opt="-O0")
+    remaining = list((tmp_path / "cache" / "shim-pch").glob("*/kernel_operator.h.gch"))
+    assert len(remaining) == 1 and remaining != pchs, remaining
