@@ -491,6 +491,10 @@ def _store_tile(t: ir.Value, dest: ir.Value, epilogue: ir.Operation | None, conv
                 if o.name == "linalg.yield":
                     linalg.YieldOp([mapping.get(v, v) for v in o.operands])
                     break
+                cheap = _clamp_by_constant(o, [mapping.get(v, v) for v in o.operands])
+                if cheap is not None:
+                    mapping[o.results[0]] = cheap
+                    continue
                 c = o.clone()
                 for i, v in enumerate(o.operands):
                     if v in mapping:
@@ -498,6 +502,33 @@ def _store_tile(t: ir.Value, dest: ir.Value, epilogue: ir.Operation | None, conv
                 for r_old, r_new in zip(o.results, c.results):
                     mapping[r_old] = r_new
     return g.results[0]
+
+
+def _clamp_by_constant(o: ir.Operation, operands: list) -> ir.Value | None:
+    """``arith.maximumf``/``minimumf`` of a value and a non-NaN constant (ReLU, ReLU6, clip) as a
+    compare and a select, or None for anything else.
+
+    x86 has no NaN-propagating vector maximum: ``maximumf`` becomes ``vmaxps`` with NaN and
+    signed-zero fix-ups around it, while ``select(c > x, c, x)`` is one ``vmaxps(c, x)``, whose
+    result is ``x`` when ``x`` is NaN. Same values, except ReLU of -0.0 stays -0.0. ``operands``
+    are ``o``'s operands as rebuilt (scalars, or vectors with the constant broadcast)."""
+    from mlir.dialects import arith
+
+    if o.name not in ("arith.maximumf", "arith.minimumf"):
+        return None
+    for ci, xi in ((0, 1), (1, 0)):
+        c = o.operands[ci].owner
+        c = c.operation if isinstance(c, ir.OpView) else c
+        if not isinstance(c, ir.Operation) or c.name != "arith.constant" or not isinstance(o.operands[ci].type,
+                                                                                            ir.FloatType):
+            continue
+        value = ir.FloatAttr(c.attributes["value"]).value
+        if math.isnan(value):
+            return None
+        const, x = operands[ci], operands[xi]
+        pred = arith.CmpFPredicate.OGT if o.name == "arith.maximumf" else arith.CmpFPredicate.OLT
+        return arith.select(arith.cmpf(pred, const, x), const, x)
+    return None
 
 
 def conv_to_shifted_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: int, tag: int) -> bool:
@@ -1157,6 +1188,10 @@ def _vector_epilogue(epilogue: ir.Operation, conv_result: ir.Value, acc: ir.Valu
             if v not in mapping:  # a scalar defined outside the body
                 mapping[v] = vector.broadcast(vtype(v.type), v)
             operands.append(mapping[v])
+        cheap = _clamp_by_constant(o, operands)
+        if cheap is not None:
+            mapping[o.results[0]] = cheap
+            continue
         attrs = {name: o.attributes[name] for name in o.attributes}
         if o.name == "arith.constant":
             attrs["value"] = ir.DenseElementsAttr.get_splat(vtype(o.results[0].type), attrs["value"])

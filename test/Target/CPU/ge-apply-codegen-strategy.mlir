@@ -426,7 +426,8 @@ func.func @shifted_rows_stride2(%x: tensor<1x8x9x9xf32>) -> tensor<1x16x4x4xf32>
 // AVX2: vector.outerproduct {{.*}} : vector<4xf32>, vector<16xf32>
 // AVX2: vector.transfer_read %[[BIAS]]{{.*}} : tensor<16xf32>, vector<1x1x4x16xf32>
 // AVX2: arith.addf {{.*}} : vector<1x1x4x16xf32>
-// AVX2-NEXT: arith.maximumf {{.*}} : vector<1x1x4x16xf32>
+// AVX2-NEXT: arith.cmpf ogt, {{.*}} : vector<1x1x4x16xf32>
+// AVX2-NEXT: arith.select {{.*}} : vector<1x1x4x16xi1>, vector<1x1x4x16xf32>
 // AVX2-NEXT: vector.transfer_write {{.*}} : vector<1x1x4x16xf32>, tensor<1x16x1x4xf32>
 // AVX2: vector.transfer_write {{.*}} : vector<1x1x3x16xf32>, tensor<1x16x1x3xf32>
 // AVX2-NOT: linalg.
@@ -503,7 +504,8 @@ func.func @placed(%x: tensor<1x16x7x7xf32>) -> (tensor<1x16x7x7xf32>, tensor<1x1
 // AVX2-NEXT: %[[G:.*]] = linalg.generic {{.*}} ins(%[[BLOCK]] : tensor<1x3x3x11xf32>) outs(%[[P]] : tensor<1x3x3x3x5xf32>)
 // AVX2: tensor.collapse_shape %[[G]] {{\[}}[0, 1, 2, 3], [4]] : tensor<1x3x3x3x5xf32> into tensor<27x5xf32>
 // AVX2: arith.addf {{.*}} : vector<1x6x1x4xf32>
-// AVX2-NEXT: arith.maximumf {{.*}} : vector<1x6x1x4xf32>
+// AVX2-NEXT: arith.cmpf ogt, {{.*}} : vector<1x6x1x4xf32>
+// AVX2-NEXT: arith.select {{.*}} : vector<1x6x1x4xi1>, vector<1x6x1x4xf32>
 // AVX2-NEXT: vector.transfer_write {{.*}} : vector<1x6x1x4xf32>, tensor<1x6x1x4xf32>
 // AVX2-NOT: tensor<27x25xf32>
 // AVX2: return
@@ -558,7 +560,8 @@ func.func @row_im2col_threads(%x: tensor<1x3x65x65xf32>, %b: tensor<32xf32>) -> 
 // An f32 depthwise convolution as vector code: per channel and output row, a vector of output
 // columns summed over the taps (one unaligned load each, times the channel's broadcast weight),
 // the epilogue (bias, ReLU) applied to it before its one store: no tap-sum generic, no
-// epilogue pass.
+// epilogue pass. ReLU is a compare and a select (one vmaxps; arith.maximumf is a longer
+// sequence on x86).
 // AVX2-LABEL: func.func @vector_depthwise(
 // AVX2-SAME: %[[X:.*]]: tensor<1x4x10x10xf32>, %[[W:.*]]: tensor<4x3x3xf32>, %[[B:.*]]: tensor<4xf32>)
 // AVX2: %[[OUT:.*]] = tensor.empty() : tensor<1x4x8x8xf32>
@@ -570,7 +573,8 @@ func.func @row_im2col_threads(%x: tensor<1x3x65x65xf32>, %b: tensor<32xf32>) -> 
 // AVX2: %[[BIAS:.*]] = tensor.extract %[[B]][%[[CH]]] : tensor<4xf32>
 // AVX2-NEXT: %[[BV:.*]] = vector.broadcast %[[BIAS]] : f32 to vector<8xf32>
 // AVX2-NEXT: %[[SUM:.*]] = arith.addf %{{.*}}, %[[BV]] : vector<8xf32>
-// AVX2-NEXT: %[[RELU:.*]] = arith.maximumf %[[SUM]], %{{.*}} : vector<8xf32>
+// AVX2-NEXT: %[[GT:.*]] = arith.cmpf ogt, %{{.*}}, %[[SUM]] : vector<8xf32>
+// AVX2-NEXT: %[[RELU:.*]] = arith.select %[[GT]], %{{.*}}, %[[SUM]] : vector<8xi1>, vector<8xf32>
 // AVX2: vector.transfer_write %[[RELU]], %{{.*}} {in_bounds = [true]} : vector<8xf32>, tensor<1x1x8x8xf32>
 // AVX2-NOT: linalg.
 // AVX2: return
@@ -641,7 +645,8 @@ func.func @vector_pool_s2(%x: tensor<1x2x11x11xf32>) -> tensor<1x2x5x5xf32> {
 // AVX2-NEXT: tensor.extract_slice %[[RM]][0, %[[J]]] [8, 16] [1, 1]
 // AVX2: vector.outerproduct {{.*}} : vector<6xf32>, vector<16xf32>
 // AVX2: arith.addf {{.*}} : vector<1x6x1x16xf32>
-// AVX2-NEXT: arith.maximumf {{.*}} : vector<1x6x1x16xf32>
+// AVX2-NEXT: arith.cmpf ogt, {{.*}} : vector<1x6x1x16xf32>
+// AVX2-NEXT: arith.select {{.*}} : vector<1x6x1x16xi1>, vector<1x6x1x16xf32>
 // AVX2-NEXT: vector.transfer_write {{.*}} : vector<1x6x1x16xf32>, tensor<1x6x1x16xf32>
 // AVX2-NOT: linalg.
 // AVX2: return

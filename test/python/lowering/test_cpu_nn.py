@@ -276,6 +276,33 @@ def test_max_pool_propagates_nan(xs, attrs):
     np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("group", [1, 16])
+@pytest.mark.parametrize("act", ["Relu", "Clip"])
+def test_fused_relu_and_clip_propagate_nan(group, act):
+    """ReLU and ReLU6 in convolution epilogues (a compare and a select there) keep NaN: the
+    outputs whose window reads a NaN are NaN, the rest match onnxruntime's convolution clamped
+    by numpy."""
+    x = rand((1, 16, 9, 60))
+    x[0, 3, 4, 10] = np.nan
+    w = rand((16, 16 // group, 3, 3))
+    conv = helper.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1], group=group)
+    inits = [helper.make_tensor("w", TensorProto.FLOAT, w.shape, w.flatten().tolist()),
+             helper.make_tensor("lo", TensorProto.FLOAT, (), [0.0]), helper.make_tensor("hi", TensorProto.FLOAT, (), [6.0])]
+    act_node = helper.make_node(act, ["c", "lo", "hi"] if act == "Clip" else ["c"], ["y"])
+
+    def graph(nodes, out):
+        g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape)],
+                              [helper.make_tensor_value_info(out, TensorProto.FLOAT, None)], initializer=inits)
+        return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+    got = ge_mlir.compile(graph([conv, act_node], "y"), progress=False)(x=x)[0]
+    c = ort.InferenceSession(graph([conv], "c").SerializeToString(), providers=["CPUExecutionProvider"]).run(
+        None, {"x": x})[0]
+    want = np.maximum(c, 0) if act == "Relu" else np.minimum(np.maximum(c, 0), 6)
+    assert np.isnan(want).sum() > 0
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5, equal_nan=True)
+
+
 #: Depthwise convolutions and pools the vector window code takes (f32): output widths below,
 #: at and past a vector (overlapping last vectors), stride 2 (even/odd halves), dilation, 5x5.
 VECTOR_WINDOWS = [
