@@ -245,8 +245,9 @@ def _conv_core(m: OpModel, x_pos: int, xt: ir.RankedTensorType, padded: list[int
     is_float = isinstance(xt.element_type, ir.FloatType) and ir.FloatType(xt.element_type).width in (32, 64)
     acc_shape = [n, f, ho, wo]
     # The codegen's choice (ge_mlir.target.cpu.codegen.apply_strategy): matmuls over the output
-    # positions for a constant filter (any stride), else shifted matmuls over the padded width
-    # (stride 1, large images), else im2col.
+    # positions for a constant filter (any stride) or a wide 1x1 stride-1 one, else shifted
+    # matmuls over the padded width (stride 1, large images), else im2col one output row at a
+    # time (few channels), else im2col.
     single = groups == 1 and is_float and n == 1
     pointwise = (single and kh == kw == 1 and strides == [1, 1] and wo >= POINTWISE_COLUMNS_MIN_WIDTH
                  and f >= ROWS_MIN_FILTERS and c <= ROW_IM2COL_MAX_K)

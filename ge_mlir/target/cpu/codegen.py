@@ -5,11 +5,16 @@
    register tiles of consecutive positions of one output row by filters, each
    tap's window read from the padded input in place, the filter packed, all
    taps summed in registers and the tile stored transposed through the
-   convolution's epilogue. Other stride-1 ones of large images become shifted
-   matmuls over the padded width (:func:`conv_to_shifted_matmuls`); the rest
-   im2col + matmul: a gather ``linalg.generic`` builds the ``[C*kh*kw, Ho*Wo]``
-   patch matrix (a plain reshape for 1x1 stride-1 convolutions) and the filter
-   ``[F, C*kh*kw]`` multiplies it.
+   convolution's epilogue. Wide 1x1 stride-1 ones use filters-by-positions
+   tiles over the input rows, and other batch-1 ones with few channels im2col
+   one output row at a time (:func:`conv_to_row_im2col`). Other stride-1 ones
+   of large images become shifted matmuls over the padded width
+   (:func:`conv_to_shifted_matmuls`); the rest im2col + matmul: a gather
+   ``linalg.generic`` builds the ``[C*kh*kw, Ho*Wo]`` patch matrix (a plain
+   reshape for 1x1 stride-1 convolutions) and the filter ``[F, C*kh*kw]``
+   multiplies it. Depthwise convolutions and pools become vector code over
+   output columns (:func:`window_to_vectors`), else a tap-sum generic
+   (:func:`window_to_taps`).
 2. A ``linalg.matmul`` with a constant B (two or more rows) reads B packed in
    column panels (:func:`matmul_to_packed_panels`). Every other statically
    shaped ``linalg.matmul`` / ``linalg.batch_matmul`` is register-tiled and
@@ -168,6 +173,20 @@ def _over_panels(acc: ir.Value, dim: int, col0: int, tn: int, panels: int, paral
         done = body(tensor.extract_slice(ptype, whole, [start], [], [], static, sizes, ones), p, start)
         scf.YieldOp([tensor.insert_slice(done, whole, [start], [], [], static, sizes, ones)])
     return loop.results[0]
+
+
+def _replace_rewritten(op: ir.Operation, out: ir.Value, result: ir.Value,
+                       epilogue: ir.Operation | None = None) -> None:
+    """Replaces a rewritten convolution or window op ``op`` -- with the ``epilogue`` its loop nest
+    applies, when there is one -- by ``result``; erases the fill of its output ``out`` when
+    nothing reads it any more (the loop nests start from their own zero tiles)."""
+    fill = out.owner.operation if isinstance(out.owner, ir.OpView) else out.owner
+    (epilogue if epilogue is not None else op).results[0].replace_all_uses_with(result)
+    if epilogue is not None:
+        epilogue.erase()
+    op.erase()
+    if not list(fill.results[0].uses):
+        fill.erase()
 
 
 def _shifted_input(x: ir.Value, extra: int, zero: ir.Value) -> ir.Value:
@@ -333,11 +352,7 @@ def conv_to_shifted_matmuls(op: ir.Operation, tile_m: int, tile_n: int, threads:
         full = _expand(acc, [1, f, ho, wp], [[0, 1], [2, 3]])
         y = tensor.extract_slice(ir.RankedTensorType.get([1, f, ho, wo], elem), full, [], [], [],
                                  [0, 0, 0, 0], [1, f, ho, wo], [1, 1, 1, 1])
-    fill = out.owner.operation if isinstance(out.owner, ir.OpView) else out.owner
-    op.results[0].replace_all_uses_with(y)
-    op.erase()
-    if not list(fill.results[0].uses):
-        fill.erase()
+    _replace_rewritten(op, out, y)
     return True
 
 
@@ -658,15 +673,7 @@ def conv_to_shifted_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: in
             acc = _over_panels(acc, 1, col0, tn, panels, parallel,
                                lambda panel, p, f0, w=wconst, tn=tn: panel_rows(panel, p, f0, w, tn))
             col0 += cols
-    fill = out.owner.operation if isinstance(out.owner, ir.OpView) else out.owner
-    if epilogue is not None:
-        epilogue.results[0].replace_all_uses_with(acc)
-        epilogue.erase()
-    else:
-        op.results[0].replace_all_uses_with(acc)
-    op.erase()
-    if not list(fill.results[0].uses):
-        fill.erase()
+    _replace_rewritten(op, out, acc, epilogue)
     return True
 
 
@@ -944,15 +951,7 @@ def conv_to_row_im2col(op: ir.Operation, tile_m: int, tile_n: int, threads: int,
                 done, pdone = row(args[0], None if direct else args[1], oy, oy)
                 scf.YieldOp([done] if direct else [done, pdone])
             acc = loop.results[0]
-    fill = out.owner.operation if isinstance(out.owner, ir.OpView) else out.owner
-    if epilogue is not None:
-        epilogue.results[0].replace_all_uses_with(acc)
-        epilogue.erase()
-    else:
-        op.results[0].replace_all_uses_with(acc)
-    op.erase()
-    if not list(fill.results[0].uses):
-        fill.erase()
+    _replace_rewritten(op, out, acc, epilogue)
     return True
 
 
@@ -1344,15 +1343,7 @@ def window_to_vectors(op: ir.Operation, lanes: int, threads: int) -> bool:
 
         parallel = threads > 1 and c > 1 and n * c * ho * wo * kh * kw >= PARALLEL_MIN_ITERATIONS
         acc = _over_panels(acc, 1, 0, 1, c, parallel, channel)
-    fill = out.owner.operation if isinstance(out.owner, ir.OpView) else out.owner
-    if epilogue is not None:
-        epilogue.results[0].replace_all_uses_with(acc)
-        epilogue.erase()
-    else:
-        op.results[0].replace_all_uses_with(acc)
-    op.erase()
-    if not list(fill.results[0].uses):
-        fill.erase()
+    _replace_rewritten(op, out, acc, epilogue)
     return True
 
 

@@ -254,7 +254,7 @@ def test_avg_pool(attrs, include_pad):
 
 @pytest.mark.parametrize("xs,attrs", [((1, 2, 9, 40), {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]}),
                                        ((1, 2, 7, 7), {"kernel_shape": [2, 2]}),
-                                       ((1, 1, 6, 6), {"kernel_shape": [3, 3], "pads": [1, 1, 1, 1]}, )])
+                                       ((1, 1, 6, 6), {"kernel_shape": [3, 3], "pads": [1, 1, 1, 1]})])
 def test_max_pool_propagates_nan(xs, attrs):
     """A window with a NaN gives NaN wherever the NaN is in it (as torch's max_pool2d and numpy's
     max; x86's vmaxps alone would keep the other operand)."""
