@@ -888,7 +888,7 @@ def matmul_to_packed_panels(op: ir.Operation, tile_m: int, tile_n: int, threads:
     apply (B not a constant, fewer than ``_PACKED_MIN_ROWS`` rows, mixed or other element types)."""
     from mlir.dialects import arith, scf
 
-    from ...ir.constants import constant_array
+    from ...ir.constants import constant_array, constant_op, read_resource_array
 
     if op.name != "linalg.matmul" or len(op.operands) != 3 or len(op.results) != 1:
         return False
@@ -906,7 +906,14 @@ def matmul_to_packed_panels(op: ir.Operation, tile_m: int, tile_n: int, threads:
         return False
     barr = constant_array(b, ("arith.constant",))
     if barr is None:
-        return False
+        # Past what the constant folders read (MAX_RESOURCE_ELEMENTS): the largest weights are the
+        # ones that gain most (GPT-2's 256 x 50257 logits weight, unpacked, read a new page in
+        # every K step), and this reads the blob once to write its packed copy.
+        cop = constant_op(b, ("arith.constant",))
+        flat = read_resource_array(cop.attributes["value"]) if cop is not None else None
+        if flat is None or flat.size != k * n:
+            return False
+        barr = flat.reshape(k, n)
     elem = ot.element_type
     if str(elem) == "f64":
         tile_n = max(1, tile_n // 2)
