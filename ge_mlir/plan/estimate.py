@@ -262,6 +262,12 @@ def _conv_core(m: OpModel, x_pos: int, xt: ir.RankedTensorType, padded: list[int
         # store through the epilogue (one thread's figure: N threads hold N such buffers).
         read_input, acc_step = COMPUTE, COMPUTE
         m.scratch.append(_scratch("row patches", [1, c, kh, kw, wo], eb, elem, COMPUTE, COMPUTE))
+        s1 = strides[1]
+        if s1 > 1 and dilations[1] == 1 and (wo - 1) + (kw - 1) // s1 < wp // s1:
+            # Strided rows gather from the input split by column phase ([1, C, Hp, s, Wp / s]),
+            # the input's last reader.
+            read_input = GATHER
+            m.scratch.append(_scratch("phase-split input", [1, c, hp, s1, wp // s1], eb, elem, GATHER, COMPUTE))
         if epilogue and ab == _elem_bytes(out_t):
             epilogue = False
     elif rows:

@@ -1043,10 +1043,31 @@ def conv_to_row_im2col(op: ir.Operation, tile_m: int, tile_n: int, threads: int,
     # (0, c, ky, kx, ox) -> the row block's x[0, c, ky*d0, ox*s1 + kx*d1]
     gather_map = ir.AffineMap.get(5, 0, [d(0), d(1), d(2) * cst(dilations[0]),
                                          d(4) * cst(strides[1]) + d(3) * cst(dilations[1])])
+    # A strided row (the stems' stride 2) is gathered from the input split by column phase once,
+    # [1, C, Hp, s, Wp / s] with phase p holding columns p, p + s, ...: tap kx of position ox is
+    # phase kx mod s, element ox + kx floordiv s, so each gathered row is a contiguous run (the
+    # strided gather read every element on its own, 147 x 112 of them per ResNet stem row).
+    s1 = strides[1]
+    phases = s1 > 1 and dilations[1] == 1 and not direct and (wo - 1) + (kw - 1) // s1 < wp // s1
+    if phases:
+        gather_map = ir.AffineMap.get(5, 0, [d(0), d(1), d(2) * cst(dilations[0]), d(3) % cst(s1),
+                                             d(4) + ir.AffineFloorDivExpr.get(d(3), cst(s1))])
     epilogue = _fusable_epilogue(op)
     anchor = epilogue if epilogue is not None else op
     with op.location, ir.InsertionPoint(anchor):
         zero = arith.constant(elem, 0.0)
+        if phases:
+            split_shape = [1, c, hp, s1, wp // s1]
+            split = linalg.GenericOp(
+                [ir.RankedTensorType.get(split_shape, elem)], [x], [tensor.EmptyOp(split_shape, elem).result],
+                ir.ArrayAttr.get([ir.AffineMapAttr.get(ir.AffineMap.get(5, 0, [d(0), d(1), d(2),
+                                                                              d(4) * cst(s1) + d(3)])),
+                                  ir.AffineMapAttr.get(ir.AffineMap.get_identity(5))]),
+                ir.ArrayAttr.get([parallel] * 5))
+            sbody = split.regions[0].blocks.append(elem, elem)
+            with ir.InsertionPoint(sbody):
+                linalg.YieldOp([sbody.arguments[0]])
+            source = split.result
         wmat = _collapse(w, [[0], [1, 2, 3]])  # [F, C*kh*kw]
         acc = epilogue.operands[-1] if epilogue is not None else tensor.EmptyOp([1, f, ho, wo], elem).result
 
@@ -1063,9 +1084,14 @@ def conv_to_row_im2col(op: ir.Operation, tile_m: int, tile_n: int, threads: int,
                 line = tensor.extract_slice(ir.RankedTensorType.get([1, c, 1, wo], elem), x, [oy], [], [],
                                             [0, 0, dyn, 0], [1, c, 1, wo], [1, 1, 1, 1])
                 return tiles(whole, _collapse(line, [[0, 1, 2], [3]]), oy, dest_oy), None
-            block = tensor.extract_slice(ir.RankedTensorType.get([1, c, rows_in, wp], elem), x,
-                                         [arith.muli(oy, const(strides[0]))], [], [], [0, 0, dyn, 0],
-                                         [1, c, rows_in, wp], [1, 1, 1, 1])
+            if phases:
+                block = tensor.extract_slice(ir.RankedTensorType.get([1, c, rows_in, s1, wp // s1], elem), source,
+                                             [arith.muli(oy, const(strides[0]))], [], [], [0, 0, dyn, 0, 0],
+                                             [1, c, rows_in, s1, wp // s1], [1] * 5)
+            else:
+                block = tensor.extract_slice(ir.RankedTensorType.get([1, c, rows_in, wp], elem), x,
+                                             [arith.muli(oy, const(strides[0]))], [], [], [0, 0, dyn, 0],
+                                             [1, c, rows_in, wp], [1, 1, 1, 1])
             gather = linalg.GenericOp([pbuf.type], [block], [pbuf],
                                       ir.ArrayAttr.get([ir.AffineMapAttr.get(gather_map),
                                                         ir.AffineMapAttr.get(ir.AffineMap.get_identity(5))]),

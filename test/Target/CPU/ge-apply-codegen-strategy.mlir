@@ -6,6 +6,10 @@
 // RUN: not ge-opt %s --pass-pipeline='builtin.module(ge-apply-codegen-strategy{cpu=pentium})' 2>&1 | FileCheck %s --check-prefix=CPU
 // RUN: ge-opt %s --pass-pipeline='builtin.module(ge-apply-codegen-strategy{cpu=x86-64-v3 threads=2})' | FileCheck %s --check-prefix=THREADS
 
+// The maps of @row_im2col_phases (affine map aliases come first in the output).
+// AVX2-DAG: #[[$SPLIT:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4 * 2 + d3)>
+// AVX2-DAG: #[[$PHASE:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3 mod 2, d4 + d3 floordiv 2)>
+
 // A static f32 matmul: one [2, 4] accumulator tile (the whole output) in
 // registers across the K loop, one outer product per K step.
 // CHECK-LABEL: func.func @matmul(
@@ -583,6 +587,30 @@ func.func @row_im2col(%x: tensor<1x3x11x11xf32>, %b: tensor<16xf32>) -> tensor<1
     linalg.yield %m : f32
   } -> tensor<1x16x5x5xf32>
   return %y : tensor<1x16x5x5xf32>
+}
+
+// Stride 2 with room for every tap in both column phases (the ResNet stem's case): the input is
+// split once by column phase, [1, C, Hp, 2, Wp / 2] (phase p holds columns p, p + 2, ...), and
+// each output row gathers its patches from it: tap kx of position ox is phase kx mod 2, element
+// ox + kx floordiv 2, a contiguous run instead of every second element (its two maps are
+// checked at the top of this file, where the printer puts them).
+// AVX2-LABEL: func.func @row_im2col_phases(
+// AVX2-SAME: %[[X:.*]]: tensor<1x3x22x22xf32>)
+// AVX2: %[[E:.*]] = tensor.empty() : tensor<1x3x22x2x11xf32>
+// AVX2-NEXT: %[[S:.*]] = linalg.generic {indexing_maps = [#[[$SPLIT]], #{{.*}}]{{.*}} ins(%[[X]] : tensor<1x3x22x22xf32>) outs(%[[E]] : tensor<1x3x22x2x11xf32>)
+// AVX2: scf.for %[[OY:.*]] = %c0 to %c8 step %c1
+// AVX2-NEXT: %[[Y0:.*]] = arith.muli %[[OY]], %c2 : index
+// AVX2-NEXT: %[[BLOCK:.*]] = tensor.extract_slice %[[S]][0, 0, %[[Y0]], 0, 0] [1, 3, 7, 2, 11] [1, 1, 1, 1, 1]
+// AVX2-NEXT: linalg.generic {indexing_maps = [#[[$PHASE]], #{{.*}}]{{.*}} ins(%[[BLOCK]] : tensor<1x3x7x2x11xf32>) outs(%{{.*}} : tensor<1x3x7x7x8xf32>)
+// AVX2: return
+func.func @row_im2col_phases(%x: tensor<1x3x22x22xf32>) -> tensor<1x16x8x8xf32> {
+  %w = arith.constant dense<0.5> : tensor<16x3x7x7xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x8x8xf32>
+  %o = linalg.fill ins(%z : f32) outs(%e : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
+      ins(%x, %w : tensor<1x3x22x22xf32>, tensor<16x3x7x7xf32>) outs(%o : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  return %r : tensor<1x16x8x8xf32>
 }
 
 // With threads: one block of output rows per thread, each with its own patch buffer (a slice
