@@ -5,9 +5,12 @@
    register tiles of consecutive positions of one output row by filters, each
    tap's window read from the padded input in place, the filter packed, all
    taps summed in registers and the tile stored transposed through the
-   convolution's epilogue. Wide 1x1 stride-1 ones use filters-by-positions
-   tiles over the input rows, and other batch-1 ones with few channels im2col
-   one output row at a time (:func:`conv_to_row_im2col`). Other stride-1 ones
+   convolution's epilogue as vector code (:func:`_store_tile_transposed`:
+   per-filter ops on the tile's rows, one shuffle transpose, per-position ops
+   after it). Wide 1x1 stride-1 ones use filters-by-positions tiles over the
+   input rows, and other batch-1 ones with few channels im2col one output row
+   at a time (:func:`conv_to_row_im2col`; strided rows from the input split
+   by column phase). Other stride-1 ones
    of large images become shifted matmuls over the padded width
    (:func:`conv_to_shifted_matmuls`); the rest im2col + matmul: a gather
    ``linalg.generic`` builds the ``[C*kh*kw, Ho*Wo]`` patch matrix (a plain
@@ -15,8 +18,8 @@
    multiplies it. Depthwise convolutions and pools become vector code over
    output columns (:func:`window_to_vectors`), else a tap-sum generic
    (:func:`window_to_taps`).
-2. A ``linalg.matmul`` with a constant B (two or more rows) reads B packed in
-   column panels (:func:`matmul_to_packed_panels`). Every other statically
+2. A ``linalg.matmul`` with a constant B (two or more rows, any size) reads B
+   packed in column panels (:func:`matmul_to_packed_panels`). Every other statically
    shaped ``linalg.matmul`` / ``linalg.batch_matmul`` is register-tiled and
    vectorized with the transform dialect. In both, tiles of
    ``[TM, TN, 1]`` become ``vector.contract`` lowered to outer products
@@ -443,7 +446,8 @@ def _store_tile(t: ir.Value, dest: ir.Value, epilogue: ir.Operation | None, conv
     """An accumulator tile stored as the ``sizes`` ([1, F part, 1, positions]) slice of ``dest`` at
     ``dest_offsets`` through ``epilogue``'s body (its other inputs sliced at ``offsets`` of the
     [N, F, Ho, Wo] loops), or copied when there is none. The tile is [positions, filters]
-    (``transposed``: stored transposed) or [filters, positions]."""
+    (``transposed``: stored transposed, as vector code by :func:`_store_tile_transposed` where
+    it applies, else by a generic) or [filters, positions]."""
     from mlir.dialects import arith
     if transposed and _transposed_store_ok(t, epilogue):
         return _store_tile_transposed(t, dest, epilogue, conv_result, offsets, dest_offsets)
