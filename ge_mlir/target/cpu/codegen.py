@@ -631,11 +631,11 @@ def _store_tile_transposed(t: ir.Value, dest: ir.Value, epilogue: ir.Operation |
                 at.append(_index_plus(offsets[i], slot[j]))
         rank = len(dims)
         along = 1 if f_extra is None else 3
+        vtype = ir.VectorType.get([tn if f_extra is None else tm], vt.element_type)
         if along in dims and vt.shape[dims.index(along)] != 1:
             minor = ir.AffineMap.get(rank, 0, [d(dims.index(along))])
-            return vector.transfer_read(row_t if f_extra is None else col_t, source, at, minor,
-                                        _zero_of(vt.element_type), [True])
-        return vector.broadcast(row_t if f_extra is None else col_t, tensor.extract(source, at))
+            return vector.transfer_read(vtype, source, at, minor, _zero_of(vt.element_type), [True])
+        return vector.broadcast(vtype, tensor.extract(source, at))
 
     def rebuild(o: ir.Operation, operands: list, vt: ir.VectorType) -> list[ir.Value]:
         cheap = _clamp_by_constant(o, operands)
@@ -672,7 +672,8 @@ def _store_tile_transposed(t: ir.Value, dest: ir.Value, epilogue: ir.Operation |
                 continue
             per_row = []
             for i in range(tm):
-                operands = [pre[v][i] if v in pre else vector.broadcast(row_t, v) for v in o.operands]
+                operands = [pre[v][i] if v in pre else vector.broadcast(ir.VectorType.get([tn], v.type), v)
+                            for v in o.operands]
                 per_row.append(rebuild(o, operands, row_t))
             for k, r in enumerate(o.results):
                 pre[r] = [row[k] for row in per_row]
@@ -695,7 +696,7 @@ def _store_tile_transposed(t: ir.Value, dest: ir.Value, epilogue: ir.Operation |
             if v not in values:
                 # An input (filter j's row of positions, or its one element), else a scalar
                 # defined outside the body.
-                values[v] = read(v, j) if v in inputs else vector.broadcast(col_t, v)
+                values[v] = read(v, j) if v in inputs else vector.broadcast(ir.VectorType.get([tm], v.type), v)
             return values[v]
 
         for o in post_ops:
@@ -877,6 +878,9 @@ _DEFAULT_MATMUL_MAPS = ("[affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, 
 #: Fewest rows of a matmul with a constant B for :func:`matmul_to_packed_panels` (one-row products
 #: keep the GEMV tiles of the plain path).
 _PACKED_MIN_ROWS = 2
+#: Largest constant B packed (the compile holds it three times: the blob, its copy, the packed
+#: one); larger ones keep the plain tiles.
+_PACK_MAX_BYTES = 1 << 28
 
 
 def matmul_to_packed_panels(op: ir.Operation, tile_m: int, tile_n: int, threads: int, tag: int) -> bool:
@@ -914,7 +918,8 @@ def matmul_to_packed_panels(op: ir.Operation, tile_m: int, tile_n: int, threads:
         # ones that gain most (GPT-2's 256 x 50257 logits weight, unpacked, read a new page in
         # every K step), and this reads the blob once to write its packed copy.
         cop = constant_op(b, ("arith.constant",))
-        flat = read_resource_array(cop.attributes["value"]) if cop is not None else None
+        nbytes = k * n * (ir.FloatType(bt.element_type).width // 8)
+        flat = read_resource_array(cop.attributes["value"]) if cop is not None and nbytes <= _PACK_MAX_BYTES else None
         if flat is None or flat.size != k * n:
             return False
         barr = flat.reshape(k, n)

@@ -303,6 +303,10 @@ _BODIES = {
                        lambda c, r, s, w: (c - w) * s),
     "two_transposed": ("%m = arith.mulf %in, %sc : f32\n%a = arith.addf %in, %res : f32\n"
                        "%t = arith.maximumf %m, %a : f32", lambda c, r, s, w: np.maximum(c * s, c + r)),
+    # A residual and a per-row value of another element type (f16, widened in the body).
+    "f16_inputs": ("%rw = arith.extf %res : f16 to f32\n%ww = arith.extf %row : f16 to f32\n"
+                   "%a = arith.addf %in, %rw : f32\n%t = arith.subf %a, %ww : f32",
+                   lambda c, r, s, w: c + r.astype(np.float32) - w.astype(np.float32)),
 }
 
 
@@ -321,13 +325,14 @@ def test_transposed_tile_epilogue_orders(hw, f, body, level):
     from ge_mlir.target.cpu.runner import CpuExecutable
 
     c, o = 8, hw - 2
+    narrow = "f16" if body == "f16_inputs" else "f32"
     w = (rand((f, c, 3, 3)) * 0.3).astype(np.float32)
     scale = rand((f,))
     text_body, meaning = _BODIES[body]
     t4 = f"tensor<1x{f}x{o}x{o}xf32>"
     ident = "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>"
     text = f"""
-func.func @f(%x: tensor<1x{c}x{hw}x{hw}xf32>, %r: {t4}, %row: tensor<1x{f}x{o}xf32>) -> {t4} {{
+func.func @f(%x: tensor<1x{c}x{hw}x{hw}xf32>, %r: {t4.replace("f32", narrow)}, %row: tensor<1x{f}x{o}x{narrow}>) -> {t4} {{
   %w = arith.constant dense<{json.dumps(w.astype(float).tolist())}> : tensor<{f}x{c}x3x3xf32>
   %s = arith.constant dense<{json.dumps(scale.astype(float).tolist())}> : tensor<{f}xf32>
   %z = arith.constant 0.0 : f32
@@ -338,8 +343,8 @@ func.func @f(%x: tensor<1x{c}x{hw}x{hw}xf32>, %r: {t4}, %row: tensor<1x{f}x{o}xf
   %y = linalg.generic {{indexing_maps = [{ident}, {ident}, affine_map<(d0, d1, d2, d3) -> (d1)>,
                                         affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, {ident}],
                        iterator_types = ["parallel", "parallel", "parallel", "parallel"]}}
-      ins(%c, %r, %s, %row : {t4}, {t4}, tensor<{f}xf32>, tensor<1x{f}x{o}xf32>) outs(%e : {t4}) {{
-  ^bb0(%in: f32, %res: f32, %sc: f32, %row_v: f32, %out: f32):
+      ins(%c, %r, %s, %row : {t4}, {t4.replace("f32", narrow)}, tensor<{f}xf32>, tensor<1x{f}x{o}x{narrow}>) outs(%e : {t4}) {{
+  ^bb0(%in: f32, %res: {narrow}, %sc: f32, %row_v: {narrow}, %out: f32):
     {text_body.replace("%row", "%row_v")}
     linalg.yield %t : f32
   }} -> {t4}
@@ -351,7 +356,8 @@ func.func @f(%x: tensor<1x{c}x{hw}x{hw}xf32>, %r: {t4}, %row: tensor<1x{f}x{o}xf
         stats = codegen.apply_strategy(tiled, tile_m=8, tile_n=32)
         assert stats["shifted_rows"] == 1 and "linalg.generic" not in str(tiled), stats
         exe = CpuExecutable(module, "f", jit_cpu=level)
-    x, r, row = rand((1, c, hw, hw)), rand((1, f, o, o)), rand((1, f, o))
+    npn = {"f16": np.float16, "f32": np.float32}[narrow]
+    x, r, row = rand((1, c, hw, hw)), rand((1, f, o, o)).astype(npn), rand((1, f, o)).astype(npn)
     out = exe(x, r, row)
     got = out[0] if isinstance(out, (list, tuple)) else out
     windows = np.lib.stride_tricks.sliding_window_view(x[0], (3, 3), axis=(1, 2))  # [C, o, o, 3, 3]
