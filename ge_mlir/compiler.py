@@ -217,7 +217,14 @@ class CompiledModel:
         labels = self.__dict__.get("_labels")
         if labels is None:
             labels = self.__dict__["_labels"] = [f"input '{s.name}'" for s in self.inputs]
-        bound = list(args) if not named and len(args) == len(self.inputs) else self._bind(args, named)
+        if not named and len(args) == len(self.inputs):
+            bound = list(args)
+        elif not args and list(named) == self.__dict__.get("_names_in_order"):  # inputs by name, in order
+            bound = list(named.values())
+        else:
+            bound = self._bind(args, named)
+            if not args:
+                self.__dict__["_names_in_order"] = self.input_names
         return self._run(check_arrays(bound, self.inputs, labels))
 
     def _bind(self, args: tuple[Any, ...], named: dict[str, Any]) -> list[Any]:

@@ -357,6 +357,28 @@ def _adopt(d: Any, dtype: np.dtype) -> np.ndarray:
     return a if a.dtype == dtype else a.view(dtype)
 
 
+def _data_pointer_reader() -> Callable[[np.ndarray], int]:
+    """The fastest correct way to read an array's data pointer on this interpreter.
+
+    ``a.ctypes.data`` builds a ctypes helper object on every call: 0.8 us an array, 1.6 of the 5
+    us a batch-1 MLP call spent outside its kernel. NumPy's array object keeps the pointer right
+    after the object header (``PyArrayObject_fields.data``, part of its ABI); the offset is found
+    and checked here on arrays with and without an offset into their buffer, else (another
+    interpreter layout) the ctypes attribute is used."""
+    probes = [np.empty(3, np.float32), np.empty((2, 5), np.float64)[1:], np.empty(0, np.int8)]
+    read = ctypes.c_void_p.from_address
+    for offset in (16, 24, 32, 40):  # the object header's size on 64-bit CPythons
+        try:
+            if all(read(id(p) + offset).value == p.ctypes.data for p in probes):
+                return lambda a: read(id(a) + offset).value
+        except (ValueError, OSError):
+            break
+    return lambda a: a.ctypes.data
+
+
+_data_pointer = _data_pointer_reader()
+
+
 def _libc() -> Any:
     if not _LIBC:
         libc = ctypes.CDLL(None)
@@ -700,7 +722,7 @@ class CpuExecutable:
             # Shapes are static: only the data pointers of this call's arrays change (the
             # workspace's, the flags' and the profile buffer's are set once): 15 -> 6 us a call.
             for d, a in zip(descs, (*arrays, *outs)):
-                d.allocated = d.aligned = a.ctypes.data
+                d.allocated = d.aligned = _data_pointer(a)
             for flag in flags:
                 flag[()] = 0
             self._packed_fn(packed)
