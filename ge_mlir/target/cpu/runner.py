@@ -92,7 +92,8 @@ def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, 
         checks = "true" if check_bounds else "false"
         passes = ["ge-emit-c-interface", "ge-emulate-narrow-types",
                   f"ge-lower-to-linalg{{fail-on-unlowered=true check-bounds={checks}}}",
-                  "ge-widen-bool-tensors", 'ge-check-tensor-sizes{after="lowering to linalg"}']
+                  "ge-widen-bool-tensors", "ge-fuse-elementwise-generics",
+                  'ge-check-tensor-sizes{after="lowering to linalg"}']
     elif stage == "bufferized":
         passes = ["ge-mark-readonly-arguments"]
         if codegen:
