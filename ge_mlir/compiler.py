@@ -796,6 +796,7 @@ def estimate_memory(
     with graph._context, ir.Location.unknown():
         fn = pick_function(graph._module, graph.func_name)
         estimate = estimate_function(fn, in_place=in_place,
-                                     strategy=engine.options.memory_reuse_strategy or "aggressive")
+                                     strategy=engine.options.memory_reuse_strategy or "aggressive",
+                                     fuse_elementwise=engine.options.fuse_elementwise)
     estimate.import_seconds = import_seconds
     return estimate

@@ -71,6 +71,10 @@ class CompileOptions:
         precise_math: ``cpu``: f32 exp, tanh and erf call libm instead of the vectorized
             polynomials of ``ge-approximate-math`` (at most 1, 2 and 8 ulp from the exact
             result, as onnxruntime's MLAS approximates them); slower on GELU, softmax, SiLU.
+        fuse_elementwise: ``cpu``: an elementwise op read only by another elementwise op over
+            the same elements is computed inside it (``ge-fuse-elementwise-generics``: SiLU,
+            GELU and rotary chains in one pass). False keeps one loop and one buffer per op
+            (to study the memory planner's in-place reuse, or to bisect a fusion).
     """
 
     optimize: bool = True
@@ -91,6 +95,7 @@ class CompileOptions:
     profile: bool = False
     num_threads: int = 1
     precise_math: bool = False
+    fuse_elementwise: bool = True
 
 
 def coerce_options(options: CompileOptions | Mapping[str, Any] | None) -> CompileOptions:
@@ -132,6 +137,8 @@ def coerce_options(options: CompileOptions | Mapping[str, Any] | None) -> Compil
         raise CompileError(f"memory_estimation must be True, False or None, got {options.memory_estimation!r}")
     if not isinstance(options.precise_math, bool):
         raise CompileError(f"precise_math must be True or False, got {options.precise_math!r}")
+    if not isinstance(options.fuse_elementwise, bool):
+        raise CompileError(f"fuse_elementwise must be True or False, got {options.fuse_elementwise!r}")
     if not isinstance(options.profile, bool):
         raise CompileError(f"profile must be True or False, got {options.profile!r}")
     threads = options.num_threads

@@ -721,14 +721,16 @@ class MemoryEstimate:
 
 
 def estimate_module(module: ir.Module | ir.Operation, *, func_name: str | None = None, in_place: bool = True,
-                    alignment: int = 64, strategy: str = AGGRESSIVE, work_limit: float = 0.1) -> MemoryEstimate:
+                    alignment: int = 64, strategy: str = AGGRESSIVE, work_limit: float = 0.1,
+                    fuse_elementwise: bool = True) -> MemoryEstimate:
     """Estimates the memory of ``module``'s function (``func_name``, else the only public one).
 
     ``module`` is an optimized ge module (it is read, not changed). ``in_place`` models the
     in-place reuse of dying elementwise inputs (as ``ge-plan-memory`` does); ``alignment``,
     ``strategy`` and ``work_limit`` are the planner's, defaulting to ``ge-plan-memory``'s (64 on
     the CPU; ``aggressive``: every strategy, the exact CP-SAT solve, in a child process, only when
-    no heuristic meets the interval bound; ``"heuristics"`` skips it). Raises
+    no heuristic meets the interval bound; ``"heuristics"`` skips it); ``fuse_elementwise`` models
+    the CPU pipeline's elementwise fusion (the ``fuse_elementwise`` compile option). Raises
     :class:`~ge_mlir.errors.CompileError` when there is no such function or an option is wrong.
     """
     op = module.operation if isinstance(module, ir.Module) else module
@@ -743,7 +745,7 @@ def estimate_module(module: ir.Module | ir.Operation, *, func_name: str | None =
         except LookupError as e:
             raise CompileError(str(e)) from None
         return estimate_function(fn, in_place=in_place, alignment=alignment, strategy=strategy,
-                                 work_limit=work_limit)
+                                 work_limit=work_limit, fuse_elementwise=fuse_elementwise)
 
 
 def _pick_in_op(op: ir.Operation, func_name: str | None) -> ir.Operation:
@@ -775,9 +777,50 @@ class _Slots:
         self.parent[self.find(other)] = self.find(keep)
 
 
+def _fused_elementwise(bt: BlockTensors) -> dict[int, int]:
+    """Op index -> the op it is computed inside, as the CPU pipeline's
+    ge-fuse-elementwise-generics does: an elementwise op whose one result, not returned, is read
+    (once per reader, with the same static shape: not broadcast) only by elementwise ops that all
+    end in one generic; that generic reads it once, so it fuses too (``relu -> exp -> add(exp,
+    relu)`` is one generic). The fused result takes no buffer; what its producer reads lives until
+    the final consumer."""
+    into: dict[int, int] = {}
+
+    def final(u: int) -> int:
+        while u in into:
+            u = into[u]
+        return u
+
+    def shape(op: ir.Operation) -> list[int] | None:
+        t = op.results[0].type
+        if not isinstance(t, ir.RankedTensorType) or not ir.RankedTensorType(t).has_static_shape:
+            return None
+        return list(ir.RankedTensorType(t).shape)
+
+    changed = True
+    while changed:
+        changed = False
+        for i, op in enumerate(bt.ops):
+            if i in into or op.name not in ELEMENTWISE_OPS or len(op.results) != 1 or shape(op) is None:
+                continue
+            r = (i, 0)
+            users = bt.users.get(r, set())
+            if r in bt.returned or not users:
+                continue
+            ok = all(bt.ops[u].name in ELEMENTWISE_OPS and len(bt.ops[u].results) == 1
+                     and shape(bt.ops[u]) == shape(op) and sum(1 for _, rr in bt.reads[u] if rr == r) == 1
+                     for u in users)
+            finals = {final(u) for u in users}
+            if ok and len(finals) == 1:
+                into[i] = finals.pop()
+                changed = True
+    return {i: final(i) for i in into}
+
+
 def estimate_function(fn: ir.Operation, *, in_place: bool = True, alignment: int = 64, strategy: str = AGGRESSIVE,
-                      work_limit: float = 0.1) -> MemoryEstimate:
-    """The estimate of one ge ``func.func`` (see the module doc)."""
+                      work_limit: float = 0.1, fuse_elementwise: bool = True) -> MemoryEstimate:
+    """The estimate of one ge ``func.func`` (see the module doc). ``fuse_elementwise`` models
+    the CPU pipeline's ge-fuse-elementwise-generics (:func:`_fused_elementwise`)."""
     t0 = time.perf_counter()
     if len(fn.regions[0].blocks) != 1:
         raise CompileError(f"cannot estimate @{symbol_name(fn)}: it has {len(fn.regions[0].blocks)} blocks "
@@ -810,8 +853,9 @@ def estimate_function(fn: ir.Operation, *, in_place: bool = True, alignment: int
         if (m.result_view and not m.result_reshaped) or (len(srcs) > 1 and r not in srcs):
             copied_out.add(r)
 
+    fused = _fused_elementwise(bt) if fuse_elementwise else {}
     # Empty-tensor elimination: a padded operand whose producer writes a fresh buffer becomes that buffer.
-    size: dict[Key, int] = {r: b for r, b in bt.nbytes.items()}
+    size: dict[Key, int] = {r: (0 if r[0] in fused else b) for r, b in bt.nbytes.items()}
     tensor_type: dict[Key, str] = {r: _type_text(bt.ops[r[0]].results[r[1]].type) for r in bt.nbytes}
     absorbed: dict[Key, int] = {}
     padded_type: dict[Key, str] = {}
@@ -845,7 +889,7 @@ def estimate_function(fn: ir.Operation, *, in_place: bool = True, alignment: int
             for pos, rr in bt.reads[u]:
                 if rr == r:
                     step = read_step.get((u, pos), models[u].read.get(pos, EPILOGUE) if pos >= 0 else EPILOGUE)
-                    end = max(end, _N * u + step)
+                    end = max(end, _N * fused.get(u, u) + (EPILOGUE if u in fused else step))
         if r in copied_out:
             end = end_point
         live[r] = [start, end]
@@ -889,8 +933,15 @@ def estimate_function(fn: ir.Operation, *, in_place: bool = True, alignment: int
             if i in acc_of_op:  # the epilogue reads the accumulator, which dies there
                 candidates.append(acc_of_op[i])
             rt = op.results[0].type
-            for pos in m.inplace_operands:
-                v = op.operands[pos]
+            # A fused chain's generic reads what its fused producers read: those may die here too.
+            operands = [op.operands[pos] for pos in m.inplace_operands]
+            k = 0
+            while k < len(operands):
+                src = producer(operands[k], bt.index)
+                if src is not None and fused.get(src[0]) == i:
+                    operands += list(bt.ops[src[0]].operands)
+                k += 1
+            for v in operands:
                 rr = bt.root_of(v)
                 # Not an argument or a constant (or a view of one), of the result's type (a reshape
                 # view keeps the row-major order), not living in a consumer's padded buffer, dying here.

@@ -105,6 +105,7 @@ def test_compile_to_stops_early(stage):
     ({"compile_to": "asm"}, "unknown stage 'asm'"),
     ({"options": {"opt_levle": 2}}, "unknown compile option"),
     ({"options": {"opt_level": 7}}, "opt_level must be an integer from 0 to 3"),
+    ({"options": {"fuse_elementwise": "no"}}, "fuse_elementwise must be True or False"),
 ])
 def test_bad_compile_arguments(kwargs, match):
     with pytest.raises(ge_mlir.CompileError, match=match):

@@ -80,7 +80,8 @@ PARALLEL_LLVM = "convert-scf-to-openmp{{num-threads={threads}}}, canonicalize"
 
 def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, check_bounds: bool = False,
                    memory_strategy: str = "aggressive", profile: bool = False, cpu: str = "host",
-                   threads: int = 1, precise_math: bool = False, dynamic_results: bool = False) -> str:
+                   threads: int = 1, precise_math: bool = False, dynamic_results: bool = False,
+                   fuse_elementwise: bool = True) -> str:
     """The pass pipeline of one CPU stage (see :func:`lower_stage`), as ``ge-opt --pass-pipeline`` takes it.
     ``profile`` ends the ``bufferized`` stage with ``ge-instrument-ops`` (the profiler's stamps); ``cpu``
     (the JIT CPU, :data:`JIT_CPUS`) sizes the codegen strategy's kernels; ``threads`` > 1 runs large
@@ -92,8 +93,9 @@ def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, 
         checks = "true" if check_bounds else "false"
         passes = ["ge-emit-c-interface", "ge-emulate-narrow-types",
                   f"ge-lower-to-linalg{{fail-on-unlowered=true check-bounds={checks}}}",
-                  "ge-widen-bool-tensors", "ge-fuse-elementwise-generics",
-                  'ge-check-tensor-sizes{after="lowering to linalg"}']
+                  "ge-widen-bool-tensors", 'ge-check-tensor-sizes{after="lowering to linalg"}']
+        if fuse_elementwise:
+            passes.insert(-1, "ge-fuse-elementwise-generics")
     elif stage == "bufferized":
         passes = ["ge-mark-readonly-arguments"]
         if codegen:
@@ -132,7 +134,7 @@ def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, 
 def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspace: bool = True,
                 check_bounds: bool = False, memory_strategy: str = "aggressive", profile: bool = False,
                 cpu: str = "host", threads: int = 1, precise_math: bool = False,
-                dynamic_results: bool = False) -> None:
+                dynamic_results: bool = False, fuse_elementwise: bool = True) -> None:
     """Runs one CPU stage on ``module`` in place (see :data:`CPU_STAGES`); its
     passes are :func:`stage_pipeline` (``ge-opt --list-passes``, docs/passes.md).
 
@@ -153,7 +155,8 @@ def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspac
     """
     pipeline = stage_pipeline(stage, codegen=codegen, workspace=workspace, check_bounds=check_bounds,
                               memory_strategy=memory_strategy, profile=profile, cpu=cpu, threads=threads,
-                              precise_math=precise_math, dynamic_results=dynamic_results)
+                              precise_math=precise_math, dynamic_results=dynamic_results,
+                              fuse_elementwise=fuse_elementwise)
     try:
         run_pipeline(module, pipeline)
     except (PassFailedError, VerificationError) as e:
@@ -559,6 +562,8 @@ class CpuExecutable:
             thread); results are bitwise those of one thread (same reduction order).
         precise_math: f32 exp, tanh and erf call libm (correctly rounded or nearly) instead of
             ``ge-approximate-math``'s polynomials (at most 1, 2 and 8 ulp, vectorized).
+        fuse_elementwise: ``ge-fuse-elementwise-generics`` in the linalg stage (elementwise
+            chains as one generic); False keeps one generic per op.
     """
 
     def __init__(
@@ -575,6 +580,7 @@ class CpuExecutable:
         profile: bool = False,
         num_threads: int = 1,
         precise_math: bool = False,
+        fuse_elementwise: bool = True,
     ) -> None:
         from mlir.execution_engine import ExecutionEngine
 
@@ -622,7 +628,7 @@ class CpuExecutable:
             for stage in CPU_STAGES:
                 lower_stage(self._module, stage, check_bounds=check_bounds, memory_strategy=memory_strategy,
                             profile=profile, cpu=cpu, threads=num_threads, precise_math=precise_math,
-                            dynamic_results=self.dynamic_results)
+                            dynamic_results=self.dynamic_results, fuse_elementwise=fuse_elementwise)
                 if stage == "linalg":
                     from .lowering.shape_checks import read_shape_checks
 

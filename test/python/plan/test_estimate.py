@@ -180,7 +180,9 @@ def test_vector_window_ops_need_no_accumulator():
 
 
 def test_in_place_reuse_is_an_option():
-    on, off = _estimate(INPLACE), _estimate(INPLACE, in_place=False)
+    # Without elementwise fusion (which computes this chain as one loop: no buffer at all).
+    assert _estimate(INPLACE).arena == 0
+    on, off = _estimate(INPLACE, fuse_elementwise=False), _estimate(INPLACE, in_place=False, fuse_elementwise=False)
     assert on.in_place and not off.in_place
     # relu, exp and neg dying into each other share one 16 KiB slot; without reuse two are live at once.
     assert on.arena == 16 * KIB and off.arena == 32 * KIB
@@ -256,8 +258,10 @@ def test_input_shapes_fix_onnx_dimensions():
     nodes = [helper.make_node("Relu", ["x"], ["r"], name="relu"), helper.make_node("Exp", ["r"], ["e"], name="exp"),
              helper.make_node("Add", ["e", "r"], ["y"], name="add")]
     model = helper.make_model(helper.make_graph(nodes, "g", [x], [y]), opset_imports=[helper.make_opsetid("", 17)])
-    small = ge_mlir.estimate_memory(model, {"x": [2, 256]})
-    big = ge_mlir.estimate_memory(model, input_shapes={"x": [8, 256]})
+    # Elementwise fusion off: fused, the chain is one loop with no buffer.
+    assert ge_mlir.estimate_memory(model, {"x": [8, 256]}).arena == 0
+    small = ge_mlir.estimate_memory(model, {"x": [2, 256]}, options={"fuse_elementwise": False})
+    big = ge_mlir.estimate_memory(model, input_shapes={"x": [8, 256]}, options={"fuse_elementwise": False})
     assert (small.arena, big.arena) == (2 * 2 * 256 * 4, 2 * 8 * 256 * 4)
     assert {b.name for b in big.top_activations} == {"relu", "exp"}
 

@@ -15,8 +15,14 @@ from ge_mlir.options import MEMORY_REUSE_STRATEGIES, CompileOptions
 from ge_mlir.plan.planner import STRATEGIES
 
 
+#: The chain below fuses into one loop (ge-fuse-elementwise-generics): no buffer to plan. These
+#: tests are about the planner, so they keep one buffer per op.
+UNFUSED = {"fuse_elementwise": False}
+
+
 def _chain() -> bytes:
-    """x -> relu -> sigmoid -> tanh -> exp: intermediates of 64 KiB each."""
+    """x -> relu -> sigmoid -> tanh -> exp: intermediates of 64 KiB each (compiled with
+    ``UNFUSED``)."""
     nodes, prev = [], "x"
     for i, op in enumerate(("Relu", "Sigmoid", "Tanh", "Exp")):
         out = "y" if i == 3 else f"t{i}"
@@ -70,19 +76,19 @@ def test_explicit_options_win_over_the_config():
 
 
 def test_config_strategy_selects_the_plan():
-    m = ge_mlir.compile(_chain(), options={"config": {"ge.exec.memory": {"memory_reuse_strategy": "best-fit"}}})
+    m = ge_mlir.compile(_chain(), options={**UNFUSED, "config": {"ge.exec.memory": {"memory_reuse_strategy": "best-fit"}}})
     assert m.memory_plan["strategy"] == "best-fit" and set(m.memory_plan["arenas"]) == {"best-fit"}
-    m = ge_mlir.compile(_chain(), options={"memory_reuse_strategy": "greedy-by-breadth"})
+    m = ge_mlir.compile(_chain(), options={**UNFUSED, "memory_reuse_strategy": "greedy-by-breadth"})
     assert m.memory_plan["strategy"] == "greedy-by-breadth"
 
 
 def test_config_budget_applies():
-    arena = ge_mlir.compile(_chain()).memory_plan["arena"]
+    arena = ge_mlir.compile(_chain(), options=UNFUSED).memory_plan["arena"]
     with pytest.raises(MemoryBudgetError):
-        ge_mlir.compile(_chain(), options={"config": {"ge.exec.memory": {"memory_budget_mb": arena / 2**20 / 2}}})
+        ge_mlir.compile(_chain(), options={**UNFUSED, "config": {"ge.exec.memory": {"memory_budget_mb": arena / 2**20 / 2}}})
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        ge_mlir.compile(_chain(), options={"config": {"ge.exec.memory": {"memory_budget_mb": arena / 2**20}}})
+        ge_mlir.compile(_chain(), options={**UNFUSED, "config": {"ge.exec.memory": {"memory_budget_mb": arena / 2**20}}})
 
 
 @pytest.mark.parametrize("field, bad", [("memory_reuse_strategy", "fastest"), ("recompute", 1),

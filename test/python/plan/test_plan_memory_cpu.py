@@ -141,7 +141,9 @@ def _elementwise_chain() -> onnx.ModelProto:
 
 def test_inplace_reuse_shares_one_buffer_and_keeps_outputs():
     model = _elementwise_chain()
-    m = ge_mlir.compile(model.SerializeToString())
+    # Fused (the default), the chain is one loop: no intermediate buffer at all.
+    assert ge_mlir.compile(model.SerializeToString(), progress=False).memory_plan is None
+    m = ge_mlir.compile(model.SerializeToString(), options={"fuse_elementwise": False})
     plan = m.memory_plan
     # relu -> sigmoid -> add -> tanh: each writes into its dying input, so the four live in one buffer.
     assert plan["inplace"] == len(plan["buffers"]) - 1 == 3
