@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import warnings
 
-import onnx
 import pytest
 from onnx import TensorProto, helper
 
