@@ -159,6 +159,10 @@ def test_huge_result_type_is_a_verification_error():
         ge_mlir.compile(text)
 
 
+#: Relu -> Relu plans its intermediate in the workspace only unfused (fused it is one loop).
+UNFUSED = {"fuse_elementwise": False}
+
+
 def _two_relus(rows: int) -> onnx.ModelProto:
     return _model(
         [helper.make_node("Relu", ["x"], ["t"]), helper.make_node("Relu", ["t"], ["y"])],
@@ -174,7 +178,7 @@ def test_huge_workspace_is_refused_before_allocating(rows, monkeypatch):
     monkeypatch.delenv("GE_MLIR_WORKSPACE_LIMIT", raising=False)
     planned = rows * 30 * 4
     with pytest.raises(ExecutionError, match=f"needs a workspace of {planned} bytes"):
-        ge_mlir.compile(_two_relus(rows))
+        ge_mlir.compile(_two_relus(rows), options=UNFUSED)
 
 
 def test_workspace_beyond_the_address_space_ulimit_is_refused():
@@ -187,7 +191,8 @@ def test_workspace_beyond_the_address_space_ulimit_is_refused():
         import onnx, ge_mlir
         from ge_mlir.errors import GeMlirError
         try:
-            ge_mlir.compile(onnx.load_from_string({_two_relus(100_000_000).SerializeToString()!r}))
+            ge_mlir.compile(onnx.load_from_string({_two_relus(100_000_000).SerializeToString()!r}),
+                            options={UNFUSED!r})
         except GeMlirError as e:
             print(type(e).__name__, e)
     """)
@@ -200,10 +205,10 @@ def test_workspace_beyond_the_address_space_ulimit_is_refused():
 def test_workspace_limit_is_overridable(monkeypatch):
     monkeypatch.setenv("GE_MLIR_WORKSPACE_LIMIT", "1000")
     with pytest.raises(ExecutionError, match=r"workspace of 1216 bytes .* limit of 1000 bytes"):
-        ge_mlir.compile(_two_relus(10))
+        ge_mlir.compile(_two_relus(10), options=UNFUSED)
     monkeypatch.setenv("GE_MLIR_WORKSPACE_LIMIT", "1216")  # 1200 rounded up to 64
     x = np.linspace(-1, 1, 300, dtype=np.float32).reshape(10, 30)
-    (y,) = ge_mlir.compile(_two_relus(10))(x)
+    (y,) = ge_mlir.compile(_two_relus(10), options=UNFUSED)(x)
     np.testing.assert_array_equal(y, np.maximum(x, 0))
 
 
