@@ -150,6 +150,19 @@ def defining_op(value: ir.Value) -> ir.Operation | None:
     return owner if isinstance(owner, ir.Operation) else None
 
 
+def clone_mapped(op: ir.Operation, mapping: dict) -> ir.Operation:
+    """A clone of ``op`` at the current insertion point reading ``mapping[v]`` for each operand
+    ``v`` that ``mapping`` has (values of another block: a region body copied into a new op);
+    its results are added to ``mapping`` in place of ``op``'s."""
+    c = op.clone()
+    for i, v in enumerate(op.operands):
+        if v in mapping:
+            c.operands[i] = mapping[v]
+    for r_old, r_new in zip(op.results, c.results):
+        mapping[r_old] = r_new
+    return c
+
+
 def single_use(value: ir.Value) -> bool:
     """True when ``value`` has exactly one use."""
     uses = iter(value.uses)

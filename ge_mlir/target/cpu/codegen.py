@@ -47,6 +47,8 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import linalg, tensor
 
+from ...ir.patterns import clone_mapped
+
 _TAG = "ge.cpu_tile"
 #: The ops of one own tile loop nest (a convolution's or a packed-B matmul's) that the transform
 #: script vectorizes: tile fills, tile matmuls, tile stores (value: the nest's number).
@@ -516,12 +518,7 @@ def _store_tile(t: ir.Value, dest: ir.Value, epilogue: ir.Operation | None, conv
                 if cheap is not None:
                     mapping[o.results[0]] = cheap
                     continue
-                c = o.clone()
-                for i, v in enumerate(o.operands):
-                    if v in mapping:
-                        c.operands[i] = mapping[v]
-                for r_old, r_new in zip(o.results, c.results):
-                    mapping[r_old] = r_new
+                clone_mapped(o, mapping)
     return g.results[0]
 
 
@@ -556,9 +553,7 @@ def _transpose_rows(rows: list[ir.Value], tn: int) -> list[ir.Value]:
     f32 = ir.F32Type.get()
     vblock = ir.VectorType.get([block], f32)
 
-    def shuffle(a: ir.Value, b: ir.Value, mask: list[int]) -> ir.Value:
-        return vector.shuffle(a, b, mask)
-
+    shuffle = vector.shuffle
     cols: list[ir.Value] = []
     for b0 in range(0, tn, block):
         r = [rows[i] if tn == block else vector.extract_strided_slice(vblock, rows[i], [b0], [block], [1])
@@ -598,7 +593,6 @@ def _store_tile_transposed(t: ir.Value, dest: ir.Value, epilogue: ir.Operation |
     whole = vector.transfer_read(ir.VectorType.get([tm, tn], elem), t, [_index_plus(0, 0)] * 2,
                                  ir.AffineMap.get_identity(2), _zero_of(elem), [True, True])
     rows = [vector.extract(whole, [], [i]) for i in range(tm)]
-    row_t, col_t = ir.VectorType.get([tn], elem), ir.VectorType.get([tm], elem)
 
     inputs: dict = {}  # block argument -> (value, map) of the epilogue's other inputs
     per_position: set = set()
@@ -637,18 +631,6 @@ def _store_tile_transposed(t: ir.Value, dest: ir.Value, epilogue: ir.Operation |
             return vector.transfer_read(vtype, source, at, minor, _zero_of(vt.element_type), [True])
         return vector.broadcast(vtype, tensor.extract(source, at))
 
-    def rebuild(o: ir.Operation, operands: list, vt: ir.VectorType) -> list[ir.Value]:
-        cheap = _clamp_by_constant(o, operands)
-        if cheap is not None:
-            return [cheap]
-        attrs = {name: o.attributes[name] for name in o.attributes}
-        if o.name == "arith.constant":
-            attrs["value"] = ir.DenseElementsAttr.get_splat(ir.VectorType.get(vt.shape, o.results[0].type),
-                                                            attrs["value"])
-        new = ir.Operation.create(o.name, results=[ir.VectorType.get(vt.shape, r.type) for r in o.results],
-                                  operands=operands, attributes=attrs)
-        return list(new.results)
-
     # Per row of positions (pre-transpose): the accumulator and ops of per-filter values only.
     pre: dict = {}  # epilogue value -> list (per tile row) of vector<tn>
     post_ops: list[ir.Operation] = []
@@ -674,7 +656,7 @@ def _store_tile_transposed(t: ir.Value, dest: ir.Value, epilogue: ir.Operation |
             for i in range(tm):
                 operands = [pre[v][i] if v in pre else vector.broadcast(ir.VectorType.get([tn], v.type), v)
                             for v in o.operands]
-                per_row.append(rebuild(o, operands, row_t))
+                per_row.append(_vector_op(o, operands, tn))
             for k, r in enumerate(o.results):
                 pre[r] = [row[k] for row in per_row]
     # What the per-position part reads of the row part, transposed once each.
@@ -700,12 +682,27 @@ def _store_tile_transposed(t: ir.Value, dest: ir.Value, epilogue: ir.Operation |
             return values[v]
 
         for o in post_ops:
-            for r_old, r_new in zip(o.results, rebuild(o, [value(v) for v in o.operands], col_t)):
+            for r_old, r_new in zip(o.results, _vector_op(o, [value(v) for v in o.operands], tm)):
                 values[r_old] = r_new
         out = vector.transfer_write(out_type, value(result), out,
                                     [_index_plus(0, 0), _index_plus(0, j), _index_plus(0, 0), _index_plus(0, 0)],
                                     store_map, [True])
     return out
+
+
+def _vector_op(o: ir.Operation, operands: list, lanes: int) -> list[ir.Value]:
+    """Scalar epilogue op ``o`` (arith/math) rebuilt on ``lanes``-wide vectors of ``operands``:
+    a constant becomes a splat; a max/min against a constant the one-instruction clamp
+    (:func:`_clamp_by_constant`)."""
+    cheap = _clamp_by_constant(o, operands)
+    if cheap is not None:
+        return [cheap]
+    attrs = {name: o.attributes[name] for name in o.attributes}
+    if o.name == "arith.constant":
+        attrs["value"] = ir.DenseElementsAttr.get_splat(ir.VectorType.get([lanes], o.results[0].type), attrs["value"])
+    new = ir.Operation.create(o.name, results=[ir.VectorType.get([lanes], r.type) for r in o.results],
+                              operands=operands, attributes=attrs)
+    return list(new.results)
 
 
 def _defined_in(v: ir.Value, body: ir.Block) -> bool:
@@ -1420,16 +1417,7 @@ def _vector_epilogue(epilogue: ir.Operation, conv_result: ir.Value, acc: ir.Valu
             if v not in mapping:  # a scalar defined outside the body
                 mapping[v] = vector.broadcast(vtype(v.type), v)
             operands.append(mapping[v])
-        cheap = _clamp_by_constant(o, operands)
-        if cheap is not None:
-            mapping[o.results[0]] = cheap
-            continue
-        attrs = {name: o.attributes[name] for name in o.attributes}
-        if o.name == "arith.constant":
-            attrs["value"] = ir.DenseElementsAttr.get_splat(vtype(o.results[0].type), attrs["value"])
-        new = ir.Operation.create(o.name, results=[vtype(r.type) for r in o.results], operands=operands,
-                                  attributes=attrs)
-        for r_old, r_new in zip(o.results, new.results):
+        for r_old, r_new in zip(o.results, _vector_op(o, operands, lanes)):
             mapping[r_old] = r_new
     raise ValueError("an epilogue without linalg.yield")
 

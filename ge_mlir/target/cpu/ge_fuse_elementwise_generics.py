@@ -27,12 +27,8 @@ from mlir import ir
 from mlir.dialects import linalg
 
 from ...errors import PassFailure
+from ...ir.patterns import clone_mapped, defining_op
 from ...passes.registry import Pass, register_pass
-
-
-def _op(v: ir.Value) -> ir.Operation | None:
-    owner = v.owner
-    return None if isinstance(owner, ir.Block) else owner.operation
 
 
 def _maps(op: ir.Operation) -> list[ir.AffineMap]:
@@ -57,13 +53,13 @@ def _fusable_pair(consumer: ir.Operation) -> tuple[ir.Operation, int] | None:
     n_in = len(consumer.operands) - 1
     ident = ir.AffineMap.get_identity(maps[-1].n_dims)
     for i, v in enumerate(list(consumer.operands)[:n_in]):
-        producer = _op(v)
+        producer = defining_op(v)
         if producer is None or not _elementwise(producer) or maps[i] != ident:
             continue
         if len(list(v.uses)) != 1 or list(consumer.operands).count(v) != 1:
             continue
         pmaps = _maps(producer)
-        if pmaps[-1] != ident or pmaps[-1].n_dims != ident.n_dims:
+        if pmaps[-1] != ident:
             continue
         if ir.RankedTensorType(producer.results[0].type).shape != ir.RankedTensorType(consumer.results[0].type).shape:
             continue
@@ -102,29 +98,19 @@ def _fuse(producer: ir.Operation, consumer: ir.Operation, index: int) -> ir.Oper
         cbody, pbody = consumer.regions[0].blocks[0], producer.regions[0].blocks[0]
         block = fused.regions[0].blocks.append(*[ir.RankedTensorType(v.type).element_type for v in ins],
                                                cbody.arguments[-1].type)
+        # One mapping for both bodies (their values are distinct): the producer's ops, then the
+        # consumer's reading the producer's yielded value for the fused argument.
         mapping: dict = {pbody.arguments[i]: block.arguments[s] for i, s in pslots.items()}
-        produced = None
+        mapping.update({cbody.arguments[i]: block.arguments[s] for i, s in cslots.items()})
+        mapping[cbody.arguments[-1]] = block.arguments[-1]
         with ir.InsertionPoint(block):
             for o in pbody.operations:
                 if o.name == "linalg.yield":
-                    produced = mapping.get(o.operands[0], o.operands[0])
+                    mapping[cbody.arguments[index]] = mapping.get(o.operands[0], o.operands[0])
                     break
-                c = o.clone()
-                for j, v in enumerate(o.operands):
-                    if v in mapping:
-                        c.operands[j] = mapping[v]
-                for r_old, r_new in zip(o.results, c.results):
-                    mapping[r_old] = r_new
-            cmapping: dict = {cbody.arguments[i]: block.arguments[s] for i, s in cslots.items()}
-            cmapping[cbody.arguments[index]] = produced
-            cmapping[cbody.arguments[-1]] = block.arguments[-1]
+                clone_mapped(o, mapping)
             for o in cbody.operations:
-                c = o.clone()
-                for j, v in enumerate(o.operands):
-                    if v in cmapping:
-                        c.operands[j] = cmapping[v]
-                for r_old, r_new in zip(o.results, c.results):
-                    cmapping[r_old] = r_new
+                clone_mapped(o, mapping)
     consumer.results[0].replace_all_uses_with(fused.results[0])
     consumer.erase()
     producer.erase()
