@@ -62,6 +62,7 @@ from ..errors import CompileError, format_location, node_name
 from ..ir.attrs import attr_bool, attr_enum, attr_float, attr_int, attr_ints
 from ..ir.functions import pick_function, symbol_name
 from ..ir.types import element_bytes, tensor_bytes
+from ..ir.windows import clamped_max_window_ok
 from .buffers import Buffer
 from .liveness import BlockTensors, Key, producer
 from .planner import AGGRESSIVE, STRATEGIES, lower_bound, plan
@@ -210,7 +211,9 @@ def lowering_model(op: ir.Operation) -> OpModel:
     ``matmul``/``gemm``: an accumulator ``[batch*M, N]`` (``compute``), batch broadcasts
       of an operand materialised at ``prep``, ``trans_a`` transposed at ``prep``; the
       epilogue as for convolutions.
-    ``max_pool2d``/``avg_pool2d``: the padded input (with the ceil-mode tail); average
+    ``max_pool2d``/``avg_pool2d``: the padded input (with the ceil-mode tail), none for an
+      f32 NCHW max pool written as vector code whose windows all overlap the input (taps
+      clamped into it, ``ir.windows``); average
       pooling sums into an accumulator and divides at ``epilogue`` (in the vectors, no
       accumulator, when f32 NCHW as for depthwise convolutions).
     ``reduce_*``/global pools: mean and L2 (and narrow floats) finish with an elementwise
@@ -499,6 +502,9 @@ def _pool(op: ir.Operation) -> OpModel:
     p = attr_ints(op, "pads", [0, 0, 0, 0]) or [0, 0, 0, 0]
     extra = [max(0, (out[2 + i] - 1) * s[i] + d[i] * (k[i] - 1) + 1 - (x[2 + i] + p[i] + p[i + 2])) for i in range(2)]
     padded = [x[0], x[1], x[2] + p[0] + p[2] + extra[0], x[3] + p[1] + p[3] + extra[1]]
+    if op.name == "ge.max_pool2d" and _vector_window(xt, rt, out[3], s, d, k[0] * k[1]) \
+            and clamped_max_window_ok(x[2:], out[2:], k, s, d, p[:2]):
+        padded = list(x)  # vector code reads the input in place, taps clamped into it
     eb = _elem_bytes(xt)
     if nhwc:
         _nchw_copies(m, xt, x, padded, COMPUTE)

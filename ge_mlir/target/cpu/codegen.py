@@ -48,6 +48,7 @@ from mlir import ir
 from mlir.dialects import linalg, tensor
 
 from ...ir.patterns import clone_mapped
+from ...ir.windows import clamped_max_window_ok
 
 _TAG = "ge.cpu_tile"
 #: The ops of one own tile loop nest (a convolution's or a packed-B matmul's) that the transform
@@ -1451,8 +1452,11 @@ def window_to_vectors(op: ir.Operation, lanes: int, threads: int) -> bool:
     vector before it is stored: no accumulator pass. :func:`window_to_taps` left all of it to
     LLVM's loop vectorizer, over columns (short rows: a scalar remainder), strided loads element by
     element and the epilogue as its own pass: MobileNetV2's depthwise layers ran 2-4.6x slower than
-    onnxruntime's (1.46 of 4.9 ms). False when it does not apply (not f32, not a fresh output, a
-    one-column output, a row stride other than 1 or 2, stride 2 with dilation)."""
+    onnxruntime's (1.46 of 4.9 ms). A max pool of an input padded with -inf whose windows all
+    overlap the input reads the input in place, taps past its edges clamped onto the edge
+    (:mod:`ge_mlir.ir.windows`): border vectors read the columns their taps span once and shuffle
+    the taps out; the padded buffer and its fill go. False when it does not apply (not f32, not a
+    fresh output, a one-column output, a row stride other than 1 or 2, stride 2 with dilation)."""
     from mlir.dialects import arith, scf, vector
 
     x, w, out = op.operands[0], op.operands[1], op.operands[2]
@@ -1477,22 +1481,50 @@ def window_to_vectors(op: ir.Operation, lanes: int, threads: int) -> bool:
     starts = list(range(0, wo - vl + 1, vl))
     if starts[-1] != wo - vl:
         starts.append(wo - vl)  # overlaps the vector before: recomputes a few columns, no remainder
-    # Where each tap's vector comes from: (input offset from the first column read, part):
-    # stride 1 reads vl elements (part None); stride 2 reads 2*vl and keeps the even (part 0) or
-    # the odd (1) ones: an odd tap is the odd half of the even tap's read before it, an even tap
-    # the odd half of the read one earlier when its own read would pass the row's end.
-    last = sx * starts[-1]
-    taps = []
-    for kx in range(kw):
-        off = kx * dilations[1]
-        if sx == 1:
-            taps.append((off, None))
-        elif kx % 2 == 0 and last + off + 2 * vl <= wp:
-            taps.append((off, 0))
-        else:
-            taps.append((off - 1, 1))
-    if any(o < 0 or last + o + (vl if p is None else 2 * vl) > wp for o, p in taps):
-        return False
+
+    def taps_at(at: int, bound: int) -> list[tuple[int, int | None]]:
+        """Where each tap's vector comes from: (input offset from the first column read, part):
+        stride 1 reads vl elements (part None); stride 2 reads 2*vl and keeps the even (part 0)
+        or the odd (1) ones: an odd tap is the odd half of the even tap's read before it, an
+        even tap the odd half of the read one earlier when its own read from ``at`` would pass
+        ``bound``."""
+        taps = []
+        for kx in range(kw):
+            off = kx * dilations[1]
+            if sx == 1:
+                taps.append((off, None))
+            elif kx % 2 == 0 and at + off + 2 * vl <= bound:
+                taps.append((off, 0))
+            else:
+                taps.append((off - 1, 1))
+        return taps
+
+    def fits(at: int, taps: list, low: int, bound: int) -> bool:
+        return all(at + o >= low and at + o + (vl if p is None else 2 * vl) <= bound for o, p in taps)
+
+    # A max pool of a lowest-value-padded input reads the input where it is, taps clamped into
+    # it (ir.windows): the padded copy and its fill go (ResNet-18's stem output, 3.3 MB, was
+    # filled and written padded only for the pool to read it back).
+    unpadded = _lowest_padded(x) if kind == "max" and not depthwise else None
+    if unpadded is not None:
+        src, top, left = unpadded
+        h, w_in = ir.RankedTensorType(src.type).shape[2:]
+        if not clamped_max_window_ok((h, w_in), (ho, wo), (kh, kw), strides, dilations, (top, left)):
+            unpadded = None
+    if unpadded is None:
+        src, top, left, h, w_in = x, 0, 0, hp, wp
+        last = sx * starts[-1]
+        taps = taps_at(last, wp)
+        if any(o < 0 for o, _ in taps) or not fits(last, taps, 0, wp):
+            return False
+        plans = {x0: taps for x0 in starts}
+    else:
+        # Per vector: the interior scheme when its reads stay inside the input's columns, else
+        # None (a border vector: one read of the columns its clamped taps span, then shuffles).
+        plans = {}
+        for x0 in starts:
+            tx = taps_at(sx * x0, left + w_in)
+            plans[x0] = tx if fits(sx * x0, tx, left, left + w_in) else None
     epilogue = _fusable_epilogue(op)
     if epilogue is not None and not _vector_epilogue_ok(epilogue):
         epilogue = None
@@ -1508,24 +1540,51 @@ def window_to_vectors(op: ir.Operation, lanes: int, threads: int) -> bool:
         def const(v: int) -> ir.Value:
             return arith.constant(index, v)
 
+        def input_row(oy: ir.Value, ky: int) -> ir.Value:
+            """The input row of tap row ``ky`` for output row ``oy``, clamped into the input."""
+            first = ky * dilations[0] - top
+            r = arith.muli(oy, const(strides[0]))
+            r = arith.addi(r, const(first)) if first else r
+            if first < 0:
+                r = arith.maxsi(r, const(0))
+            if (ho - 1) * strides[0] + first > h - 1:
+                r = arith.minsi(r, const(h - 1))
+            return r
+
         def row_vectors(panel: ir.Value, ch: ir.Value, img: ir.Value, oy: ir.Value, wv: list) -> ir.Value:
             """The output row ``oy`` of channel ``ch``, image ``img``, into the [N, 1, Ho, Wo] ``panel``."""
-            rows = [arith.addi(arith.muli(oy, const(strides[0])), const(ky * dilations[0])) if ky else
-                    arith.muli(oy, const(strides[0])) for ky in range(kh)]
+            rows = [input_row(oy, ky) for ky in range(kh)]
             for x0 in starts:
                 loads: dict = {}
                 total = nans = None
+                taps = plans[x0]
+                if taps is None:
+                    # Each tap's columns, clamped; one read spans them all.
+                    cols = [[min(max(sx * (x0 + j) + kx * dilations[1] - left, 0), w_in - 1) for j in range(vl)]
+                            for kx in range(kw)]
+                    lo = min(min(c) for c in cols)
+                    span = max(max(c) for c in cols) - lo + 1
                 for ky in range(kh):
-                    for kx, (off, part) in enumerate(taps):
-                        key = (ky, off)
-                        if key not in loads:
-                            width = vl if part is None else 2 * vl
-                            loads[key] = vector.transfer_read(ir.VectorType.get([width], elem), x,
-                                                              [img, ch, rows[ky], const(sx * x0 + off)], minor,
-                                                              zero, [True])
-                        v = loads[key]
-                        if part is not None:
-                            v = vector.shuffle(v, v, list(range(part, 2 * vl, 2)))
+                    for kx in range(kw):
+                        if taps is None:
+                            if ky not in loads:
+                                loads[ky] = vector.transfer_read(ir.VectorType.get([span], elem), src,
+                                                                 [img, ch, rows[ky], const(lo)], minor, zero, [True])
+                            v = loads[ky]
+                            mask = [c - lo for c in cols[kx]]
+                            if mask != list(range(span)):
+                                v = vector.shuffle(v, v, mask)
+                        else:
+                            off, part = taps[kx]
+                            key = (ky, off)
+                            if key not in loads:
+                                width = vl if part is None else 2 * vl
+                                loads[key] = vector.transfer_read(ir.VectorType.get([width], elem), src,
+                                                                  [img, ch, rows[ky], const(sx * x0 + off - left)],
+                                                                  minor, zero, [True])
+                            v = loads[key]
+                            if part is not None:
+                                v = vector.shuffle(v, v, list(range(part, 2 * vl, 2)))
                         if depthwise:
                             total = arith.mulf(v, wv[ky * kw + kx]) if total is None else \
                                 vector.fma(v, wv[ky * kw + kx], total)
@@ -1565,7 +1624,43 @@ def window_to_vectors(op: ir.Operation, lanes: int, threads: int) -> bool:
         parallel = threads > 1 and c > 1 and n * c * ho * wo * kh * kw >= PARALLEL_MIN_ITERATIONS
         acc = _over_panels(acc, 1, 0, 1, c, parallel, channel)
     _replace_rewritten(op, out, acc, epilogue)
+    if unpadded is not None:
+        _erase_if_unused(x)
     return True
+
+
+def _lowest_padded(x: ir.Value) -> tuple[ir.Value, int, int] | None:
+    """(input, top, left) when ``x`` is only that NCHW input inserted whole (static offsets, unit
+    strides) into a ``linalg.fill`` of -inf read by nothing else -- how max pools are padded;
+    else None."""
+    ins = x.owner.operation if isinstance(x.owner, ir.OpView) else x.owner
+    if not isinstance(ins, ir.Operation) or ins.name != "tensor.insert_slice" or len(list(x.uses)) != 1:
+        return None
+    src, dest = ins.operands[0], ins.operands[1]
+    st, dt = _static(src.type), _static(dest.type)
+    if st is None or dt is None or st.rank != 4 or dt.rank != 4 or _fill_scalar(dest) != -math.inf:
+        return None
+    offs = list(ir.DenseI64ArrayAttr(ins.attributes["static_offsets"]))
+    sizes = list(ir.DenseI64ArrayAttr(ins.attributes["static_sizes"]))
+    strides = list(ir.DenseI64ArrayAttr(ins.attributes["static_strides"]))
+    if len(ins.operands) != 2 or offs[:2] != [0, 0] or sizes != list(st.shape) or sizes[:2] != list(dt.shape[:2]) \
+            or any(s != 1 for s in strides):
+        return None
+    return src, offs[2], offs[3]
+
+
+def _erase_if_unused(v: ir.Value) -> None:
+    """Erases the insert, fill, empty tensor or constant defining ``v`` when nothing reads it,
+    then so on for its operands."""
+    op = v.owner.operation if isinstance(v.owner, ir.OpView) else v.owner
+    if not isinstance(op, ir.Operation) or any(list(r.uses) for r in op.results) or op.name not in (
+            "tensor.insert_slice", "linalg.fill", "tensor.empty", "arith.constant"):
+        return
+    operands = list(op.operands)
+    op.erase()
+    for o in operands:
+        if isinstance(o.owner, (ir.Operation, ir.OpView)):
+            _erase_if_unused(o)
 
 
 Plan = list[tuple[int | None, list[tuple[int | None, list[int]]]]]

@@ -716,6 +716,50 @@ func.func @vector_pool_s2(%x: tensor<1x2x11x11xf32>) -> tensor<1x2x5x5xf32> {
   return %r : tensor<1x2x5x5xf32>
 }
 
+// A max pool of an input padded with -inf reads the input where it is (no fill, no padded copy):
+// the taps of rows and columns past its edges read the nearest edge element, which is in the
+// same window (a maximum over the window is unchanged). Rows: clamped indices. Columns: a vector
+// whose taps all lie inside reads as usual (columns 7, 8, 9 for the vector at 8); a border vector
+// reads the 9 columns its clamped taps span once and shuffles each tap out of it (column 0 twice
+// for the first vector's left tap, column 19 twice for the last vector's right tap).
+// AVX2-LABEL: func.func @vector_pool_clamped(
+// AVX2-SAME: %[[X:.*]]: tensor<1x1x4x20xf32>)
+// AVX2-NOT: linalg.fill
+// AVX2: scf.for %[[OY:.*]] = %c0{{.*}} to %c4 step
+// AVX2: %[[UP:.*]] = arith.addi %{{.*}}, %c-1 : index
+// AVX2-NEXT: %[[TOP:.*]] = arith.maxsi %[[UP]], %c0{{.*}} : index
+// AVX2: %[[DOWN:.*]] = arith.addi %{{.*}}, %c1{{.*}} : index
+// AVX2: %[[BOTTOM:.*]] = arith.minsi %[[DOWN]], %c3 : index
+// AVX2: %[[B0:.*]] = vector.transfer_read %[[X]][%{{.*}}, %{{.*}}, %[[TOP]], %c0{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<1x1x4x20xf32>, vector<9xf32>
+// AVX2-NEXT: vector.shuffle %[[B0]], %[[B0]] [0, 0, 1, 2, 3, 4, 5, 6] : vector<9xf32>, vector<9xf32>
+// AVX2: vector.shuffle %[[B0]], %[[B0]] [0, 1, 2, 3, 4, 5, 6, 7] : vector<9xf32>, vector<9xf32>
+// AVX2: vector.shuffle %[[B0]], %[[B0]] [1, 2, 3, 4, 5, 6, 7, 8] : vector<9xf32>, vector<9xf32>
+// AVX2: vector.transfer_read %[[X]][%{{.*}}, %{{.*}}, %[[BOTTOM]], %c0{{.*}}]{{.*}} vector<9xf32>
+// AVX2: vector.transfer_write %{{.*}}[%{{.*}}, %{{.*}}, %[[OY]], %c0{{.*}}] {in_bounds = [true]} : vector<8xf32>, tensor<1x1x4x20xf32>
+// AVX2: vector.transfer_read %[[X]][%{{.*}}, %{{.*}}, %[[TOP]], %c7]{{.*}} vector<8xf32>
+// AVX2: vector.transfer_read %[[X]][%{{.*}}, %{{.*}}, %[[TOP]], %c8]{{.*}} vector<8xf32>
+// AVX2: vector.transfer_read %[[X]][%{{.*}}, %{{.*}}, %[[TOP]], %c9]{{.*}} vector<8xf32>
+// AVX2: vector.transfer_write %{{.*}}[%{{.*}}, %{{.*}}, %[[OY]], %c8{{.*}}] {in_bounds = [true]} : vector<8xf32>, tensor<1x1x4x20xf32>
+// AVX2: %[[B2:.*]] = vector.transfer_read %[[X]][%{{.*}}, %{{.*}}, %[[TOP]], %c11]{{.*}} vector<9xf32>
+// AVX2-NEXT: vector.shuffle %[[B2]], %[[B2]] [0, 1, 2, 3, 4, 5, 6, 7] : vector<9xf32>, vector<9xf32>
+// AVX2: vector.shuffle %[[B2]], %[[B2]] [1, 2, 3, 4, 5, 6, 7, 8] : vector<9xf32>, vector<9xf32>
+// AVX2: vector.shuffle %[[B2]], %[[B2]] [2, 3, 4, 5, 6, 7, 8, 8] : vector<9xf32>, vector<9xf32>
+// AVX2: vector.transfer_write %{{.*}}[%{{.*}}, %{{.*}}, %[[OY]], %c12] {in_bounds = [true]} : vector<8xf32>, tensor<1x1x4x20xf32>
+// AVX2-NOT: linalg.
+// AVX2: return
+func.func @vector_pool_clamped(%x: tensor<1x1x4x20xf32>) -> tensor<1x1x4x20xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<1x1x6x22xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<1x1x6x22xf32>) -> tensor<1x1x6x22xf32>
+  %p = tensor.insert_slice %x into %f[0, 0, 1, 1] [1, 1, 4, 20] [1, 1, 1, 1] : tensor<1x1x4x20xf32> into tensor<1x1x6x22xf32>
+  %w = tensor.empty() : tensor<3x3xf32>
+  %oe = tensor.empty() : tensor<1x1x4x20xf32>
+  %o = linalg.fill ins(%ninf : f32) outs(%oe : tensor<1x1x4x20xf32>) -> tensor<1x1x4x20xf32>
+  %r = linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%p, %w : tensor<1x1x6x22xf32>, tensor<3x3xf32>) outs(%o : tensor<1x1x4x20xf32>) -> tensor<1x1x4x20xf32>
+  return %r : tensor<1x1x4x20xf32>
+}
+
 // A 1x1 stride-1 convolution on rows of at least 48 columns: filters-by-positions tiles whose
 // right operand is the input row itself (no gather, no patch buffer), stored without a
 // transpose through the epilogue.

@@ -398,6 +398,59 @@ def test_avg_pool(attrs, include_pad):
     close(*run_both(model, feeds))
 
 
+#: Max pools whose windows all overlap the input read it in place, taps clamped into it (no
+#: padded copy): (input shape, attributes, whether the padded copy goes). Widths put vectors of
+#: 16, 8 and 4 lanes (AVX-512, AVX2, SSE code) on both borders, inside, and rows shorter than one
+#: vector; a dilated window over the border keeps the padded copy.
+CLAMPED_POOLS = [
+    ((1, 3, 112, 112), {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]}, True),
+    ((1, 2, 9, 40), {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]}, True),
+    ((1, 2, 11, 37), {"kernel_shape": [5, 5], "pads": [2, 2, 2, 2]}, True),
+    ((2, 2, 9, 33), {"kernel_shape": [3, 2], "strides": [2, 1], "pads": [0, 1, 1, 0], "ceil_mode": 1}, True),
+    ((1, 2, 10, 21), {"kernel_shape": [3, 3], "strides": [2, 2], "ceil_mode": 1}, True),
+    ((1, 2, 6, 5), {"kernel_shape": [3, 3], "pads": [1, 2, 1, 2]}, True),
+    ((1, 2, 9, 18), {"kernel_shape": [2, 2], "dilations": [2, 2], "pads": [1, 1, 1, 1]}, False),
+]
+
+
+def _padded_shape(xs, attrs):
+    """The padded copy's type in the IR: pads and the ceil-mode tail."""
+    p, k = attrs.get("pads", [0, 0, 0, 0]), attrs["kernel_shape"]
+    s, d = attrs.get("strides", [1, 1]), attrs.get("dilations", [1, 1])
+    dims = []
+    for i in range(2):
+        span = xs[2 + i] + p[i] + p[i + 2] - d[i] * (k[i] - 1) - 1
+        out = (-(-span // s[i]) if attrs.get("ceil_mode") else span // s[i]) + 1
+        dims.append(max(xs[2 + i] + p[i] + p[i + 2], (out - 1) * s[i] + d[i] * (k[i] - 1) + 1))
+    return f"{xs[0]}x{xs[1]}x{dims[0]}x{dims[1]}xf32"
+
+
+@pytest.mark.parametrize("level", JIT_LEVELS)
+@pytest.mark.parametrize("xs,attrs,in_place", CLAMPED_POOLS)
+def test_max_pool_reads_input_in_place(xs, attrs, in_place, level, monkeypatch):
+    monkeypatch.setenv("GE_MLIR_JIT_CPU", level)
+    model, feeds = one_node("MaxPool", [("x", rand(xs), False)], np.float32, **attrs)
+    text = ge_mlir.compile(model, compile_to="bufferized", progress=False).ir()
+    assert (_padded_shape(xs, attrs) not in text) == in_place
+    close(*run_both(model, feeds))
+
+
+@pytest.mark.parametrize("level", JIT_LEVELS)
+def test_max_pool_in_place_propagates_nan_at_borders(level, monkeypatch):
+    """NaNs on the first and last rows and columns (where clamped taps repeat an element) reach
+    every window that holds them, and only those."""
+    monkeypatch.setenv("GE_MLIR_JIT_CPU", level)
+    x = rand((1, 2, 9, 37))
+    for y, c in [(0, 0), (0, 36), (8, 0), (8, 36), (4, 0), (0, 17)]:
+        x[0, 0, y, c] = np.nan
+    attrs = {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]}
+    model, feeds = one_node("MaxPool", [("x", x, False)], np.float32, **attrs)
+    got = ge_mlir.compile(model, progress=False)(**feeds)[0]
+    padded = np.pad(x, [(0, 0), (0, 0), (1, 1), (1, 1)], constant_values=-np.inf)
+    windows = np.lib.stride_tricks.sliding_window_view(padded, (3, 3), axis=(2, 3))[:, :, ::2, ::2]
+    np.testing.assert_array_equal(got, windows.max(axis=(-2, -1)))  # numpy: NaN wins
+
+
 @pytest.mark.parametrize("xs,attrs", [((1, 2, 9, 40), {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]}),
                                        ((1, 2, 7, 7), {"kernel_shape": [2, 2]}),
                                        ((1, 1, 6, 6), {"kernel_shape": [3, 3], "pads": [1, 1, 1, 1]})])

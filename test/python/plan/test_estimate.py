@@ -217,11 +217,12 @@ def test_hand_made_estimates_equal_the_compiled_plan(text):
 
 
 def test_nhwc_estimate_is_close_to_the_compiled_plan():
-    # Over by 3%: bufferization cancels the NHWC->NCHW->NHWC transposes between these ops (the pool's
-    # padded buffer serves as the second conv's residual), which the estimate counts as copies.
+    # Over by 8%: bufferization cancels the NHWC->NCHW->NHWC transposes between these ops (the pool
+    # reads the first conv's NCHW result in place, which also serves as the second conv's residual),
+    # which the estimate counts as copies (1 KiB here).
     e = _estimate(NHWC)
     plan = ge_mlir.compile(NHWC, compile_to="bufferized", progress=False).memory_plan
-    assert 1.0 <= e.arena / plan["arena"] <= 1.05
+    assert 1.0 <= e.arena / plan["arena"] <= 1.09
     assert {"im2col", "padded input", "NCHW residual"} <= {b.kind for b in e.peak_buffers}
 
 
