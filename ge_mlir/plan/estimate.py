@@ -195,8 +195,10 @@ def lowering_model(op: ir.Operation) -> OpModel:
       accumulator); *shifted matmuls*
       (otherwise, for stride 1 and at least 1000 output columns over the padded width): the
       padded copy one row taller (or, unpadded, a ``[C, Hp*Wp + kw-1]`` row copy at ``gather``)
-      and a ``[F, Ho*Wp]`` accumulator (``compute``); otherwise, batch 1, at least 16 filters
-      and at most 1024 patch rows: *im2col one output row at a time* (a ``[1, C, kh, kw, Wo]`` patch buffer,
+      and a ``[F, Ho*Wp]`` accumulator (``compute``); otherwise *direct tiles* (batch 1, f32,
+      a constant filter of at least 16 filters, a multiple of 8, and fewer than 8 channels: the
+      stems), the same memory as matmuls over the output positions; otherwise, batch 1, at
+      least 16 filters and at most 1024 patch rows: *im2col one output row at a time* (a ``[1, C, kh, kw, Wo]`` patch buffer,
       the tiles storing through the epilogue); otherwise *im2col*:
       the ``[C*kh*kw, Ho*Wo]`` patch matrix (``gather``, none for 1x1 stride 1) and an
       ``[F, Ho*Wo]`` accumulator from ``gather``. Depthwise and grouped convolutions read
@@ -249,8 +251,8 @@ def _conv_core(m: OpModel, x_pos: int, xt: ir.RankedTensorType, padded: list[int
     acc_shape = [n, f, ho, wo]
     # The codegen's choice (ge_mlir.target.cpu.codegen.apply_strategy): matmuls over the output
     # positions for a constant filter (any stride) or a wide 1x1 stride-1 one, else shifted
-    # matmuls over the padded width (stride 1, large images), else im2col one output row at a
-    # time (few channels), else im2col.
+    # matmuls over the padded width (stride 1, large images), else direct tiles (few channels,
+    # f32, a constant filter), else im2col one output row at a time, else im2col.
     single = groups == 1 and is_float and n == 1
     pointwise = (single and kh == kw == 1 and strides == [1, 1] and wo >= POINTWISE_COLUMNS_MIN_WIDTH
                  and f >= ROWS_MIN_FILTERS and c <= ROW_IM2COL_MAX_K)
@@ -258,6 +260,10 @@ def _conv_core(m: OpModel, x_pos: int, xt: ir.RankedTensorType, padded: list[int
     # same memory as the output-position path.)
     rows = single and (pointwise or constant_filter and f >= ROWS_MIN_FILTERS and c >= ROWS_MIN_CHANNELS)
     columns = single and not rows and kh * kw > 1 and strides == [1, 1] and ho * wp >= SHIFTED_MIN_COLUMNS
+    # Few channels, f32, a constant filter: direct register tiles (codegen.conv_to_direct_rows),
+    # the same memory as the output-position path.
+    rows = rows or (single and not columns and constant_filter and str(xt.element_type) == "f32"
+                    and c < ROWS_MIN_CHANNELS and f >= ROWS_MIN_FILTERS and f % 8 == 0)
     row_im2col = (single and not rows and not columns and kh * kw > 1 and c * kh * kw <= ROW_IM2COL_MAX_K
                   and f >= ROWS_MIN_FILTERS)
     if row_im2col:

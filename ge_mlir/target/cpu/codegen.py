@@ -590,11 +590,21 @@ def _store_tile_transposed(t: ir.Value, dest: ir.Value, epilogue: ir.Operation |
     tt = ir.RankedTensorType(t.type)
     tm, tn = tt.shape
     elem = tt.element_type
-    d = ir.AffineDimExpr.get
     whole = vector.transfer_read(ir.VectorType.get([tm, tn], elem), t, [_index_plus(0, 0)] * 2,
                                  ir.AffineMap.get_identity(2), _zero_of(elem), [True, True])
     rows = [vector.extract(whole, [], [i]) for i in range(tm)]
+    return _store_rows_transposed(rows, tn, dest, epilogue, conv_result, offsets, dest_offsets)
 
+
+def _store_rows_transposed(rows: list[ir.Value], tn: int, dest: ir.Value, epilogue: ir.Operation | None,
+                           conv_result: ir.Value, offsets: list, dest_offsets: list) -> ir.Value:
+    """:func:`_store_tile_transposed` of a tile held as its rows (``vector<tn x f32>`` each, one
+    per position): a tile computed in registers goes to memory only as the result."""
+    from mlir.dialects import vector
+
+    tm = len(rows)
+    elem = ir.VectorType(rows[0].type).element_type
+    d = ir.AffineDimExpr.get
     inputs: dict = {}  # block argument -> (value, map) of the epilogue's other inputs
     per_position: set = set()
     body = None
@@ -867,6 +877,144 @@ def conv_to_shifted_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: in
             acc = _over_panels(acc, 1, col0, tn, panels, parallel,
                                lambda panel, p, f0, w=wconst, tn=tn: panel_rows(panel, p, f0, w, tn))
             col0 += cols
+    _replace_rewritten(op, out, acc, epilogue)
+    return True
+
+
+def conv_to_direct_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: int) -> bool:
+    """A batch-1 f32 ``conv_2d_nchw_fchw`` with a constant filter and few input channels (the
+    3-channel stems) as direct register tiles of output positions by filters, written as vector
+    code: no patch matrix, no phase split.
+
+    Per tile (``TM`` consecutive positions of one output row by ``TN`` filters): one loop over
+    (input channel, kernel row) carries the tile's rows in registers; in its body, for each
+    kernel column, one vector of the filter (stored at compile time as ``[panel, C, kh, kw, TN]``)
+    and each position's input element broadcast (any stride: every element is broadcast on its
+    own). The tile is then stored transposed through the epilogue (:func:`_store_tile`). With
+    K = C*kh*kw = 147 and few channels, :func:`conv_to_shifted_rows` (one K loop per tap) ran
+    49 loops of 3 steps, unrolled by LLVM into straight-line code with spills (ResNet-18's stem
+    1.40 ms); im2col one output row at a time (:func:`conv_to_row_im2col`) gathers a
+    ``[147, Wo]`` patch row, and its ``[147, TN]`` panel with the 37.6 KiB filter overflows the
+    L1 (ResNet-18's stem 1.03 ms against 0.94 for this scheme, written first in C). False when it
+    does not apply (not f32, a filter that is not a constant, fewer than ``_ROWS_MIN_FILTERS``
+    filters, a filter count not a multiple of 8, a tile of more than 8 rows or columns not a
+    multiple of 8, an epilogue that is not vector code)."""
+    from mlir.dialects import arith, scf, vector
+
+    from ...ir.constants import constant_array
+
+    operands = _float_conv_operands(op)
+    if operands is None:
+        return False
+    x, w, out, xt, wt, ot = operands
+    n, c = xt.shape[:2]
+    f, _, kh, kw = wt.shape
+    _, _, ho, wo = ot.shape
+    strides, dilations = _int_list(op, "strides"), _int_list(op, "dilations")
+    # The transposed store takes tiles of at most 8 rows by multiples of 8 filters (every JIT
+    # CPU's tile; the estimate assumes it).
+    if n != 1 or str(xt.element_type) != "f32" or f < _ROWS_MIN_FILTERS or f % _TRANSPOSE_BLOCK \
+            or tile_m > _TRANSPOSE_BLOCK or tile_n % _TRANSPOSE_BLOCK or not _is_zero_fill(out):
+        return False
+    epilogue = _fusable_epilogue(op)
+    if epilogue is not None and not _vector_epilogue_ok(epilogue):
+        return False
+    warr = constant_array(w, ("arith.constant",))
+    if warr is None:
+        return False
+    elem = xt.element_type
+    index = ir.IndexType.get()
+    dyn = ir.ShapedType.get_dynamic_stride_or_offset()
+    minor = ir.AffineMap.get(5, 0, [ir.AffineDimExpr.get(4)])
+    anchor = epilogue if epilogue is not None else op
+    with op.location, ir.InsertionPoint(anchor):
+        acc = epilogue.operands[-1] if epilogue is not None else tensor.EmptyOp([1, f, ho, wo], elem).result
+
+        def const(v: int) -> ir.Value:
+            return arith.constant(index, v)
+
+        def tile(acc_in: ir.Value, oy: ir.Value, dest_oy: ir.Value, x0: ir.Value, tm: int, p: ir.Value,
+                 f0: ir.Value, wconst: ir.Value, tn: int) -> ir.Value:
+            """Positions x0.. of output row ``oy`` by filters f0..: stored at row ``dest_oy`` of the
+            [1, tn, rows, Wo] panel ``acc_in``."""
+            vtype = ir.VectorType.get([tn], elem)
+            zero = arith.constant(vtype, ir.DenseElementsAttr.get_splat(vtype, ir.FloatAttr.get(elem, 0.0)))
+            top = arith.muli(oy, const(strides[0]))
+            left = arith.muli(x0, const(strides[1]))
+            cols = [arith.addi(left, const(i * strides[1] + kx * dilations[1]))
+                    for kx in range(kw) for i in range(tm)]
+            chans = scf.ForOp(const(0), const(c), const(1), [zero] * tm)
+            with ir.InsertionPoint(chans.body):
+                ch = chans.induction_variable
+                krows = scf.ForOp(const(0), const(kh), const(1), list(chans.inner_iter_args))
+                with ir.InsertionPoint(krows.body):
+                    ky = krows.induction_variable
+                    y = arith.addi(top, arith.muli(ky, const(dilations[0])) if dilations[0] != 1 else ky)
+                    rows = list(krows.inner_iter_args)
+                    for kx in range(kw):
+                        b = vector.transfer_read(vtype, wconst, [p, ch, ky, const(kx), const(0)], minor,
+                                                 arith.constant(elem, 0.0), [True])
+                        for i in range(tm):
+                            a = vector.broadcast(vtype, tensor.extract(x, [const(0), ch, y, cols[kx * tm + i]]))
+                            rows[i] = vector.fma(a, b, rows[i])
+                    scf.YieldOp(rows)
+                scf.YieldOp(list(krows.results))
+            stored = _store_rows_transposed(list(chans.results), tn, acc_in, epilogue, op.results[0],
+                                            [0, f0, oy, x0], [0, 0, dest_oy, x0])
+            return tensor.insert_slice(stored, acc_in, [dest_oy, x0], [], [], [0, 0, dyn, dyn], [1, tn, 1, tm],
+                                       [1, 1, 1, 1])
+
+        def panel_rows(panel: ir.Value, p: ir.Value, f0: ir.Value, wconst: ir.Value, tn: int,
+                       row0: ir.Value | None, rows: int) -> ir.Value:
+            """The tiles of output rows row0.. (``rows`` of them) of one [1, tn, rows, Wo] panel."""
+            loop = scf.ForOp(const(0), const(rows), const(1), [panel])
+            with ir.InsertionPoint(loop.body):
+                r = loop.induction_variable
+                oy = r if row0 is None else arith.addi(row0, r)
+                whole = loop.inner_iter_args[0]
+                for first, tm, count in _row_chunks(wo, tile_m):
+                    run = scf.ForOp(const(first), const(first + tm * count), const(tm), [whole])
+                    with ir.InsertionPoint(run.body):
+                        scf.YieldOp([tile(run.inner_iter_args[0], oy, r, run.induction_variable, tm, p, f0,
+                                          wconst, tn)])
+                    whole = run.results[0]
+                scf.YieldOp([whole])
+            return loop.results[0]
+
+        chunks = []  # (first filter, tn, panels, packed filter) per column part
+        col0 = 0
+        for csplit, tn in _chunks(f, tile_n):
+            cols = csplit if csplit is not None else f - col0
+            panels = cols // tn
+            # [panel, C, kh, kw, tn]: a tile's filter vectors in the order its loops read them.
+            part = warr[col0:col0 + cols].reshape(panels, tn, c, kh, kw).transpose(0, 2, 3, 4, 1)
+            chunks.append((col0, tn, panels, _array_constant(np.ascontiguousarray(part), elem, "conv_filter_panels")))
+            col0 += cols
+        parallel = threads > 1 and f * ho * wo * c * kh * kw >= PARALLEL_MIN_MACS
+
+        def all_panels(whole: ir.Value, row0: ir.Value | None, rows: int, by_panels: bool) -> ir.Value:
+            for first, tn, panels, wconst in chunks:
+                whole = _over_panels(whole, 1, first, tn, panels, by_panels and panels > 1,
+                                     lambda panel, p, f0, w=wconst, tn=tn: panel_rows(panel, p, f0, w, tn, row0, rows))
+            return whole
+
+        if parallel and chunks[0][2] < threads and ho % threads == 0:
+            # Fewer filter panels than threads (MobileNetV2's 32-filter stem: one): a block of
+            # Ho / threads output rows per thread instead.
+            per = ho // threads
+            par = scf.ForallOp([0], [threads], [1], [acc])
+            with ir.InsertionPoint(par.body):
+                first_row = arith.muli(par.induction_variables[0], const(per))
+                shared = par.inner_iter_args[0]
+                block = tensor.extract_slice(ir.RankedTensorType.get([1, f, per, wo], elem), shared, [first_row],
+                                             [], [], [0, 0, dyn, 0], [1, f, per, wo], [1, 1, 1, 1])
+                done = all_panels(block, first_row, per, False)
+                with ir.InsertionPoint(par.terminator().region.blocks[0]):
+                    tensor.parallel_insert_slice(done, shared, [first_row], [], [], [0, 0, dyn, 0],
+                                                 [1, f, per, wo], [1, 1, 1, 1])
+            acc = par.results[0]
+        else:
+            acc = all_panels(acc, None, ho, parallel)
     _replace_rewritten(op, out, acc, epilogue)
     return True
 
@@ -2177,7 +2325,7 @@ def apply_strategy(module: ir.Module | ir.Operation, *, tile_m: int, tile_n: int
     of each large matmul part in an ``scf.forall`` (OpenMP regions on the thread team)."""
     from mlir.dialects.transform import interpreter
 
-    stats = {"img2col": 0, "shifted": 0, "shifted_rows": 0, "row_im2col": 0, "packed": 0, "tiled": 0, "windows": 0, "vector_windows": 0, "parallel_generics": 0, "spread": 0}
+    stats = {"img2col": 0, "shifted": 0, "shifted_rows": 0, "direct_rows": 0, "row_im2col": 0, "packed": 0, "tiled": 0, "windows": 0, "vector_windows": 0, "parallel_generics": 0, "spread": 0}
     with module.context, ir.Location.unknown():
         taps: list[tuple[int, int]] = []  # (tag, K of its tile matmuls) of each own tile loop nest
         for conv in _ops(module, ("linalg.conv_2d_nchw_fchw",)):
@@ -2197,6 +2345,8 @@ def apply_strategy(module: ir.Module | ir.Operation, *, tile_m: int, tile_n: int
             elif conv_to_shifted_matmuls(conv, tile_m, tile_n, threads, tag):
                 stats["shifted"] += 1
                 taps.append((tag, channels))
+            elif channels < _ROWS_MIN_CHANNELS and conv_to_direct_rows(conv, tile_m, tile_n, threads):
+                stats["direct_rows"] += 1
             elif conv_to_row_im2col(conv, tile_m, tile_n, threads, tag):
                 stats["row_im2col"] += 1
                 taps.append((tag, patch))

@@ -551,12 +551,13 @@ func.func @placed(%x: tensor<1x16x7x7xf32>) -> (tensor<1x16x7x7xf32>, tensor<1x1
   return %y, %d : tensor<1x16x7x7xf32>, tensor<1x16x7x7xf32>
 }
 
-// A 3-channel convolution (too few channels for a K loop per tap): im2col one output row at a
+// A 3-channel convolution (too few channels for a K loop per tap) whose 20 filters are no
+// multiple of 8 (else direct tiles, @direct_rows): im2col one output row at a
 // time into a [1, C, kh, kw, Wo] buffer reused row after row, the tiles ([filters, positions])
 // storing through the epilogue. No whole-image [27, 25] patch matrix.
 // AVX2-LABEL: func.func @row_im2col(
-// AVX2-SAME: %[[X:.*]]: tensor<1x3x11x11xf32>, %[[B:.*]]: tensor<16xf32>)
-// AVX2: %[[OUT:.*]] = tensor.empty() : tensor<1x16x5x5xf32>
+// AVX2-SAME: %[[X:.*]]: tensor<1x3x11x11xf32>, %[[B:.*]]: tensor<20xf32>)
+// AVX2: %[[OUT:.*]] = tensor.empty() : tensor<1x20x5x5xf32>
 // AVX2-NEXT: %[[PATCH:.*]] = tensor.empty() : tensor<1x3x3x3x5xf32>
 // AVX2-NEXT: scf.for %[[OY:.*]] = %c0 to %c5 step %c1 iter_args(%{{.*}} = %[[OUT]], %[[P:.*]] = %[[PATCH]])
 // AVX2-NEXT: %[[Y0:.*]] = arith.muli %[[OY]], %c2 : index
@@ -569,24 +570,24 @@ func.func @placed(%x: tensor<1x16x7x7xf32>) -> (tensor<1x16x7x7xf32>, tensor<1x1
 // AVX2-NEXT: vector.transfer_write {{.*}} : vector<1x6x1x4xf32>, tensor<1x6x1x4xf32>
 // AVX2-NOT: tensor<27x25xf32>
 // AVX2: return
-func.func @row_im2col(%x: tensor<1x3x11x11xf32>, %b: tensor<16xf32>) -> tensor<1x16x5x5xf32> {
-  %w = arith.constant dense<0.5> : tensor<16x3x3x3xf32>
+func.func @row_im2col(%x: tensor<1x3x11x11xf32>, %b: tensor<20xf32>) -> tensor<1x20x5x5xf32> {
+  %w = arith.constant dense<0.5> : tensor<20x3x3x3xf32>
   %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<1x16x5x5xf32>
-  %o = linalg.fill ins(%z : f32) outs(%e : tensor<1x16x5x5xf32>) -> tensor<1x16x5x5xf32>
+  %e = tensor.empty() : tensor<1x20x5x5xf32>
+  %o = linalg.fill ins(%z : f32) outs(%e : tensor<1x20x5x5xf32>) -> tensor<1x20x5x5xf32>
   %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
-      ins(%x, %w : tensor<1x3x11x11xf32>, tensor<16x3x3x3xf32>) outs(%o : tensor<1x16x5x5xf32>) -> tensor<1x16x5x5xf32>
-  %e2 = tensor.empty() : tensor<1x16x5x5xf32>
+      ins(%x, %w : tensor<1x3x11x11xf32>, tensor<20x3x3x3xf32>) outs(%o : tensor<1x20x5x5xf32>) -> tensor<1x20x5x5xf32>
+  %e2 = tensor.empty() : tensor<1x20x5x5xf32>
   %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1)>,
                                         affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
                        iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
-      ins(%r, %b : tensor<1x16x5x5xf32>, tensor<16xf32>) outs(%e2 : tensor<1x16x5x5xf32>) {
+      ins(%r, %b : tensor<1x20x5x5xf32>, tensor<20xf32>) outs(%e2 : tensor<1x20x5x5xf32>) {
   ^bb0(%in: f32, %bias: f32, %out: f32):
     %s = arith.addf %in, %bias : f32
     %m = arith.maximumf %s, %z : f32
     linalg.yield %m : f32
-  } -> tensor<1x16x5x5xf32>
-  return %y : tensor<1x16x5x5xf32>
+  } -> tensor<1x20x5x5xf32>
+  return %y : tensor<1x20x5x5xf32>
 }
 
 // Stride 2 with room for every tap in both column phases (the ResNet stem's case): the input is
@@ -603,42 +604,42 @@ func.func @row_im2col(%x: tensor<1x3x11x11xf32>, %b: tensor<16xf32>) -> tensor<1
 // AVX2-NEXT: %[[BLOCK:.*]] = tensor.extract_slice %[[S]][0, 0, %[[Y0]], 0, 0] [1, 3, 7, 2, 11] [1, 1, 1, 1, 1]
 // AVX2-NEXT: linalg.generic {indexing_maps = [#[[$PHASE]], #{{.*}}]{{.*}} ins(%[[BLOCK]] : tensor<1x3x7x2x11xf32>) outs(%{{.*}} : tensor<1x3x7x7x8xf32>)
 // AVX2: return
-func.func @row_im2col_phases(%x: tensor<1x3x22x22xf32>) -> tensor<1x16x8x8xf32> {
-  %w = arith.constant dense<0.5> : tensor<16x3x7x7xf32>
+func.func @row_im2col_phases(%x: tensor<1x3x22x22xf32>) -> tensor<1x20x8x8xf32> {
+  %w = arith.constant dense<0.5> : tensor<20x3x7x7xf32>
   %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<1x16x8x8xf32>
-  %o = linalg.fill ins(%z : f32) outs(%e : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %e = tensor.empty() : tensor<1x20x8x8xf32>
+  %o = linalg.fill ins(%z : f32) outs(%e : tensor<1x20x8x8xf32>) -> tensor<1x20x8x8xf32>
   %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
-      ins(%x, %w : tensor<1x3x22x22xf32>, tensor<16x3x7x7xf32>) outs(%o : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
-  return %r : tensor<1x16x8x8xf32>
+      ins(%x, %w : tensor<1x3x22x22xf32>, tensor<20x3x7x7xf32>) outs(%o : tensor<1x20x8x8xf32>) -> tensor<1x20x8x8xf32>
+  return %r : tensor<1x20x8x8xf32>
 }
 
 // With threads: one block of output rows per thread, each with its own patch buffer (a slice
 // of one [threads, C, kh, kw, Wo] buffer: nothing allocated in the parallel loop).
 // THREADS-LABEL: func.func @row_im2col_threads(
 // THREADS: %[[PATCHES:.*]] = tensor.empty() : tensor<2x3x3x3x32xf32>
-// THREADS-NEXT: scf.forall (%[[T:.*]]) in (2) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<1x32x32x32xf32>)
+// THREADS-NEXT: scf.forall (%[[T:.*]]) in (2) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<1x36x32x32xf32>)
 // THREADS: tensor.extract_slice %[[PATCHES]][%[[T]], 0, 0, 0, 0] [1, 3, 3, 3, 32] [1, 1, 1, 1, 1]
 // THREADS-NEXT: scf.for %{{.*}} = %c0 to %c16 step %c1
 // THREADS: scf.forall.in_parallel
-func.func @row_im2col_threads(%x: tensor<1x3x65x65xf32>, %b: tensor<32xf32>) -> tensor<1x32x32x32xf32> {
-  %w = arith.constant dense<0.5> : tensor<32x3x3x3xf32>
+func.func @row_im2col_threads(%x: tensor<1x3x65x65xf32>, %b: tensor<36xf32>) -> tensor<1x36x32x32xf32> {
+  %w = arith.constant dense<0.5> : tensor<36x3x3x3xf32>
   %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<1x32x32x32xf32>
-  %o = linalg.fill ins(%z : f32) outs(%e : tensor<1x32x32x32xf32>) -> tensor<1x32x32x32xf32>
+  %e = tensor.empty() : tensor<1x36x32x32xf32>
+  %o = linalg.fill ins(%z : f32) outs(%e : tensor<1x36x32x32xf32>) -> tensor<1x36x32x32xf32>
   %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
-      ins(%x, %w : tensor<1x3x65x65xf32>, tensor<32x3x3x3xf32>) outs(%o : tensor<1x32x32x32xf32>) -> tensor<1x32x32x32xf32>
-  %e2 = tensor.empty() : tensor<1x32x32x32xf32>
+      ins(%x, %w : tensor<1x3x65x65xf32>, tensor<36x3x3x3xf32>) outs(%o : tensor<1x36x32x32xf32>) -> tensor<1x36x32x32xf32>
+  %e2 = tensor.empty() : tensor<1x36x32x32xf32>
   %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1)>,
                                         affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
                        iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
-      ins(%r, %b : tensor<1x32x32x32xf32>, tensor<32xf32>) outs(%e2 : tensor<1x32x32x32xf32>) {
+      ins(%r, %b : tensor<1x36x32x32xf32>, tensor<36xf32>) outs(%e2 : tensor<1x36x32x32xf32>) {
   ^bb0(%in: f32, %bias: f32, %out: f32):
     %s = arith.addf %in, %bias : f32
     %m = arith.maximumf %s, %z : f32
     linalg.yield %m : f32
-  } -> tensor<1x32x32x32xf32>
-  return %y : tensor<1x32x32x32xf32>
+  } -> tensor<1x36x32x32xf32>
+  return %y : tensor<1x36x32x32xf32>
 }
 
 // An f32 depthwise convolution as vector code: per channel and output row, a vector of output
@@ -714,6 +715,46 @@ func.func @vector_pool_s2(%x: tensor<1x2x11x11xf32>) -> tensor<1x2x5x5xf32> {
   %r = linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
       ins(%x, %w : tensor<1x2x11x11xf32>, tensor<3x3xf32>) outs(%o : tensor<1x2x5x5xf32>) -> tensor<1x2x5x5xf32>
   return %r : tensor<1x2x5x5xf32>
+}
+
+// A 3-channel convolution (a stem) with a constant filter and a multiple of 8 filters: direct
+// register tiles of positions by filters. The filter is stored as [panel, C, kh, kw, TN]; one loop
+// over input channels and one over kernel rows carry the tile's rows (4 positions here: a row of 8
+// at AVX2's 6-row tiles: 8 = 4 + 4) as vectors of 16 filters; per kernel column, one filter vector and each
+// position's input element (stride 2: columns 0, 2, 4, 6, then 1, 3, 5, 7, ...) broadcast; no
+// patch matrix. The rows are then transposed with shuffles and stored per filter.
+// AVX2-LABEL: func.func @direct_rows(
+// AVX2-SAME: %[[X:.*]]: tensor<1x3x17x17xf32>)
+// AVX2: %[[W:.*]] = arith.constant dense_resource<conv_filter_panels{{.*}}> : tensor<1x3x3x3x16xf32>
+// AVX2: scf.for %[[OY:.*]] = %c0 to %c8 step %c1
+// AVX2-NEXT: scf.for %[[X0:.*]] = %c0 to %c8 step %c4
+// AVX2-NEXT: %[[TOP:.*]] = arith.muli %[[OY]], %c2 : index
+// AVX2-NEXT: %[[LEFT:.*]] = arith.muli %[[X0]], %c2 : index
+// AVX2-NEXT: %[[COL1:.*]] = arith.addi %[[LEFT]], %c2 : index
+// AVX2: %[[TILE:.*]]:4 = scf.for %[[CH:.*]] = %c0 to %c3 step %c1 iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+// AVX2-NEXT: %{{.*}}:4 = scf.for %[[KY:.*]] = %c0 to %c3 step %c1 iter_args(%[[R0:.*]] = %{{.*}}, %[[R1:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+// AVX2-NEXT: %[[Y:.*]] = arith.addi %[[TOP]], %[[KY]] : index
+// AVX2-NEXT: %[[B0:.*]] = vector.transfer_read %[[W]][%c0, %[[CH]], %[[KY]], %c0, %c0], %{{.*}} {in_bounds = [true]} : tensor<1x3x3x3x16xf32>, vector<16xf32>
+// AVX2-NEXT: %[[E0:.*]] = tensor.extract %[[X]][%c0, %[[CH]], %[[Y]], %[[LEFT]]] : tensor<1x3x17x17xf32>
+// AVX2-NEXT: %[[A0:.*]] = vector.broadcast %[[E0]] : f32 to vector<16xf32>
+// AVX2-NEXT: vector.fma %[[A0]], %[[B0]], %[[R0]] : vector<16xf32>
+// AVX2-NEXT: %[[E1:.*]] = tensor.extract %[[X]][%c0, %[[CH]], %[[Y]], %[[COL1]]] : tensor<1x3x17x17xf32>
+// AVX2-NEXT: %[[A1:.*]] = vector.broadcast %[[E1]] : f32 to vector<16xf32>
+// AVX2-NEXT: vector.fma %[[A1]], %[[B0]], %[[R1]] : vector<16xf32>
+// AVX2-COUNT-10: vector.fma
+// AVX2: scf.yield
+// AVX2: vector.shuffle
+// AVX2: vector.transfer_write %{{.*}} {in_bounds = [true]} : vector<4xf32>, tensor<1x16x1x4xf32>
+// AVX2-NOT: linalg.
+// AVX2: return
+func.func @direct_rows(%x: tensor<1x3x17x17xf32>) -> tensor<1x16x8x8xf32> {
+  %w = arith.constant dense<0.5> : tensor<16x3x3x3xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x8x8xf32>
+  %o = linalg.fill ins(%z : f32) outs(%e : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
+      ins(%x, %w : tensor<1x3x17x17xf32>, tensor<16x3x3x3xf32>) outs(%o : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  return %r : tensor<1x16x8x8xf32>
 }
 
 // A max pool of an input padded with -inf reads the input where it is (no fill, no padded copy):

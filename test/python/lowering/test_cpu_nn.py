@@ -188,12 +188,13 @@ def test_concatenation_is_written_into_the_padded_buffer_of_its_convolution():
     close(*run_both(model, {"x": x}))
 
 
-#: Convolutions with too few input channels for the output-position path: im2col one output row
-#: at a time (odd sizes: filter counts that leave tile remainders, stride 3, dilation, 7x7 stems);
-#: wide 1x1 ones read the input rows directly.
+#: Convolutions with too few input channels for the output-position path and a filter count
+#: that is no multiple of 8 (else direct tiles, below): im2col one output row at a time (odd
+#: sizes: filter counts that leave tile remainders, stride 3, dilation, 7x7 stems); wide 1x1 ones
+#: read the input rows directly.
 ROW_IM2COL = [
-    ((1, 3, 47, 39), (16, 3, 7, 7), {"pads": [3, 3, 3, 3], "strides": [2, 2]}),
-    ((1, 3, 64, 64), (32, 3, 3, 3), {"pads": [1, 1, 1, 1], "strides": [2, 2]}),
+    ((1, 3, 47, 39), (20, 3, 7, 7), {"pads": [3, 3, 3, 3], "strides": [2, 2]}),
+    ((1, 3, 64, 64), (36, 3, 3, 3), {"pads": [1, 1, 1, 1], "strides": [2, 2]}),
     ((1, 4, 15, 13), (20, 4, 3, 2), {"dilations": [2, 1], "strides": [1, 3]}),
     ((1, 2, 9, 30), (17, 2, 1, 5), {"pads": [0, 2, 0, 2]}),
     # 1x1 stride 1 on rows of at least 48 columns: filters by positions over the input rows.
@@ -294,6 +295,64 @@ def test_transposed_tile_stores(xs, f, attrs, epilogue, level, monkeypatch):
     model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
     assert "vector.shuffle" in ge_mlir.compile(model, compile_to="bufferized", progress=False).ir()
     close(*run_both(model, feeds))
+
+
+#: Stems (few input channels, a constant filter, a multiple of 8 filters): direct register tiles
+#: of positions by filters (codegen.conv_to_direct_rows). Rows of 20, 32, 5 and 11 positions give
+#: tile remainders at 8 (AVX-512) and 6 (AVX2, SSE) rows; 40 filters a 32 + 8 split at AVX-512
+#: (16 + 16 + 8 at AVX2); 16 and 32 filters one panel (two threads split the rows).
+DIRECT_ROWS = [
+    ((1, 3, 40, 39), (16, 3, 7, 7), {"pads": [3, 3, 3, 3], "strides": [2, 2]}),
+    ((1, 3, 64, 64), (32, 3, 3, 3), {"pads": [1, 1, 1, 1], "strides": [2, 2]}),
+    ((1, 4, 15, 13), (24, 4, 3, 2), {"dilations": [2, 1], "strides": [1, 3]}),
+    ((1, 1, 10, 11), (40, 1, 5, 5), {"pads": [2, 2, 2, 2]}),
+]
+
+#: The stems' epilogues as ONNX nodes after the convolution ``c``: ResNet's ReLU, MobileNetV2's
+#: ReLU6 (Clip), and a residual read per position.
+_STEM_EPILOGUES = {
+    "relu": [helper.make_node("Relu", ["c"], ["y"])],
+    "relu6": [helper.make_node("Clip", ["c", "lo", "hi"], ["y"])],
+    "residual_relu": [helper.make_node("Add", ["c", "r"], ["a"]), helper.make_node("Relu", ["a"], ["y"])],
+}
+
+
+@pytest.mark.parametrize("level", JIT_LEVELS)
+@pytest.mark.parametrize("epilogue", list(_STEM_EPILOGUES))
+@pytest.mark.parametrize("xs,ws,attrs", DIRECT_ROWS)
+def test_direct_row_convolutions(xs, ws, attrs, epilogue, level, monkeypatch):
+    """Against onnxruntime at the host's, AVX2's and SSE's tile shapes; two threads give the
+    same bits as one."""
+    from mlir import ir
+
+    from ge_mlir.target.cpu import codegen
+
+    monkeypatch.setenv("GE_MLIR_JIT_CPU", level)
+    conv = helper.make_node("Conv", ["x", "w", "b"], ["c"], **attrs)
+    inits = [helper.make_tensor("w", TensorProto.FLOAT, ws, (rand(ws) * 0.3).flatten().tolist()),
+             helper.make_tensor("b", TensorProto.FLOAT, (ws[0],), rand((ws[0],)).flatten().tolist()),
+             helper.make_tensor("lo", TensorProto.FLOAT, (), [0.0]), helper.make_tensor("hi", TensorProto.FLOAT, (), [6.0])]
+    model = helper.make_model(helper.make_graph([conv, *_STEM_EPILOGUES[epilogue]], "g",
+                                                [helper.make_tensor_value_info("x", TensorProto.FLOAT, xs)],
+                                                [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+                                                initializer=inits), opset_imports=[helper.make_opsetid("", 17)])
+    feeds = {"x": rand(xs) * 3}
+    if epilogue == "residual_relu":
+        ho = (xs[2] + sum(attrs.get("pads", [0] * 4)[::2]) - attrs.get("dilations", [1, 1])[0] * (ws[2] - 1) - 1) \
+            // attrs.get("strides", [1, 1])[0] + 1
+        wo = (xs[3] + sum(attrs.get("pads", [0] * 4)[1::2]) - attrs.get("dilations", [1, 1])[1] * (ws[3] - 1) - 1) \
+            // attrs.get("strides", [1, 1])[1] + 1
+        feeds["r"] = rand((1, ws[0], ho, wo))
+        model.graph.input.append(helper.make_tensor_value_info("r", TensorProto.FLOAT, (1, ws[0], ho, wo)))
+    want = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, feeds)[0]
+    one = ge_mlir.compile(model, progress=False)(**feeds)[0]
+    two = ge_mlir.compile(model, options={"num_threads": 2}, progress=False)(**feeds)[0]
+    close(one, want)
+    np.testing.assert_array_equal(two, one)
+    with ir.Context():
+        m = ge_mlir.compile(model, compile_to="linalg", progress=False).ir()
+        stats = codegen.apply_strategy(ge_mlir.parse_module(m), tile_m=8, tile_n=32)
+    assert stats["direct_rows"] == 1 and stats["row_im2col"] == 0 and stats["img2col"] == 0, stats
 
 
 #: Epilogue bodies over (conv result %in, residual %res [1, F, Ho, Wo], per-filter scale %sc,

@@ -347,13 +347,11 @@ def test_resnet50_sized_graph_is_estimated_well_under_a_second():
     assert e.ops > 150 and e.weights > 100e6
     # ``seconds`` times the estimate alone (estimate_function on the optimized module), not the import.
     assert e.seconds < 1.0, f"estimate took {e.seconds:.2f} s (import and optimization: {e.import_seconds:.2f} s)"
-    # The 7x7 stem gathers one output row's patches at a time (65 KB, not a 7.4 MB patch
-    # matrix) from its input split by column phase (stride 2: [1, 3, 230, 2, 115]), so the peak
-    # is the first bottleneck at 56 x 56: the max pool's output (alive for the shortcut) beside
-    # two 64-channel activations.
+    # The 7x7 stem's register tiles read its padded input in place (no patch matrix, no
+    # phase split), so the peak is the first bottleneck at 56 x 56: the max pool's output
+    # (alive for the shortcut) beside two 64-channel activations.
     stem = {b.kind: b.size for b in e.top_workspace if b.name == "conv0"}
-    assert stem == {"padded input": 3 * 230 * 230 * 4, "phase-split input": 3 * 230 * 2 * 115 * 4,
-                    "row patches": 3 * 7 * 7 * 112 * 4}, stem
+    assert stem == {"padded input": 3 * 230 * 230 * 4}, stem
     assert e.peak_name == "conv8" and {b.name for b in e.peak_buffers} == {"conv7", "conv8", "pool"}
 
 
