@@ -576,7 +576,9 @@ class GraphEngine:
             if self.options.memory_estimation and graph.stage == "optimized":
                 from .plan.estimate import estimate_function
 
-                estimate = estimate_function(fn, strategy=self.options.memory_reuse_strategy or "aggressive")
+                estimate = estimate_function(fn, strategy=self.options.memory_reuse_strategy or "aggressive",
+                                             fuse_elementwise=self.options.fuse_elementwise,
+                                             winograd=self.options.winograd)
             if compile_to in tgt.stages:
                 result = tgt.compile(module, self.options, func_name=graph.func_name, compile_to=compile_to,
                                      done=done, **target_options)
@@ -797,6 +799,7 @@ def estimate_memory(
         fn = pick_function(graph._module, graph.func_name)
         estimate = estimate_function(fn, in_place=in_place,
                                      strategy=engine.options.memory_reuse_strategy or "aggressive",
-                                     fuse_elementwise=engine.options.fuse_elementwise)
+                                     fuse_elementwise=engine.options.fuse_elementwise,
+                                     winograd=engine.options.winograd)
     estimate.import_seconds = import_seconds
     return estimate

@@ -49,6 +49,7 @@ does them the way ``ge_mlir.compile`` does, then calls :func:`estimate_module`).
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import json
 import math
@@ -101,6 +102,11 @@ ROW_IM2COL_MAX_K = 1024
 POINTWISE_COLUMNS_MIN_WIDTH = 48
 #: Most taps of a window op the codegen writes as vector code (``codegen._MAX_TAPS``).
 VECTOR_WINDOW_MAX_TAPS = 64
+#: Largest C * F of a Winograd convolution (``ge_mlir.target.cpu.codegen._WINOGRAD_MAX_CF``).
+WINOGRAD_MAX_CF = 128 * 128
+#: Whether the estimate models Winograd convolutions (the ``winograd`` compile option), for the
+#: op models of the estimate being made.
+_WINOGRAD: contextvars.ContextVar[bool] = contextvars.ContextVar("ge_estimate_winograd", default=True)
 #: ``strategy`` value: the best of the heuristic strategies, never the exact solver.
 HEURISTICS_ONLY = "heuristics"
 
@@ -188,6 +194,10 @@ def lowering_model(op: ir.Operation) -> OpModel:
 
     ``conv2d`` (NCHW; NHWC adds a transposed copy of the input at ``prep`` and of the result):
       a padded copy of the input when ``pads`` is non-zero; then, for float ``groups=1``:
+      *Winograd F(2x2, 3x3)* (f32, batch 1, a constant 3x3 stride-1 filter, pads 1, an even
+      output, at least 8 channels, C * F at most 128 * 128, a multiple of 8 filters; unless the
+      ``winograd`` option is off): scratch ``[16, C, Wo/2]`` and ``[16, Wo/2, F]`` at
+      ``compute``, the tiles storing through the epilogue; otherwise
       *matmuls over the output positions* (batch 1, a constant filter of at least 16 filters and
       8 channels, 1x1 included; also any 1x1 stride-1 one of at least 16 filters and 48 output
       columns, as filters-by-positions tiles over the input rows): register tiles reading the
@@ -254,6 +264,12 @@ def _conv_core(m: OpModel, x_pos: int, xt: ir.RankedTensorType, padded: list[int
     # matmuls over the padded width (stride 1, large images), else direct tiles (few channels,
     # f32, a constant filter), else im2col one output row at a time, else im2col.
     single = groups == 1 and is_float and n == 1
+    # Winograd F(2x2, 3x3) (codegen.conv_to_winograd): the per-row-pair scratch of transformed
+    # inputs [16, C, Wo/2] and products [16, Wo/2, F] (one thread's figure, as row patches).
+    winograd = (_WINOGRAD.get() and single and constant_filter and str(xt.element_type) == "f32"
+                and (kh, kw) == (3, 3) and strides == [1, 1] and dilations == [1, 1] and ho % 2 == 0
+                and wo % 2 == 0 and (hp, wp) == (ho + 2, wo + 2) and c >= ROWS_MIN_CHANNELS
+                and c * f <= WINOGRAD_MAX_CF and f % 8 == 0)
     pointwise = (single and kh == kw == 1 and strides == [1, 1] and wo >= POINTWISE_COLUMNS_MIN_WIDTH
                  and f >= ROWS_MIN_FILTERS and c <= ROW_IM2COL_MAX_K)
     # (The pointwise tiles read the input rows in place and store through the epilogue: the
@@ -266,7 +282,13 @@ def _conv_core(m: OpModel, x_pos: int, xt: ir.RankedTensorType, padded: list[int
                     and c < ROWS_MIN_CHANNELS and f >= ROWS_MIN_FILTERS and f % 8 == 0)
     row_im2col = (single and not rows and not columns and kh * kw > 1 and c * kh * kw <= ROW_IM2COL_MAX_K
                   and f >= ROWS_MIN_FILTERS)
-    if row_im2col:
+    if winograd:
+        read_input, acc_step = COMPUTE, COMPUTE
+        m.scratch.append(_scratch("winograd input", [16, c, wo // 2], eb, elem, COMPUTE, COMPUTE))
+        m.scratch.append(_scratch("winograd products", [16, wo // 2, f], eb, elem, COMPUTE, COMPUTE))
+        if epilogue and ab == _elem_bytes(out_t):
+            epilogue = False  # applied in the tiles: no accumulator
+    elif row_im2col:
         # One output row's [C, kh, kw, Wo] patches at a time, reused row after row; the tiles
         # store through the epilogue (one thread's figure: N threads hold N such buffers).
         read_input, acc_step = COMPUTE, COMPUTE
@@ -734,7 +756,7 @@ class MemoryEstimate:
 
 def estimate_module(module: ir.Module | ir.Operation, *, func_name: str | None = None, in_place: bool = True,
                     alignment: int = 64, strategy: str = AGGRESSIVE, work_limit: float = 0.1,
-                    fuse_elementwise: bool = True) -> MemoryEstimate:
+                    fuse_elementwise: bool = True, winograd: bool = True) -> MemoryEstimate:
     """Estimates the memory of ``module``'s function (``func_name``, else the only public one).
 
     ``module`` is an optimized ge module (it is read, not changed). ``in_place`` models the
@@ -742,7 +764,8 @@ def estimate_module(module: ir.Module | ir.Operation, *, func_name: str | None =
     ``strategy`` and ``work_limit`` are the planner's, defaulting to ``ge-plan-memory``'s (64 on
     the CPU; ``aggressive``: every strategy, the exact CP-SAT solve, in a child process, only when
     no heuristic meets the interval bound; ``"heuristics"`` skips it); ``fuse_elementwise`` models
-    the CPU pipeline's elementwise fusion (the ``fuse_elementwise`` compile option). Raises
+    the CPU pipeline's elementwise fusion (the ``fuse_elementwise`` compile option), ``winograd``
+    its Winograd convolutions (the ``winograd`` compile option). Raises
     :class:`~ge_mlir.errors.CompileError` when there is no such function or an option is wrong.
     """
     op = module.operation if isinstance(module, ir.Module) else module
@@ -757,7 +780,7 @@ def estimate_module(module: ir.Module | ir.Operation, *, func_name: str | None =
         except LookupError as e:
             raise CompileError(str(e)) from None
         return estimate_function(fn, in_place=in_place, alignment=alignment, strategy=strategy,
-                                 work_limit=work_limit, fuse_elementwise=fuse_elementwise)
+                                 work_limit=work_limit, fuse_elementwise=fuse_elementwise, winograd=winograd)
 
 
 def _pick_in_op(op: ir.Operation, func_name: str | None) -> ir.Operation:
@@ -830,9 +853,10 @@ def _fused_elementwise(bt: BlockTensors) -> dict[int, int]:
 
 
 def estimate_function(fn: ir.Operation, *, in_place: bool = True, alignment: int = 64, strategy: str = AGGRESSIVE,
-                      work_limit: float = 0.1, fuse_elementwise: bool = True) -> MemoryEstimate:
+                      work_limit: float = 0.1, fuse_elementwise: bool = True, winograd: bool = True) -> MemoryEstimate:
     """The estimate of one ge ``func.func`` (see the module doc). ``fuse_elementwise`` models
-    the CPU pipeline's ge-fuse-elementwise-generics (:func:`_fused_elementwise`)."""
+    the CPU pipeline's ge-fuse-elementwise-generics (:func:`_fused_elementwise`), ``winograd``
+    its Winograd convolutions."""
     t0 = time.perf_counter()
     if len(fn.regions[0].blocks) != 1:
         raise CompileError(f"cannot estimate @{symbol_name(fn)}: it has {len(fn.regions[0].blocks)} blocks "
@@ -840,7 +864,11 @@ def estimate_function(fn: ir.Operation, *, in_place: bool = True, alignment: int
     block = fn.regions[0].blocks[0]
     bt = BlockTensors(block)
     n = bt.n
-    models = [lowering_model(op) for op in bt.ops]
+    token = _WINOGRAD.set(winograd)
+    try:
+        models = [lowering_model(op) for op in bt.ops]
+    finally:
+        _WINOGRAD.reset(token)
     end_point = _N * n  # the terminator
 
     weights = sum(tensor_bytes(op.results[0].type) or 0 for i, op in enumerate(bt.ops)

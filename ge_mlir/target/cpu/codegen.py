@@ -881,6 +881,225 @@ def conv_to_shifted_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: in
     return True
 
 
+#: Largest C * F of a Winograd convolution (:func:`conv_to_winograd`): its transformed filter,
+#: 16 * C * F floats, is read once per two output rows and should stay in the L2 (1 MiB at 128 x 128).
+_WINOGRAD_MAX_CF = 128 * 128
+#: Winograd F(2x2, 3x3): input transform B^T (rows), filter transform G, output transform A^T.
+_WINOGRAD_G = np.array([[1.0, 0.0, 0.0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0.0, 0.0, 1.0]])
+
+
+def conv_to_winograd(op: ir.Operation, tile_m: int, tile_n: int, threads: int) -> bool:
+    """A batch-1 f32 3x3 stride-1 ``conv_2d_nchw_fchw`` with a constant filter as Winograd
+    F(2x2, 3x3): 16 products per 2 x 2 output tile and channel instead of 36.
+
+    The filter is transformed at compile time (``U = G g G^T``, stored ``[panel, 16, C, TN]``).
+    Per pair of output rows (the iterations of an ``scf.forall`` with threads, each with its own
+    scratch): the input transform ``V = B^T d B`` of every 4 x 4 input tile, as vector code over
+    tiles (two loads of a padded input row give a vector of tiles' columns 0-3 by even/odd
+    shuffles), into ``V[16, C, tiles]``; then, per filter panel, 16 register-tile matmuls
+    ``M[xi] = V[xi]^T U[xi]`` (tiles by filters, K = C) into its columns of ``M[16, tiles, F]``; then the output
+    transform ``A^T M A`` per tile, its two output rows stored transposed through the epilogue
+    (:func:`_store_rows_transposed`). The scratch of a row pair (16 x (C + F) x Wo/2 floats:
+    229 KB for ResNet-18's 64-channel layers) stays in the L2. False when it does not apply (not f32, batch 1, 3x3, stride and
+    dilation 1, an even output, a constant filter, at least ``_ROWS_MIN_CHANNELS`` channels, C * F
+    at most ``_WINOGRAD_MAX_CF``, a multiple of 8 filters, a vector epilogue)."""
+    from mlir.dialects import arith, scf, vector
+
+    from ...ir.constants import constant_array
+
+    operands = _float_conv_operands(op)
+    if operands is None:
+        return False
+    x, w, out, xt, wt, ot = operands
+    n, c, hp, wp = xt.shape
+    f, _, kh, kw = wt.shape
+    _, _, ho, wo = ot.shape
+    if n != 1 or str(xt.element_type) != "f32" or (kh, kw) != (3, 3) or _int_list(op, "strides") != [1, 1] \
+            or _int_list(op, "dilations") != [1, 1] or ho % 2 or wo % 2 or (hp, wp) != (ho + 2, wo + 2) \
+            or c < _ROWS_MIN_CHANNELS or c * f > _WINOGRAD_MAX_CF or f % _TRANSPOSE_BLOCK \
+            or tile_m > _TRANSPOSE_BLOCK or tile_n % _TRANSPOSE_BLOCK or not _is_zero_fill(out):
+        return False
+    epilogue = _fusable_epilogue(op)
+    if epilogue is not None and not _vector_epilogue_ok(epilogue):
+        return False
+    warr = constant_array(w, ("arith.constant",))
+    if warr is None:
+        return False
+    elem = xt.element_type
+    index = ir.IndexType.get()
+    dyn = ir.ShapedType.get_dynamic_stride_or_offset()
+    th, tw = ho // 2, wo // 2
+    u = np.einsum("ai,fcij,bj->abcf", _WINOGRAD_G, warr.astype(np.float64), _WINOGRAD_G).reshape(16, c, f)
+    vl = min(max(1, tile_n // 2), 1 << (tw.bit_length() - 1))
+    starts = list(range(0, tw - vl + 1, vl))
+    if starts[-1] != tw - vl:
+        starts.append(tw - vl)  # overlaps the vector before
+    minor3 = ir.AffineMap.get(3, 0, [ir.AffineDimExpr.get(2)])
+    minor4 = ir.AffineMap.get(4, 0, [ir.AffineDimExpr.get(3)])
+    anchor = epilogue if epilogue is not None else op
+    with op.location, ir.InsertionPoint(anchor):
+        zero = arith.constant(elem, 0.0)
+        acc = epilogue.operands[-1] if epilogue is not None else tensor.EmptyOp([1, f, ho, wo], elem).result
+
+        def const(v: int) -> ir.Value:
+            return arith.constant(index, v)
+
+        def vzero(lanes: int) -> ir.Value:
+            vt = ir.VectorType.get([lanes], elem)
+            return arith.constant(vt, ir.DenseElementsAttr.get_splat(vt, ir.FloatAttr.get(elem, 0.0)))
+
+        chunks = []  # (first filter, tn, panels, packed U)
+        col0 = 0
+        for csplit, tn in _chunks(f, tile_n):
+            cols = csplit if csplit is not None else f - col0
+            panels = cols // tn
+            part = u[:, :, col0:col0 + cols].reshape(16, c, panels, tn).transpose(2, 0, 1, 3)
+            chunks.append((col0, tn, panels, _array_constant(np.ascontiguousarray(part.astype(np.float32)), elem,
+                                                             "winograd_filter_panels")))
+            col0 += cols
+
+        def input_transform(vbuf: ir.Value, ty: ir.Value) -> ir.Value:
+            """V[16, C, tiles] of the row pair ``ty``."""
+            loop = scf.ForOp(const(0), const(c), const(1), [vbuf])
+            with ir.InsertionPoint(loop.body):
+                ch = loop.induction_variable
+                cur = loop.inner_iter_args[0]
+                top = arith.muli(ty, const(2))
+                rows = [top] + [arith.addi(top, const(i)) for i in (1, 2, 3)]
+                wide = ir.VectorType.get([2 * vl], elem)
+                even, odd = list(range(0, 2 * vl, 2)), list(range(1, 2 * vl, 2))
+                for tx0 in starts:
+                    d = []
+                    for r in rows:
+                        lo = vector.transfer_read(wide, x, [const(0), ch, r, const(2 * tx0)], minor4, zero, [True])
+                        hi = vector.transfer_read(wide, x, [const(0), ch, r, const(2 * tx0 + 2)], minor4, zero, [True])
+                        d.append([vector.shuffle(lo, lo, even), vector.shuffle(lo, lo, odd),
+                                  vector.shuffle(hi, hi, even), vector.shuffle(hi, hi, odd)])
+                    t = [[arith.subf(d[0][j], d[2][j]) for j in range(4)], [arith.addf(d[1][j], d[2][j]) for j in range(4)],
+                         [arith.subf(d[2][j], d[1][j]) for j in range(4)], [arith.subf(d[1][j], d[3][j]) for j in range(4)]]
+                    for a in range(4):
+                        v = [arith.subf(t[a][0], t[a][2]), arith.addf(t[a][1], t[a][2]),
+                             arith.subf(t[a][2], t[a][1]), arith.subf(t[a][1], t[a][3])]
+                        for b in range(4):
+                            cur = vector.transfer_write(cur.type, v[b], cur, [const(4 * a + b), ch, const(tx0)], minor3,
+                                                        [True])
+                scf.YieldOp([cur])
+            return loop.results[0]
+
+        def products(mbuf: ir.Value, vbuf: ir.Value, p: ir.Value, f0: ir.Value, uconst: ir.Value, tn: int) -> ir.Value:
+            """M[16, tiles, f0:f0 + tn] = V[xi]^T U[xi] for filter panel ``p`` (filters f0..)."""
+            xis = scf.ForOp(const(0), const(16), const(1), [mbuf])
+            with ir.InsertionPoint(xis.body):
+                xi = xis.induction_variable
+                cur = xis.inner_iter_args[0]
+                for first, tm, count in _row_chunks(tw, tile_m):
+                    run = scf.ForOp(const(first), const(first + tm * count), const(tm), [cur])
+                    with ir.InsertionPoint(run.body):
+                        t0 = run.induction_variable
+                        k = scf.ForOp(const(0), const(c), const(1), [vzero(tn)] * tm)
+                        with ir.InsertionPoint(k.body):
+                            ch = k.induction_variable
+                            vt = ir.VectorType.get([tn], elem)
+                            b = vector.transfer_read(vt, uconst, [p, xi, ch, const(0)], minor4, zero, [True])
+                            rows = [vector.fma(vector.broadcast(vt, tensor.extract(vbuf, [xi, ch, _index_plus(t0, i)])),
+                                               b, r) for i, r in enumerate(k.inner_iter_args)]
+                            scf.YieldOp(rows)
+                        m = run.inner_iter_args[0]
+                        for i, r in enumerate(k.results):
+                            m = vector.transfer_write(m.type, r, m, [xi, _index_plus(t0, i), f0], minor3, [True])
+                        scf.YieldOp([m])
+                    cur = run.results[0]
+                scf.YieldOp([cur])
+            return xis.results[0]
+
+        def output_transform(whole: ir.Value, mbuf: ir.Value, f0: ir.Value, ty: ir.Value, local: ir.Value,
+                             tn: int) -> ir.Value:
+            """The two output rows of row pair ``ty`` of filters f0.. from M, through the epilogue,
+            stored at row pair ``local`` of ``whole``."""
+            vt = ir.VectorType.get([tn], elem)
+            for first, q, count in _row_chunks(tw, 4):
+                run = scf.ForOp(const(first), const(first + q * count), const(q), [whole])
+                with ir.InsertionPoint(run.body):
+                    t0 = run.induction_variable
+                    cur = run.inner_iter_args[0]
+                    out_rows: list[list[ir.Value]] = [[], []]
+                    for k in range(q):
+                        mm = [vector.transfer_read(vt, mbuf, [const(xi), _index_plus(t0, k), f0], minor3, zero,
+                                                   [True]) for xi in range(16)]
+                        s0 = [arith.addf(arith.addf(mm[b], mm[4 + b]), mm[8 + b]) for b in range(4)]
+                        s1 = [arith.subf(arith.subf(mm[4 + b], mm[8 + b]), mm[12 + b]) for b in range(4)]
+                        for i, s_ in enumerate((s0, s1)):
+                            out_rows[i].append(arith.addf(arith.addf(s_[0], s_[1]), s_[2]))
+                            out_rows[i].append(arith.subf(arith.subf(s_[1], s_[2]), s_[3]))
+                    x0 = arith.muli(t0, const(2))
+                    for i in range(2):
+                        oy = _index_plus(arith.muli(ty, const(2)), i)
+                        dy = _index_plus(arith.muli(local, const(2)), i)
+                        stored = _store_rows_transposed(out_rows[i], tn, cur, epilogue, op.results[0],
+                                                        [0, f0, oy, x0], [0, f0, dy, x0])
+                        cur = tensor.insert_slice(stored, cur, [f0, dy, x0], [], [], [0, dyn, dyn, dyn],
+                                                  [1, tn, 1, 2 * q], [1, 1, 1, 1])
+                    scf.YieldOp([cur])
+                whole = run.results[0]
+            return whole
+
+        def row_pairs(whole: ir.Value, vbuf: ir.Value, mbuf: ir.Value, first: ir.Value | None,
+                      pairs: int) -> list[ir.Value]:
+            loop = scf.ForOp(const(0), const(pairs), const(1), [whole, vbuf, mbuf])
+            with ir.InsertionPoint(loop.body):
+                r = loop.induction_variable
+                ty = r if first is None else arith.addi(first, r)
+                cur, v, m = loop.inner_iter_args
+                v = input_transform(v, ty)
+                for first_f, tn, panels, uconst in chunks:
+                    pl = scf.ForOp(const(0), const(panels), const(1), [cur, m])
+                    with ir.InsertionPoint(pl.body):
+                        p = pl.induction_variable
+                        pc, pm = pl.inner_iter_args
+                        f0 = arith.addi(arith.muli(p, const(tn)), const(first_f))
+                        pm = products(pm, v, p, f0, uconst, tn)
+                        scf.YieldOp([output_transform(pc, pm, f0, ty, r, tn), pm])
+                    cur, m = pl.results
+                scf.YieldOp([cur, v, m])
+            return list(loop.results)
+
+        # Scratch of one row pair (one per thread): V[16, C, tiles] and M[16, tiles, F], the
+        # filter panels writing their columns of M.
+        vshape, mshape = [16, c, tw], [16, tw, f]
+        if threads > 1 and th % threads == 0 and f * ho * wo * c * 9 >= PARALLEL_MIN_MACS:
+            # One block of row pairs per thread, each with its own scratch (slices of
+            # [threads, ...] buffers: disjoint, written in place).
+            per = th // threads
+            shared_in = [acc, tensor.EmptyOp([threads, *vshape], elem).result,
+                         tensor.EmptyOp([threads, *mshape], elem).result]
+            par = scf.ForallOp([0], [threads], [1], shared_in)
+            block = [1, f, 2 * per, wo]
+            with ir.InsertionPoint(par.body):
+                b = par.induction_variables[0]
+                shared = list(par.inner_iter_args)
+                first = arith.muli(b, const(per))
+                rows0 = arith.muli(first, const(2))
+                mine = tensor.extract_slice(ir.RankedTensorType.get(block, elem), shared[0], [rows0], [], [],
+                                            [0, 0, dyn, 0], block, [1, 1, 1, 1])
+                v = tensor.extract_slice(ir.RankedTensorType.get(vshape, elem), shared[1], [b], [], [], [dyn, 0, 0, 0],
+                                         [1, *vshape], [1, 1, 1, 1])
+                m = tensor.extract_slice(ir.RankedTensorType.get(mshape, elem), shared[2], [b], [], [], [dyn, 0, 0, 0],
+                                         [1, *mshape], [1, 1, 1, 1])
+                done = row_pairs(mine, v, m, first, per)
+                with ir.InsertionPoint(par.terminator().region.blocks[0]):
+                    tensor.parallel_insert_slice(done[0], shared[0], [rows0], [], [], [0, 0, dyn, 0], block,
+                                                 [1, 1, 1, 1])
+                    tensor.parallel_insert_slice(done[1], shared[1], [b], [], [], [dyn, 0, 0, 0], [1, *vshape],
+                                                 [1, 1, 1, 1])
+                    tensor.parallel_insert_slice(done[2], shared[2], [b], [], [], [dyn, 0, 0, 0], [1, *mshape],
+                                                 [1, 1, 1, 1])
+            acc = par.results[0]
+        else:
+            acc = row_pairs(acc, tensor.EmptyOp(vshape, elem).result, tensor.EmptyOp(mshape, elem).result, None, th)[0]
+    _replace_rewritten(op, out, acc, epilogue)
+    return True
+
+
 def conv_to_direct_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: int) -> bool:
     """A batch-1 f32 ``conv_2d_nchw_fchw`` with a constant filter and few input channels (the
     3-channel stems) as direct register tiles of output positions by filters, written as vector
@@ -2315,17 +2534,18 @@ def _zero_accumulators(module: ir.Module | ir.Operation) -> None:
 
 
 def apply_strategy(module: ir.Module | ir.Operation, *, tile_m: int, tile_n: int, threads: int = 1,
-                   gemv_n: int = 0, lanes: int = 0) -> dict[str, int]:
+                   gemv_n: int = 0, lanes: int = 0, winograd: bool = True) -> dict[str, int]:
     """Applies the strategy in place; returns counts (convolutions, contractions tiled).
 
     ``tile_m`` x ``tile_n`` is the largest f32 matmul register tile (remainders get halved tiles;
     :func:`.cpu_info.kernel_params` gives the JIT CPU's); one-row tiles are ``gemv_n`` columns wide
     (default ``4 * tile_n``); window ops use vectors of ``lanes`` f32 (default ``tile_n / 2``, the
     tile being two vectors wide). ``threads`` > 1 puts the column panels
-    of each large matmul part in an ``scf.forall`` (OpenMP regions on the thread team)."""
+    of each large matmul part in an ``scf.forall`` (OpenMP regions on the thread team).
+    ``winograd`` False keeps 3x3 stride-1 convolutions direct (:func:`conv_to_winograd`)."""
     from mlir.dialects.transform import interpreter
 
-    stats = {"img2col": 0, "shifted": 0, "shifted_rows": 0, "direct_rows": 0, "row_im2col": 0, "packed": 0, "tiled": 0, "windows": 0, "vector_windows": 0, "parallel_generics": 0, "spread": 0}
+    stats = {"img2col": 0, "shifted": 0, "shifted_rows": 0, "direct_rows": 0, "winograd": 0, "row_im2col": 0, "packed": 0, "tiled": 0, "windows": 0, "vector_windows": 0, "parallel_generics": 0, "spread": 0}
     with module.context, ir.Location.unknown():
         taps: list[tuple[int, int]] = []  # (tag, K of its tile matmuls) of each own tile loop nest
         for conv in _ops(module, ("linalg.conv_2d_nchw_fchw",)):
@@ -2339,6 +2559,8 @@ def apply_strategy(module: ir.Module | ir.Operation, *, tile_m: int, tile_n: int
                                                                   pointwise=True):
                 stats["row_im2col"] += 1
                 taps.append((tag, patch))
+            elif winograd and conv_to_winograd(conv, tile_m, tile_n, threads):
+                stats["winograd"] += 1
             elif conv_to_shifted_rows(conv, tile_m, tile_n, threads, tag):
                 stats["shifted_rows"] += 1
                 taps.append((tag, channels))

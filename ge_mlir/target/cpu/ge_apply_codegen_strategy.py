@@ -36,6 +36,8 @@ class GeApplyCodegenStrategyPass(Pass):
                                  "(0: from cpu)"),
         Option("threads", int, 1, "threads the code runs on: above 1, the column panels of large matmuls "
                                   "become scf.forall iterations"),
+        Option("winograd", bool, True, "f32 3x3 stride-1 convolutions with a constant filter as Winograd "
+                                       "F(2x2, 3x3) where they qualify (false: direct)"),
     )
 
     def run(self, module: ir.Operation) -> None:
@@ -52,7 +54,7 @@ class GeApplyCodegenStrategyPass(Pass):
             raise PassFailure(f"threads must be at least 1, got {self.opt('threads')}")
         try:
             stats = apply_strategy(module, tile_m=tile_m, tile_n=tile_n, threads=self.opt("threads"), gemv_n=gemv_n,
-                                  lanes=params.vector_bits // 32)
+                                  lanes=params.vector_bits // 32, winograd=self.opt("winograd"))
         except (ValueError, ir.MLIRError) as e:  # the transform interpreter reports failures as exceptions
             raise PassFailure(f"the CPU codegen strategy failed: {e}") from None
         for key, n in stats.items():

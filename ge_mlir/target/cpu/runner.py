@@ -81,14 +81,14 @@ PARALLEL_LLVM = "convert-scf-to-openmp{{num-threads={threads}}}, canonicalize"
 def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, check_bounds: bool = False,
                    memory_strategy: str = "aggressive", profile: bool = False, cpu: str = "host",
                    threads: int = 1, precise_math: bool = False, dynamic_results: bool = False,
-                   fuse_elementwise: bool = True) -> str:
+                   fuse_elementwise: bool = True, winograd: bool = True) -> str:
     """The pass pipeline of one CPU stage (see :func:`lower_stage`), as ``ge-opt --pass-pipeline`` takes it.
     ``profile`` ends the ``bufferized`` stage with ``ge-instrument-ops`` (the profiler's stamps); ``cpu``
     (the JIT CPU, :data:`JIT_CPUS`) sizes the codegen strategy's kernels; ``threads`` > 1 runs large
     matmuls' column panels on the thread team (:data:`PARALLEL_LLVM`); ``precise_math`` keeps libm's
     exp/tanh/erf instead of ``ge-approximate-math``'s vectorizable polynomials; ``dynamic_results``
     (a result with a run-time shape) returns every result as a function-allocated memref instead
-    of writing caller-allocated out-parameters."""
+    of writing caller-allocated out-parameters; ``winograd`` False keeps 3x3 convolutions direct."""
     if stage == "linalg":
         checks = "true" if check_bounds else "false"
         passes = ["ge-emit-c-interface", "ge-emulate-narrow-types",
@@ -100,7 +100,8 @@ def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, 
         passes = ["ge-mark-readonly-arguments"]
         if codegen:
             # The strategy's im2col matrices are checked before bufferization, which aborts on overflowing sizes.
-            passes += [f"ge-apply-codegen-strategy{{cpu={cpu} threads={threads}}}",
+            wino = "" if winograd else " winograd=false"
+            passes += [f"ge-apply-codegen-strategy{{cpu={cpu} threads={threads}{wino}}}",
                        'ge-check-tensor-sizes{after="the CPU codegen strategy"}']
         passes += ["ge-copy-duplicate-results", ONE_SHOT_RETURNING_PIPELINE if dynamic_results else ONE_SHOT_PIPELINE]
         if not dynamic_results:
@@ -134,7 +135,7 @@ def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, 
 def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspace: bool = True,
                 check_bounds: bool = False, memory_strategy: str = "aggressive", profile: bool = False,
                 cpu: str = "host", threads: int = 1, precise_math: bool = False,
-                dynamic_results: bool = False, fuse_elementwise: bool = True) -> None:
+                dynamic_results: bool = False, fuse_elementwise: bool = True, winograd: bool = True) -> None:
     """Runs one CPU stage on ``module`` in place (see :data:`CPU_STAGES`); its
     passes are :func:`stage_pipeline` (``ge-opt --list-passes``, docs/passes.md).
 
@@ -156,7 +157,7 @@ def lower_stage(module: ir.Module, stage: str, *, codegen: bool = True, workspac
     pipeline = stage_pipeline(stage, codegen=codegen, workspace=workspace, check_bounds=check_bounds,
                               memory_strategy=memory_strategy, profile=profile, cpu=cpu, threads=threads,
                               precise_math=precise_math, dynamic_results=dynamic_results,
-                              fuse_elementwise=fuse_elementwise)
+                              fuse_elementwise=fuse_elementwise, winograd=winograd)
     try:
         run_pipeline(module, pipeline)
     except (PassFailedError, VerificationError) as e:
@@ -564,6 +565,8 @@ class CpuExecutable:
             ``ge-approximate-math``'s polynomials (at most 1, 2 and 8 ulp, vectorized).
         fuse_elementwise: ``ge-fuse-elementwise-generics`` in the linalg stage (elementwise
             chains as one generic); False keeps one generic per op.
+        winograd: 3x3 stride-1 convolutions as Winograd F(2x2, 3x3) where the codegen strategy
+            takes them; False keeps them direct.
     """
 
     def __init__(
@@ -581,6 +584,7 @@ class CpuExecutable:
         num_threads: int = 1,
         precise_math: bool = False,
         fuse_elementwise: bool = True,
+        winograd: bool = True,
     ) -> None:
         from mlir.execution_engine import ExecutionEngine
 
@@ -628,7 +632,8 @@ class CpuExecutable:
             for stage in CPU_STAGES:
                 lower_stage(self._module, stage, check_bounds=check_bounds, memory_strategy=memory_strategy,
                             profile=profile, cpu=cpu, threads=num_threads, precise_math=precise_math,
-                            dynamic_results=self.dynamic_results, fuse_elementwise=fuse_elementwise)
+                            dynamic_results=self.dynamic_results, fuse_elementwise=fuse_elementwise,
+                            winograd=winograd)
                 if stage == "linalg":
                     from .lowering.shape_checks import read_shape_checks
 

@@ -61,7 +61,8 @@ class CpuTarget(Target):
         exe = CpuExecutable(module, func_name, opt_level=options.opt_level, compile_to=compile_to,
                             on_stage=stage_done, check_bounds=options.check_bounds, memory_strategy=strategy,
                             profile=options.profile, num_threads=options.num_threads,
-                            precise_math=options.precise_math, fuse_elementwise=options.fuse_elementwise)
+                            precise_math=options.precise_math, fuse_elementwise=options.fuse_elementwise,
+                            winograd=options.winograd)
         times = {"jit": time.perf_counter() - last} if compile_to == "llvm" else {}
         plan = exe.memory_plan
         if recompute is not None and plan is not None:

@@ -273,13 +273,13 @@ _ONNX_EPILOGUES = {
 
 @pytest.mark.parametrize("level", JIT_LEVELS)
 @pytest.mark.parametrize("epilogue", list(_ONNX_EPILOGUES))
-@pytest.mark.parametrize("xs,f,attrs", [((1, 16, 14, 14), 48, {"pads": [1, 1, 1, 1]}),
+@pytest.mark.parametrize("xs,f,attrs", [((1, 16, 13, 13), 48, {"pads": [1, 1, 1, 1]}),
                                         ((1, 8, 11, 11), 24, {"pads": [1, 1, 1, 1], "strides": [2, 2]})])
 def test_transposed_tile_stores(xs, f, attrs, epilogue, level, monkeypatch):
     """Convolutions over output positions store [positions, filters] tiles transposed (rows
     shuffled in 8 x 8 blocks, one store per filter), at the tile shapes of AVX-512 (8 x 32), AVX2
-    (6 x 16) and SSE (6 x 8) code: rows of 14 and 6 positions split into 7 + 7, 5 + 5 + 4, 6,
-    3 + 3; against onnxruntime."""
+    (6 x 16) and SSE (6 x 8) code: rows of 13 and 6 positions split into 7 + 6, 5 + 4 + 4, 6,
+    3 + 3 (an odd output: not Winograd's row pairs); against onnxruntime."""
     monkeypatch.setenv("GE_MLIR_JIT_CPU", level)
     x = rand(xs)
     conv = helper.make_node("Conv", ["x", "w", "b"], ["c"], **attrs)
@@ -355,6 +355,75 @@ def test_direct_row_convolutions(xs, ws, attrs, epilogue, level, monkeypatch):
     assert stats["direct_rows"] == 1 and stats["row_im2col"] == 0 and stats["img2col"] == 0, stats
 
 
+#: 3x3 stride-1 convolutions Winograd F(2x2, 3x3) takes: tile rows of 4, 7 and 6 tiles (vectors
+#: of 4 with an overlapping last one; 16 at AVX-512 on the 14-tile rows), 40 filters (a 32 + 8
+#: panel split at AVX-512, 16 + 16 + 8 at AVX2), 64 x 64 channels at 28 x 28 (two threads: 7 row
+#: pairs each).
+WINOGRAD = [
+    ((1, 8, 8, 8), 16),
+    ((1, 16, 14, 14), 24),
+    ((1, 32, 10, 12), 40),
+    ((1, 64, 28, 28), 64),
+]
+
+
+@pytest.mark.parametrize("level", JIT_LEVELS)
+@pytest.mark.parametrize("epilogue", ["none", "relu", "residual_relu"])
+@pytest.mark.parametrize("xs,f", WINOGRAD)
+def test_winograd_convolutions(xs, f, epilogue, level, monkeypatch):
+    """Against a float64 reference at the host's, AVX2's and SSE's tile shapes, with the ResNet
+    epilogues: f32, largest error at most 2e-6 of the largest output (onnxruntime's and our
+    direct path's are 3e-7 to 1.5e-6 on 64- and 128-channel layers, Winograd's 2e-7 to 5e-7; an
+    element-wise rtol of 1e-5 against onnxruntime fails on cancellations, where both are off by
+    1e-5 in opposite directions). Two threads give the same bits as one; ``winograd=False``
+    computes the same convolution directly (no Winograd rewrite)."""
+    from mlir import ir
+
+    from ge_mlir.target.cpu import codegen
+
+    monkeypatch.setenv("GE_MLIR_JIT_CPU", level)
+    c, h, wd = xs[1:]
+    nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1])]
+    nodes += {"none": [helper.make_node("Identity", ["c"], ["y"])], "relu": [helper.make_node("Relu", ["c"], ["y"])],
+              "residual_relu": [helper.make_node("Add", ["c", "r"], ["a"]), helper.make_node("Relu", ["a"], ["y"])]}[epilogue]
+    feeds = {"x": rand(xs)}
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, xs)]
+    if epilogue == "residual_relu":
+        feeds["r"] = rand((1, f, h, wd))
+        inputs.append(helper.make_tensor_value_info("r", TensorProto.FLOAT, (1, f, h, wd)))
+    inits = [helper.make_tensor("w", TensorProto.FLOAT, (f, c, 3, 3), (rand((f, c, 3, 3)) * 0.3).flatten().tolist()),
+             helper.make_tensor("b", TensorProto.FLOAT, (f,), rand((f,)).flatten().tolist())]
+    model = helper.make_model(helper.make_graph(nodes, "g", inputs, [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+                                                initializer=inits), opset_imports=[helper.make_opsetid("", 17)])
+    w64 = np.array(inits[0].float_data, np.float64).reshape(f, c, 3, 3)
+    xp = np.pad(feeds["x"][0].astype(np.float64), ((0, 0), (1, 1), (1, 1)))
+    want = np.einsum("chwyx,fcyx->fhw", np.lib.stride_tricks.sliding_window_view(xp, (3, 3), axis=(1, 2)), w64)[None]
+    want += np.array(inits[1].float_data, np.float64)[None, :, None, None]
+    if epilogue == "residual_relu":
+        want += feeds["r"]
+    if epilogue != "none":
+        want = np.maximum(want, 0)
+    one = ge_mlir.compile(model, progress=False)(**feeds)[0]
+    two = ge_mlir.compile(model, options={"num_threads": 2}, progress=False)(**feeds)[0]
+    direct = ge_mlir.compile(model, options={"winograd": False}, progress=False)(**feeds)[0]
+    for got in (one, direct):
+        assert got.dtype == np.float32 and got.shape == want.shape
+        assert np.abs(got - want).max() <= 2e-6 * np.abs(want).max(), np.abs(got - want).max() / np.abs(want).max()
+    np.testing.assert_array_equal(two, one)
+    with ir.Context():
+        m = ge_mlir.compile(model, compile_to="linalg", progress=False).ir()
+        stats = codegen.apply_strategy(ge_mlir.parse_module(m), tile_m=8, tile_n=32)
+        off = codegen.apply_strategy(ge_mlir.parse_module(m), tile_m=8, tile_n=32, winograd=False)
+    assert stats["winograd"] == 1 and stats["shifted_rows"] == 0, stats
+    assert off["winograd"] == 0 and off["shifted_rows"] == 1, off
+
+
+def test_winograd_option_is_validated():
+    model, feeds = one_node("Relu", [("x", rand((2, 3)), False)], np.float32)
+    with pytest.raises(ge_mlir.CompileError, match="winograd must be True or False"):
+        ge_mlir.compile(model, options={"winograd": 1}, progress=False)
+
+
 #: Epilogue bodies over (conv result %in, residual %res [1, F, Ho, Wo], per-filter scale %sc,
 #: per-row value %row [1, F, Ho]) with their numpy meaning: per-filter ops before the transpose,
 #: ops reading per-position inputs after it, in every order, and a body that needs two values
@@ -379,11 +448,12 @@ _BODIES = {
 
 @pytest.mark.parametrize("level", JIT_LEVELS)
 @pytest.mark.parametrize("body", list(_BODIES))
-@pytest.mark.parametrize("hw,f", [(9, 48), (16, 16)])
+@pytest.mark.parametrize("hw,f", [(9, 48), (17, 16)])
 def test_transposed_tile_epilogue_orders(hw, f, body, level):
     """The epilogue of a [positions, filters] tile split around its transpose: each body is
     applied in the tile (no ``linalg.generic`` left) and matches numpy's convolution followed by
-    the same ops (f32, rtol/atol 1e-5)."""
+    the same ops (f32, rtol/atol 1e-5). Odd outputs (7 x 7, 15 x 15): tiles over output
+    positions, not Winograd's row pairs."""
     import json
 
     from mlir import ir
