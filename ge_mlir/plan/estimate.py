@@ -104,6 +104,9 @@ POINTWISE_COLUMNS_MIN_WIDTH = 48
 VECTOR_WINDOW_MAX_TAPS = 64
 #: Largest C * F of a Winograd convolution (``ge_mlir.target.cpu.codegen._WINOGRAD_MAX_CF``).
 WINOGRAD_MAX_CF = 128 * 128
+#: Filter counts of direct stem tiles and Winograd convolutions are multiples of this (their
+#: tiles are stored transposed in blocks of it: ``codegen._TRANSPOSE_BLOCK``).
+TRANSPOSE_BLOCK = 8
 #: Whether the estimate models Winograd convolutions (the ``winograd`` compile option), for the
 #: op models of the estimate being made.
 _WINOGRAD: contextvars.ContextVar[bool] = contextvars.ContextVar("ge_estimate_winograd", default=True)
@@ -269,7 +272,7 @@ def _conv_core(m: OpModel, x_pos: int, xt: ir.RankedTensorType, padded: list[int
     winograd = (_WINOGRAD.get() and single and constant_filter and str(xt.element_type) == "f32"
                 and (kh, kw) == (3, 3) and strides == [1, 1] and dilations == [1, 1] and ho % 2 == 0
                 and wo % 2 == 0 and (hp, wp) == (ho + 2, wo + 2) and c >= ROWS_MIN_CHANNELS
-                and c * f <= WINOGRAD_MAX_CF and f % 8 == 0)
+                and c * f <= WINOGRAD_MAX_CF and f % TRANSPOSE_BLOCK == 0)
     pointwise = (single and kh == kw == 1 and strides == [1, 1] and wo >= POINTWISE_COLUMNS_MIN_WIDTH
                  and f >= ROWS_MIN_FILTERS and c <= ROW_IM2COL_MAX_K)
     # (The pointwise tiles read the input rows in place and store through the epilogue: the
@@ -279,7 +282,7 @@ def _conv_core(m: OpModel, x_pos: int, xt: ir.RankedTensorType, padded: list[int
     # Few channels, f32, a constant filter: direct register tiles (codegen.conv_to_direct_rows),
     # the same memory as the output-position path.
     rows = rows or (single and not columns and constant_filter and str(xt.element_type) == "f32"
-                    and c < ROWS_MIN_CHANNELS and f >= ROWS_MIN_FILTERS and f % 8 == 0)
+                    and c < ROWS_MIN_CHANNELS and f >= ROWS_MIN_FILTERS and f % TRANSPOSE_BLOCK == 0)
     row_im2col = (single and not rows and not columns and kh * kw > 1 and c * kh * kw <= ROW_IM2COL_MAX_K
                   and f >= ROWS_MIN_FILTERS)
     if winograd:

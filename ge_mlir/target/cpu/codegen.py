@@ -347,14 +347,10 @@ def conv_to_shifted_matmuls(op: ir.Operation, tile_m: int, tile_n: int, threads:
                 r0 += rows
             return acc_in
 
-        col0 = 0
-        for csplit, tn in _chunks(length, tile_n):
-            cols = csplit if csplit is not None else length - col0
-            panels = cols // tn
-            parallel = threads > 1 and panels > 1 and f * cols * c * kh * kw >= PARALLEL_MIN_MACS
+        for col0, tn, panels in _parts(length, tile_n):
+            parallel = threads > 1 and panels > 1 and f * panels * tn * c * kh * kw >= PARALLEL_MIN_MACS
             acc = _over_panels(acc, 1, col0, tn, panels, parallel,
                                lambda panel, p, j0, tn=tn: tile(panel, j0, tn))
-            col0 += cols
         full = _expand(acc, [1, f, ho, wp], [[0, 1], [2, 3]])
         y = tensor.extract_slice(ir.RankedTensorType.get([1, f, ho, wo], elem), full, [], [], [],
                                  [0, 0, 0, 0], [1, f, ho, wo], [1, 1, 1, 1])
@@ -868,17 +864,73 @@ def conv_to_shifted_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: in
                 scf.YieldOp([whole])
             return loop.results[0]
 
-        col0 = 0
-        for csplit, tn in _chunks(f, tile_n):
-            cols = csplit if csplit is not None else f - col0
-            panels = cols // tn
+        for col0, tn, panels in _parts(f, tile_n):
             wconst = packed(col0, panels, tn)
-            parallel = threads > 1 and panels > 1 and cols * length * c * kh * kw >= PARALLEL_MIN_MACS
+            parallel = threads > 1 and panels > 1 and panels * tn * length * c * kh * kw >= PARALLEL_MIN_MACS
             acc = _over_panels(acc, 1, col0, tn, panels, parallel,
                                lambda panel, p, f0, w=wconst, tn=tn: panel_rows(panel, p, f0, w, tn))
-            col0 += cols
     _replace_rewritten(op, out, acc, epilogue)
     return True
+
+
+def _over_row_blocks(acc: ir.Value, threads: int, units: int, unit_rows: int, scratch: list[list[int]],
+                     body: Callable[[ir.Value, ir.Value, list[ir.Value]], tuple[ir.Value, list[ir.Value]]]) -> ir.Value:
+    """``body(block, first, scratch_slices) -> (block, scratch_slices)`` for each of ``threads``
+    blocks of ``units / threads`` units (``unit_rows`` output rows each: dimension 2 of the
+    ``[N, F, H, W]`` ``acc``; ``first``: the block's first unit), the iterations of one
+    ``scf.forall``. Each ``scratch`` shape is one thread's slice of a ``[threads, *shape]`` buffer
+    (disjoint: written in place, nothing allocated in the parallel loop). Returns the new ``acc``;
+    every output element is computed by one iteration in the one-thread order (same bits)."""
+    from mlir.dialects import arith, scf
+
+    at = ir.RankedTensorType(acc.type)
+    elem = at.element_type
+    index = ir.IndexType.get()
+    dyn = ir.ShapedType.get_dynamic_stride_or_offset()
+    per = units // threads
+    block = [at.shape[0], at.shape[1], per * unit_rows, at.shape[3]]
+    buffers = [tensor.EmptyOp([threads, *shape], elem).result for shape in scratch]
+    par = scf.ForallOp([0], [threads], [1], [acc, *buffers])
+    with ir.InsertionPoint(par.body):
+        b = par.induction_variables[0]
+        shared = list(par.inner_iter_args)
+        first = arith.muli(b, arith.constant(index, per))
+        row0 = arith.muli(first, arith.constant(index, unit_rows)) if unit_rows != 1 else first
+        mine = tensor.extract_slice(ir.RankedTensorType.get(block, elem), shared[0], [row0], [], [],
+                                    [0, 0, dyn, 0], block, [1, 1, 1, 1])
+        slices = [tensor.extract_slice(ir.RankedTensorType.get(shape, elem), buf, [b], [], [],
+                                       [dyn] + [0] * len(shape), [1, *shape], [1] * (len(shape) + 1))
+                  for shape, buf in zip(scratch, shared[1:])]
+        done, done_scratch = body(mine, first, slices)
+        with ir.InsertionPoint(par.terminator().region.blocks[0]):
+            tensor.parallel_insert_slice(done, shared[0], [row0], [], [], [0, 0, dyn, 0], block, [1, 1, 1, 1])
+            for shape, d, buf in zip(scratch, done_scratch, shared[1:]):
+                tensor.parallel_insert_slice(d, buf, [b], [], [], [dyn] + [0] * len(shape), [1, *shape],
+                                             [1] * (len(shape) + 1))
+    return par.results[0]
+
+
+def _transposed_tile_conv(op: ir.Operation, tile_m: int, tile_n: int):
+    """(padded input, output, filter array, epilogue or None) of a convolution whose register
+    tiles :func:`_store_rows_transposed` can store: f32, batch 1, a constant filter of a multiple
+    of 8 filters, tiles of at most 8 rows by a multiple of 8 columns (every JIT CPU's tile; the
+    estimate assumes it), an output that starts as zeros and an epilogue of vector code; else None."""
+    from ...ir.constants import constant_array
+
+    operands = _float_conv_operands(op)
+    if operands is None:
+        return None
+    x, w, out, xt, wt, _ = operands
+    if xt.shape[0] != 1 or str(xt.element_type) != "f32" or wt.shape[0] % _TRANSPOSE_BLOCK \
+            or tile_m > _TRANSPOSE_BLOCK or tile_n % _TRANSPOSE_BLOCK or not _is_zero_fill(out):
+        return None
+    epilogue = _fusable_epilogue(op)
+    if epilogue is not None and not _vector_epilogue_ok(epilogue):
+        return None
+    warr = constant_array(w, ("arith.constant",))
+    if warr is None:
+        return None
+    return x, out, warr, epilogue
 
 
 #: Largest C * F of a Winograd convolution (:func:`conv_to_winograd`): its transformed filter,
@@ -905,26 +957,20 @@ def conv_to_winograd(op: ir.Operation, tile_m: int, tile_n: int, threads: int) -
     at most ``_WINOGRAD_MAX_CF``, a multiple of 8 filters, a vector epilogue)."""
     from mlir.dialects import arith, scf, vector
 
-    from ...ir.constants import constant_array
-
     operands = _float_conv_operands(op)
     if operands is None:
         return False
-    x, w, out, xt, wt, ot = operands
-    n, c, hp, wp = xt.shape
+    _, _, _, xt, wt, ot = operands
+    _, c, hp, wp = xt.shape
     f, _, kh, kw = wt.shape
     _, _, ho, wo = ot.shape
-    if n != 1 or str(xt.element_type) != "f32" or (kh, kw) != (3, 3) or _int_list(op, "strides") != [1, 1] \
-            or _int_list(op, "dilations") != [1, 1] or ho % 2 or wo % 2 or (hp, wp) != (ho + 2, wo + 2) \
-            or c < _ROWS_MIN_CHANNELS or c * f > _WINOGRAD_MAX_CF or f % _TRANSPOSE_BLOCK \
-            or tile_m > _TRANSPOSE_BLOCK or tile_n % _TRANSPOSE_BLOCK or not _is_zero_fill(out):
+    if (kh, kw) != (3, 3) or _int_list(op, "strides") != [1, 1] or _int_list(op, "dilations") != [1, 1] \
+            or ho % 2 or wo % 2 or (hp, wp) != (ho + 2, wo + 2) or c < _ROWS_MIN_CHANNELS or c * f > _WINOGRAD_MAX_CF:
         return False
-    epilogue = _fusable_epilogue(op)
-    if epilogue is not None and not _vector_epilogue_ok(epilogue):
+    tiled = _transposed_tile_conv(op, tile_m, tile_n)
+    if tiled is None:
         return False
-    warr = constant_array(w, ("arith.constant",))
-    if warr is None:
-        return False
+    x, out, warr, epilogue = tiled
     elem = xt.element_type
     index = ir.IndexType.get()
     dyn = ir.ShapedType.get_dynamic_stride_or_offset()
@@ -948,15 +994,10 @@ def conv_to_winograd(op: ir.Operation, tile_m: int, tile_n: int, threads: int) -
             vt = ir.VectorType.get([lanes], elem)
             return arith.constant(vt, ir.DenseElementsAttr.get_splat(vt, ir.FloatAttr.get(elem, 0.0)))
 
-        chunks = []  # (first filter, tn, panels, packed U)
-        col0 = 0
-        for csplit, tn in _chunks(f, tile_n):
-            cols = csplit if csplit is not None else f - col0
-            panels = cols // tn
-            part = u[:, :, col0:col0 + cols].reshape(16, c, panels, tn).transpose(2, 0, 1, 3)
-            chunks.append((col0, tn, panels, _array_constant(np.ascontiguousarray(part.astype(np.float32)), elem,
-                                                             "winograd_filter_panels")))
-            col0 += cols
+        # (first filter, tn, panels, U of those filters as [panel, 16, C, tn]) per column part.
+        chunks = [(col0, tn, panels, _array_constant(np.ascontiguousarray(
+            u[:, :, col0:col0 + panels * tn].reshape(16, c, panels, tn).transpose(2, 0, 1, 3).astype(np.float32)),
+            elem, "winograd_filter_panels")) for col0, tn, panels in _parts(f, tile_n)]
 
         def input_transform(vbuf: ir.Value, ty: ir.Value) -> ir.Value:
             """V[16, C, tiles] of the row pair ``ty``."""
@@ -1067,33 +1108,13 @@ def conv_to_winograd(op: ir.Operation, tile_m: int, tile_n: int, threads: int) -
         # filter panels writing their columns of M.
         vshape, mshape = [16, c, tw], [16, tw, f]
         if threads > 1 and th % threads == 0 and f * ho * wo * c * 9 >= PARALLEL_MIN_MACS:
-            # One block of row pairs per thread, each with its own scratch (slices of
-            # [threads, ...] buffers: disjoint, written in place).
             per = th // threads
-            shared_in = [acc, tensor.EmptyOp([threads, *vshape], elem).result,
-                         tensor.EmptyOp([threads, *mshape], elem).result]
-            par = scf.ForallOp([0], [threads], [1], shared_in)
-            block = [1, f, 2 * per, wo]
-            with ir.InsertionPoint(par.body):
-                b = par.induction_variables[0]
-                shared = list(par.inner_iter_args)
-                first = arith.muli(b, const(per))
-                rows0 = arith.muli(first, const(2))
-                mine = tensor.extract_slice(ir.RankedTensorType.get(block, elem), shared[0], [rows0], [], [],
-                                            [0, 0, dyn, 0], block, [1, 1, 1, 1])
-                v = tensor.extract_slice(ir.RankedTensorType.get(vshape, elem), shared[1], [b], [], [], [dyn, 0, 0, 0],
-                                         [1, *vshape], [1, 1, 1, 1])
-                m = tensor.extract_slice(ir.RankedTensorType.get(mshape, elem), shared[2], [b], [], [], [dyn, 0, 0, 0],
-                                         [1, *mshape], [1, 1, 1, 1])
-                done = row_pairs(mine, v, m, first, per)
-                with ir.InsertionPoint(par.terminator().region.blocks[0]):
-                    tensor.parallel_insert_slice(done[0], shared[0], [rows0], [], [], [0, 0, dyn, 0], block,
-                                                 [1, 1, 1, 1])
-                    tensor.parallel_insert_slice(done[1], shared[1], [b], [], [], [dyn, 0, 0, 0], [1, *vshape],
-                                                 [1, 1, 1, 1])
-                    tensor.parallel_insert_slice(done[2], shared[2], [b], [], [], [dyn, 0, 0, 0], [1, *mshape],
-                                                 [1, 1, 1, 1])
-            acc = par.results[0]
+
+            def block(mine: ir.Value, first: ir.Value, scratch: list[ir.Value]) -> tuple[ir.Value, list[ir.Value]]:
+                done = row_pairs(mine, scratch[0], scratch[1], first, per)
+                return done[0], done[1:]
+
+            acc = _over_row_blocks(acc, threads, th, 2, [vshape, mshape], block)
         else:
             acc = row_pairs(acc, tensor.EmptyOp(vshape, elem).result, tensor.EmptyOp(mshape, elem).result, None, th)[0]
     _replace_rewritten(op, out, acc, epilogue)
@@ -1120,27 +1141,20 @@ def conv_to_direct_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: int
     multiple of 8, an epilogue that is not vector code)."""
     from mlir.dialects import arith, scf, vector
 
-    from ...ir.constants import constant_array
-
     operands = _float_conv_operands(op)
     if operands is None:
         return False
-    x, w, out, xt, wt, ot = operands
-    n, c = xt.shape[:2]
+    _, _, _, xt, wt, ot = operands
+    c = xt.shape[1]
     f, _, kh, kw = wt.shape
     _, _, ho, wo = ot.shape
     strides, dilations = _int_list(op, "strides"), _int_list(op, "dilations")
-    # The transposed store takes tiles of at most 8 rows by multiples of 8 filters (every JIT
-    # CPU's tile; the estimate assumes it).
-    if n != 1 or str(xt.element_type) != "f32" or f < _ROWS_MIN_FILTERS or f % _TRANSPOSE_BLOCK \
-            or tile_m > _TRANSPOSE_BLOCK or tile_n % _TRANSPOSE_BLOCK or not _is_zero_fill(out):
+    if f < _ROWS_MIN_FILTERS:
         return False
-    epilogue = _fusable_epilogue(op)
-    if epilogue is not None and not _vector_epilogue_ok(epilogue):
+    tiled = _transposed_tile_conv(op, tile_m, tile_n)
+    if tiled is None:
         return False
-    warr = constant_array(w, ("arith.constant",))
-    if warr is None:
-        return False
+    x, out, warr, epilogue = tiled
     elem = xt.element_type
     index = ir.IndexType.get()
     dyn = ir.ShapedType.get_dynamic_stride_or_offset()
@@ -1200,15 +1214,11 @@ def conv_to_direct_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: int
                 scf.YieldOp([whole])
             return loop.results[0]
 
-        chunks = []  # (first filter, tn, panels, packed filter) per column part
-        col0 = 0
-        for csplit, tn in _chunks(f, tile_n):
-            cols = csplit if csplit is not None else f - col0
-            panels = cols // tn
-            # [panel, C, kh, kw, tn]: a tile's filter vectors in the order its loops read them.
-            part = warr[col0:col0 + cols].reshape(panels, tn, c, kh, kw).transpose(0, 2, 3, 4, 1)
-            chunks.append((col0, tn, panels, _array_constant(np.ascontiguousarray(part), elem, "conv_filter_panels")))
-            col0 += cols
+        # (first filter, tn, panels, the filter as [panel, C, kh, kw, tn]: a tile's filter vectors
+        # in the order its loops read them) per column part.
+        chunks = [(col0, tn, panels, _array_constant(np.ascontiguousarray(
+            warr[col0:col0 + panels * tn].reshape(panels, tn, c, kh, kw).transpose(0, 2, 3, 4, 1)),
+            elem, "conv_filter_panels")) for col0, tn, panels in _parts(f, tile_n)]
         parallel = threads > 1 and f * ho * wo * c * kh * kw >= PARALLEL_MIN_MACS
 
         def all_panels(whole: ir.Value, row0: ir.Value | None, rows: int, by_panels: bool) -> ir.Value:
@@ -1221,17 +1231,8 @@ def conv_to_direct_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: int
             # Fewer filter panels than threads (MobileNetV2's 32-filter stem: one): a block of
             # Ho / threads output rows per thread instead.
             per = ho // threads
-            par = scf.ForallOp([0], [threads], [1], [acc])
-            with ir.InsertionPoint(par.body):
-                first_row = arith.muli(par.induction_variables[0], const(per))
-                shared = par.inner_iter_args[0]
-                block = tensor.extract_slice(ir.RankedTensorType.get([1, f, per, wo], elem), shared, [first_row],
-                                             [], [], [0, 0, dyn, 0], [1, f, per, wo], [1, 1, 1, 1])
-                done = all_panels(block, first_row, per, False)
-                with ir.InsertionPoint(par.terminator().region.blocks[0]):
-                    tensor.parallel_insert_slice(done, shared, [first_row], [], [], [0, 0, dyn, 0],
-                                                 [1, f, per, wo], [1, 1, 1, 1])
-            acc = par.results[0]
+            acc = _over_row_blocks(acc, threads, ho, 1, [],
+                                   lambda block, first, _: (all_panels(block, first, per, False), []))
         else:
             acc = all_panels(acc, None, ho, parallel)
     _replace_rewritten(op, out, acc, epilogue)
@@ -1328,16 +1329,12 @@ def matmul_to_packed_panels(op: ir.Operation, tile_m: int, tile_n: int, threads:
                 r0 += rows
             return panel
 
-        col0 = 0
-        for csplit, tn in _chunks(n, tile_n):
-            cols = csplit if csplit is not None else n - col0
-            panels = cols // tn
-            part = barr[:, col0:col0 + cols].reshape(k, panels, tn).transpose(1, 0, 2)
+        for col0, tn, panels in _parts(n, tile_n):
+            part = barr[:, col0:col0 + panels * tn].reshape(k, panels, tn).transpose(1, 0, 2)
             bconst = _array_constant(part, elem, "matmul_b_panels")
-            parallel = threads > 1 and panels > 1 and m * cols * k >= PARALLEL_MIN_MACS
+            parallel = threads > 1 and panels > 1 and m * panels * tn * k >= PARALLEL_MIN_MACS
             acc = _over_panels(acc, 1, col0, tn, panels, parallel,
                                lambda panel, p, j0, b=bconst, tn=tn: panel_tiles(panel, p, b, tn))
-            col0 += cols
     fill = out.owner.operation if isinstance(out.owner, ir.OpView) else out.owner
     op.results[0].replace_all_uses_with(acc)
     op.erase()
@@ -2007,11 +2004,9 @@ def _lowest_padded(x: ir.Value) -> tuple[ir.Value, int, int] | None:
     st, dt = _static(src.type), _static(dest.type)
     if st is None or dt is None or st.rank != 4 or dt.rank != 4 or _fill_scalar(dest) != -math.inf:
         return None
-    offs = list(ir.DenseI64ArrayAttr(ins.attributes["static_offsets"]))
-    sizes = list(ir.DenseI64ArrayAttr(ins.attributes["static_sizes"]))
-    strides = list(ir.DenseI64ArrayAttr(ins.attributes["static_strides"]))
-    if len(ins.operands) != 2 or offs[:2] != [0, 0] or sizes != list(st.shape) or sizes[:2] != list(dt.shape[:2]) \
-            or any(s != 1 for s in strides):
+    offs, sizes, strides = (_static_slice(ins, a) for a in ("static_offsets", "static_sizes", "static_strides"))
+    if len(ins.operands) != 2 or offs is None or sizes is None or strides is None or offs[:2] != [0, 0] \
+            or sizes != list(st.shape) or sizes[:2] != list(dt.shape[:2]) or any(s != 1 for s in strides):
         return None
     return src, offs[2], offs[3]
 
@@ -2085,6 +2080,17 @@ def _chunks(size: int, tile: int) -> list[tuple[int | None, int]]:
             size -= part
         tile = tile // 2 if tile & (tile - 1) == 0 else 1 << (tile.bit_length() - 1)
     out[-1] = (None, out[-1][1])
+    return out
+
+
+def _parts(size: int, tile: int) -> list[tuple[int, int, int]]:
+    """(first, tile, count) of the parts of :func:`_chunks`: ``count`` tiles of ``tile`` from
+    ``first`` (a column panel loop each)."""
+    out, first = [], 0
+    for split, t in _chunks(size, tile):
+        cols = split if split is not None else size - first
+        out.append((first, t, cols // t))
+        first += cols
     return out
 
 

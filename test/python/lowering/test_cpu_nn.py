@@ -298,7 +298,7 @@ def test_transposed_tile_stores(xs, f, attrs, epilogue, level, monkeypatch):
 
 
 #: Stems (few input channels, a constant filter, a multiple of 8 filters): direct register tiles
-#: of positions by filters (codegen.conv_to_direct_rows). Rows of 20, 32, 5 and 11 positions give
+#: of positions by filters (codegen.conv_to_direct_rows). Rows of 20, 32, 4 and 11 positions give
 #: tile remainders at 8 (AVX-512) and 6 (AVX2, SSE) rows; 40 filters a 32 + 8 split at AVX-512
 #: (16 + 16 + 8 at AVX2); 16 and 32 filters one panel (two threads split the rows).
 DIRECT_ROWS = [
@@ -355,10 +355,10 @@ def test_direct_row_convolutions(xs, ws, attrs, epilogue, level, monkeypatch):
     assert stats["direct_rows"] == 1 and stats["row_im2col"] == 0 and stats["img2col"] == 0, stats
 
 
-#: 3x3 stride-1 convolutions Winograd F(2x2, 3x3) takes: tile rows of 4, 7 and 6 tiles (vectors
-#: of 4 with an overlapping last one; 16 at AVX-512 on the 14-tile rows), 40 filters (a 32 + 8
-#: panel split at AVX-512, 16 + 16 + 8 at AVX2), 64 x 64 channels at 28 x 28 (two threads: 7 row
-#: pairs each).
+#: 3x3 stride-1 convolutions Winograd F(2x2, 3x3) takes: rows of 4, 7, 6 and 14 tiles (input
+#: transform vectors of 4 tiles, the last overlapping the one before; 8 on the 14-tile rows at
+#: AVX-512 and AVX2), 40 filters (a 32 + 8 panel split at AVX-512, 16 + 16 + 8 at AVX2), 64 x 64
+#: channels at 28 x 28 (two threads: 7 row pairs each).
 WINOGRAD = [
     ((1, 8, 8, 8), 16),
     ((1, 16, 14, 14), 24),

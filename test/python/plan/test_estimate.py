@@ -166,7 +166,8 @@ def test_estimate_mirrors_the_codegen_thresholds():
 
     pairs = {"SHIFTED_MIN_COLUMNS": "_SHIFTED_MIN_COLUMNS", "ROWS_MIN_FILTERS": "_ROWS_MIN_FILTERS",
              "ROWS_MIN_CHANNELS": "_ROWS_MIN_CHANNELS", "ROW_IM2COL_MAX_K": "_ROW_IM2COL_MAX_K",
-             "POINTWISE_COLUMNS_MIN_WIDTH": "_POINTWISE_COLUMNS_MIN_WIDTH", "VECTOR_WINDOW_MAX_TAPS": "_MAX_TAPS"}
+             "POINTWISE_COLUMNS_MIN_WIDTH": "_POINTWISE_COLUMNS_MIN_WIDTH", "VECTOR_WINDOW_MAX_TAPS": "_MAX_TAPS",
+             "WINOGRAD_MAX_CF": "_WINOGRAD_MAX_CF", "TRANSPOSE_BLOCK": "_TRANSPOSE_BLOCK"}
     for mine, theirs in pairs.items():
         assert getattr(estimate, mine) == getattr(codegen, theirs), (mine, theirs)
 
