@@ -133,7 +133,7 @@ def main() -> int:
         _child(*args.child, args.runs)
         return 0
     from ge_mlir.frontend.torch import export_onnx
-    from ge_mlir.plan.report import memory_plan_svg
+    from ge_mlir.memory.report import memory_plan_svg
     from models import benchmark_models
     from tables import print_table
 

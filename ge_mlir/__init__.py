@@ -54,7 +54,7 @@ from .options import CompileOptions
 # that tools which only parse IR and run passes (ge-opt) do not pay for it.
 _LAZY = {"STAGES": "compiler", "CompiledModel": "compiler", "IOSpec": "compiler", "compile": "compiler",
          "GraphEngine": "compiler", "Graph": "compiler",
-         "ConfigError": "config", "estimate_memory": "compiler", "MemoryEstimate": "plan.estimate",
+         "ConfigError": "config", "estimate_memory": "compiler", "MemoryEstimate": "memory.estimate",
          "export_graph": "graph.export", "load": "artefact",
          "profile": "profiler", "ProfileReport": "profiler"}
 

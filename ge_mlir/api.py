@@ -30,7 +30,7 @@ def check_shape_literals(text: str, source: str = "<string>") -> None:
     With assertions enabled (as in the xtc wheels) MLIR aborts the process on
     e.g. ``dense<1.0> : tensor<4611686018427387904x2xf32>`` (element count
     overflow) or ``array<index: 1>`` (dense array of a non-int/float type).
-    Found by fuzzing (test/python/test_robustness.py); this check runs first.
+    Found by fuzzing (test/python/tools/test_robustness.py); this check runs first.
     """
     # Comments are blanked (same length, so positions stay right).
     text = re.sub(r"//[^\n]*", lambda m: " " * len(m.group(0)), text)

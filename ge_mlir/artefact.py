@@ -38,7 +38,7 @@ import numpy as np
 from ._version import __version__
 from .compiler import TARGET_STAGES, CompiledModel, IOSpec
 from .errors import ArtefactError
-from .ir.types import NUMPY_DTYPES, TensorSpec, numpy_dtype
+from .irutils.types import NUMPY_DTYPES, TensorSpec, numpy_dtype
 from .target import TARGETS, get_target
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "MANIFEST", "load", "read_manifest", "save"]

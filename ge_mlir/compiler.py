@@ -36,8 +36,8 @@ from mlir import ir
 from .api import parse_module, verify
 from .config import load_config, load_pass_modules, resolve_options
 from .errors import CompileError, ExecutionError
-from .ir.functions import io_names, pick_function, symbol_name
-from .ir.types import TensorSpec, check_arrays, tensor_spec
+from .irutils.functions import io_names, pick_function, symbol_name
+from .irutils.types import TensorSpec, check_arrays, tensor_spec
 from .options import CompileOptions, coerce_options
 from .passes.report import PassReport, instrument
 from .target import TARGETS as _TARGET_MODULES
@@ -136,7 +136,7 @@ class CompiledModel:
     #: order-independent bound (the most planned bytes a single op reads and writes). None otherwise.
     memory_plan: dict[str, Any] | None = None
     #: The memory estimate made on the optimized ge graph (``memory_estimation`` option;
-    #: :func:`estimate_memory` makes it alone), a :class:`~ge_mlir.plan.estimate.MemoryEstimate`. None otherwise.
+    #: :func:`estimate_memory` makes it alone), a :class:`~ge_mlir.memory.estimate.MemoryEstimate`. None otherwise.
     memory_estimate: Any = None
     #: ``ascendc``: the emitted Ascend C project.
     project_dir: Path | None = None
@@ -574,7 +574,7 @@ class GraphEngine:
         with ctx, ir.Location.unknown():
             fn = pick_function(module, graph.func_name)
             if self.options.memory_estimation and graph.stage == "optimized":
-                from .plan.estimate import estimate_function
+                from .memory.estimate import estimate_function
 
                 estimate = estimate_function(fn, strategy=self.options.memory_reuse_strategy or "aggressive",
                                              fuse_elementwise=self.options.fuse_elementwise,
@@ -770,19 +770,19 @@ def estimate_memory(
     ``model`` is anything :func:`compile` takes; it is imported and optimized the way
     ``compile`` does up to stage ``optimized`` (``options``: a :class:`CompileOptions` or a
     dict of its fields; ``input_shapes`` fixes ONNX input dimensions, like the option of that
-    name), then :func:`ge_mlir.plan.estimate.estimate_function` reads the graph: weights,
+    name), then :func:`ge_mlir.memory.estimate.estimate_function` reads the graph: weights,
     activation peak, lowering workspace, the program point of the peak and the largest
     tensors (docs/memory.md, "Estimation before compile"). ``in_place`` models the in-place
     reuse of dying elementwise inputs. The planner strategy is the options' (or the config's)
     ``memory_reuse_strategy``, else ``aggressive``, as the compile would plan.
 
-    Returns a :class:`~ge_mlir.plan.estimate.MemoryEstimate` (``print`` it for a table,
+    Returns a :class:`~ge_mlir.memory.estimate.MemoryEstimate` (``print`` it for a table,
     ``.to_json()``); its ``import_seconds`` is the import and optimization time, ``seconds``
     the estimate's own. Raises the errors :func:`compile` raises for the same model and options.
     """
     import dataclasses
 
-    from .plan.estimate import estimate_function
+    from .memory.estimate import estimate_function
 
     options = coerce_options(options)
     if input_shapes is not None:

@@ -124,7 +124,7 @@ def _ge_op(ck: _Checker, key: str, name: Any) -> str:
         raise ck.fail(key, f"expected an op name such as \"Conv\" or \"ge.conv2d\", got {_shown(name)}")
     if name in ops:
         return name
-    from .ir.ge_ops import ONNX_OP_TO_GE
+    from .irutils.ge_ops import ONNX_OP_TO_GE
 
     known = ONNX_OP_TO_GE.get(name)
     if known:

@@ -11,7 +11,7 @@ from .errors import CompileError
 __all__ = ["CompileOptions", "MEMORY_REUSE_STRATEGIES", "coerce_options"]
 
 #: ``memory_reuse_strategy`` values: ``aggressive`` (best of all), then each planner strategy
-#: (the names of ``ge_mlir.plan.planner.STRATEGIES``, checked equal by the plan tests).
+#: (the names of ``ge_mlir.memory.planner.STRATEGIES``, checked equal by the plan tests).
 #: Most threads ``num_threads`` accepts.
 MAX_THREADS = 4096
 

@@ -32,7 +32,7 @@ import numpy as np
 from .compiler import CompiledModel, _Progress
 from .compiler import compile as _compile
 from .errors import CompileError, ExecutionError
-from .ir.types import check_arrays, random_arrays
+from .irutils.types import check_arrays, random_arrays
 from .options import CompileOptions, coerce_options
 
 __all__ = ["LatencyStats", "MemoryStats", "OpProfile", "ProfileReport", "profile", "random_inputs"]

@@ -107,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if missing and not args.random_inputs:
                 raise GeMlirError(f"missing input(s) {', '.join(missing)} (give --inputs or --random-inputs)")
             if missing:
-                from ge_mlir.ir.types import random_arrays
+                from ge_mlir.irutils.types import random_arrays
 
                 inputs.update(random_arrays([s for s in model.plan.inputs if s.name in missing], 0))
         walls = []

@@ -8,7 +8,7 @@ residual block with a strided 1x1 downsample, pooling and a Gemm head), compiled
     python utils/gen-graph-picture.py          # rewrite docs/resnet_block.optimized.svg
     python utils/gen-graph-picture.py -o x.svg # elsewhere
 
-test/python/test_graph_export.py checks that the committed picture shows what the code draws.
+test/python/graph/test_graph_export.py checks that the committed picture shows what the code draws.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ domains (onnxruntime contrib ops, ...) are listed after the table.
     utils/gen-onnx-ops-doc.py -o -            # print it
     utils/gen-onnx-ops-doc.py --check         # exit 1 if docs/onnx_ops.md is stale
 
-test/python/test_onnx_ops_doc.py fails when the committed file differs from
+test/python/frontend/test_onnx_ops_doc.py fails when the committed file differs from
 this script's output: rerun it after adding or changing converters (or after
 upgrading onnx).
 """

@@ -9,7 +9,7 @@
 * :func:`diff_graphs`: which ops a pass (or a stage) removed, added or changed;
 * :class:`GraphDumper`: the dumps of ``ge-compile --dump-graph`` and ``GE_MLIR_DUMP_GRAPH``.
 
-Layer 4 (docs/architecture.md): it reads IR through ``ge_mlir.ir`` and parses text through
+Layer 4 (docs/architecture.md): it reads IR through ``ge_mlir.irutils`` and parses text through
 ``ge_mlir.api``; ``compile`` (layer 6) and the tools (layer 7) call it. Formats and the JSON
 schema: docs/graphs.md.
 """

@@ -31,9 +31,9 @@ import numpy as np
 from mlir import ir
 
 from ..errors import GraphExportError
-from ..ir.constants import read_resource_bytes
-from ..ir.functions import io_names
-from ..ir.types import NUMPY_DTYPES
+from ..irutils.constants import read_resource_bytes
+from ..irutils.functions import io_names
+from ..irutils.types import NUMPY_DTYPES
 from .model import attribute_value, fused_parts, is_resource, location_info, operand_names
 
 __all__ = ["DEFAULT_OPSET", "FUSED_MODES", "SUPPORTED_OPS", "to_onnx"]

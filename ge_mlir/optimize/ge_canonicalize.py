@@ -12,8 +12,8 @@ from mlir.rewrite import (
 )
 
 from ..passes.registry import Option, Pass, PassFailure, register_pass
-from ..ir.attrs import attr_ints
-from ..ir.patterns import count_ops, defining_op, pattern
+from ..irutils.attrs import attr_ints
+from ..irutils.patterns import count_ops, defining_op, pattern
 
 # Element types that hold every value of the narrower type exactly, so a
 # cast a -> b -> a is the identity. (Float -> wider float, int -> wider int.)

@@ -45,8 +45,8 @@ from .ge_canonicalize import (
     fold_single_concat,
     fold_single_split,
 )
-from ..ir.attrs import attr_ints
-from ..ir.patterns import apply_without_folding, count_ops, defining_op, pattern
+from ..irutils.attrs import attr_ints
+from ..irutils.patterns import apply_without_folding, count_ops, defining_op, pattern
 
 RESHAPE_LIKE = ("ge.reshape", "ge.flatten", "ge.squeeze", "ge.unsqueeze")
 

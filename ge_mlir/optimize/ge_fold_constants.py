@@ -39,7 +39,7 @@ from mlir.dialects import func
 from mlir.passmanager import PassManager
 
 from ..passes.registry import Option, Pass, register_pass
-from ..ir.patterns import count_ops, defining_op
+from ..irutils.patterns import count_ops, defining_op
 
 #: Cheap "shape-like" ops: folded even when ``aggressive=false``.
 DATA_MOVEMENT_OPS = frozenset(

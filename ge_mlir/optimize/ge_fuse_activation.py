@@ -25,8 +25,8 @@ from __future__ import annotations
 from mlir import ir
 from mlir.rewrite import PatternRewriter
 
-from ..ir.attrs import attr_float
-from ..ir.ge_ops import activation_of, recreate
+from ..irutils.attrs import attr_float
+from ..irutils.ge_ops import activation_of, recreate
 from ..passes.fusion import FusionPass, FusionPattern
 from ..passes.registry import Option, PassFailure, register_pass
 

@@ -22,9 +22,9 @@ import numpy as np
 from mlir import ir
 from mlir.rewrite import PatternRewriter
 
-from ..ir.attrs import attr_enum
-from ..ir.constants import constant_array, constant_op, make_constant, tensor_type
-from ..ir.ge_ops import activation_of, conv_parts, recreate, recreate_conv
+from ..irutils.attrs import attr_enum
+from ..irutils.constants import constant_array, constant_op, make_constant, tensor_type
+from ..irutils.ge_ops import activation_of, conv_parts, recreate, recreate_conv
 from ..passes.fusion import FusionPass, FusionPattern
 from ..passes.registry import Option, register_pass
 

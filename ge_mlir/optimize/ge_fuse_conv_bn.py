@@ -10,7 +10,7 @@ The folding is computed at compile time with numpy (in f64 for f64 ops, f32
 otherwise, then rounded to the op's element type) and stored in new
 ``ge.constant`` ops. ``dense<...>`` constants are read directly;
 ``dense_resource`` f32/f64 blobs are read through the MLIR C API (see
-:mod:`ge_mlir.ir.constants`). When only the filter is unreadable
+:mod:`ge_mlir.irutils.constants`). When only the filter is unreadable
 (an f16/bf16 blob, or one above the size limit) the folded filter is built as
 ``ge.mul(W, f')`` with ``f'`` a [C, 1, 1, 1] constant, for constant folding to
 finish later.
@@ -25,9 +25,9 @@ import numpy as np
 from mlir import ir
 from mlir.rewrite import PatternRewriter
 
-from ..ir.attrs import attr_enum
-from ..ir.constants import constant_array, constant_op, make_constant, tensor_type
-from ..ir.ge_ops import activation_of, conv_parts, recreate_conv
+from ..irutils.attrs import attr_enum
+from ..irutils.constants import constant_array, constant_op, make_constant, tensor_type
+from ..irutils.ge_ops import activation_of, conv_parts, recreate_conv
 from ..passes.fusion import FusionPass, FusionPattern
 from ..passes.registry import Option, register_pass
 

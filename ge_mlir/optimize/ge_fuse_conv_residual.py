@@ -19,8 +19,8 @@ from __future__ import annotations
 from mlir import ir
 from mlir.rewrite import PatternRewriter
 
-from ..ir.ge_ops import activation_of, conv_parts, recreate_conv
-from ..ir.patterns import single_use
+from ..irutils.ge_ops import activation_of, conv_parts, recreate_conv
+from ..irutils.patterns import single_use
 from ..passes.fusion import FusionPass, FusionPattern
 from ..passes.registry import register_pass
 

@@ -36,9 +36,9 @@ import numpy as np
 from mlir import ir
 from mlir.rewrite import PatternRewriter
 
-from ..ir.attrs import attr_ints
-from ..ir.constants import constant_array, make_constant, tensor_type
-from ..ir.patterns import defining_op, single_use
+from ..irutils.attrs import attr_ints
+from ..irutils.constants import constant_array, make_constant, tensor_type
+from ..irutils.patterns import defining_op, single_use
 from ..passes.fusion import FusionPass, FusionPattern
 from ..passes.registry import Option, register_pass
 

@@ -46,10 +46,10 @@ import numpy as np
 from mlir import ir
 from mlir.rewrite import PatternRewriter, RewritePatternSet
 
-from ..ir.attrs import attr_enum
+from ..irutils.attrs import attr_enum
 from ..passes.registry import Option, Pass, PassFailure, register_pass
-from ..ir.constants import constant_array, constant_op, make_constant
-from ..ir.patterns import apply_without_folding, defining_op, pattern
+from ..irutils.constants import constant_array, constant_op, make_constant
+from ..irutils.patterns import apply_without_folding, defining_op, pattern
 
 #: Ops with a ``data_format`` attribute the pass can move to another format.
 SENSITIVE = ("conv2d", "conv_transpose2d", "max_pool2d", "avg_pool2d", "global_avg_pool",

@@ -27,8 +27,8 @@ from mlir import ir
 from mlir.dialects import func as func_d
 
 from ..errors import CompileError, ExecutionError, GeMlirError
-from ..ir.constants import constant_array
-from ..ir.functions import io_names
+from ..irutils.constants import constant_array
+from ..irutils.functions import io_names
 from ..partition import sharding as sh
 from ..partition.plan import ExecutionPlan
 
@@ -220,7 +220,7 @@ def _reduction(op: ir.Operation, rank: int) -> str:
 
 
 def _numpy_dtype(t: ir.Type) -> Any:
-    from ..ir.types import NUMPY_DTYPES
+    from ..irutils.types import NUMPY_DTYPES
 
     name = str(t)
     if name not in NUMPY_DTYPES:

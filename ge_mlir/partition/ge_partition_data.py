@@ -15,7 +15,7 @@ from __future__ import annotations
 from mlir import ir
 
 from ..errors import PassFailure
-from ..ir.functions import io_names
+from ..irutils.functions import io_names
 from ..passes.registry import Option, Pass, register_pass
 from . import sharding as sh
 

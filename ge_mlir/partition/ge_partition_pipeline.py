@@ -24,7 +24,7 @@ from mlir import ir
 from mlir.dialects import func as func_d
 
 from ..errors import PassFailure
-from ..ir.patterns import defining_op
+from ..irutils.patterns import defining_op
 from ..passes.registry import Option, Pass, register_pass
 from . import sharding as sh
 from .cost import op_cost

@@ -29,7 +29,7 @@ import numpy as np
 from mlir import ir
 
 from ..errors import PassFailure
-from ..ir.constants import constant_array, make_constant
+from ..irutils.constants import constant_array, make_constant
 from ..passes.registry import Option, Pass, register_pass
 from . import sharding as sh
 from .strategy import ParallelWarning

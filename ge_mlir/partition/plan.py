@@ -24,7 +24,7 @@ from typing import Any
 from mlir import ir
 
 from ..errors import CompileError, GeMlirError
-from ..ir.functions import pick_function
+from ..irutils.functions import pick_function
 from . import scheduler as sched
 from . import sharding as sh
 from .cost import value_bytes
@@ -247,7 +247,7 @@ def _drop_batch_grid(module: ir.Operation) -> dict[str, Any]:
     constant ``zeros_like(ids)``) comes out sliced per piece: it becomes an input of the
     function (``ge.batch_constant.<i>``) that the runtime splits like the others, and its value
     is returned here. Anything else on @ge_data is refused."""
-    from ..ir.constants import constant_array
+    from ..irutils.constants import constant_array
 
     hoisted: dict[str, Any] = {}
     for fn in sh.functions(module):
@@ -332,7 +332,7 @@ def _analyse(plan: ExecutionPlan) -> None:
 
 def _memory_of(fn: ir.Operation) -> tuple[int, int, int]:
     """(weight bytes this rank holds, activation peak estimate, communication buffer bytes)."""
-    from ..plan.estimate import estimate_function
+    from ..memory.estimate import estimate_function
 
     weights = comm = 0
     sliced: set[int] = set()

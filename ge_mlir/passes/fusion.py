@@ -25,7 +25,7 @@ a :meth:`FusionPass.prepare` check). Either way it has the options ``enable``
 applies its patterns with MLIR's greedy driver without folding or constant
 CSE (the pass does exactly what its patterns say), and counts each rewrite in
 ``stats["rewrites"]`` (0 when nothing fused) and under the pattern's counter.
-Rewrites obey ge-bisect's rewrite budget (:func:`ge_mlir.ir.patterns.rewrite_budget`);
+Rewrites obey ge-bisect's rewrite budget (:func:`ge_mlir.irutils.patterns.rewrite_budget`);
 an exception raised by a pattern fails the pass as that exception, and
 non-convergence within ``max-iterations`` as ``PassFailure``.
 
@@ -48,7 +48,7 @@ from mlir.rewrite import (
 
 from .._log import get_logger
 from ..errors import GeMlirError, node_name
-from ..ir.patterns import (
+from ..irutils.patterns import (
     active_budget,
     apply_without_folding,
     defining_op,

@@ -51,7 +51,7 @@ the node, its op and the reason) when it would leave invalid IR:
 Rewrites and ge-bisect. The edits that change what the graph computes (``replace_all_uses_with``,
 ``replace_with``, ``set_input``, attribute writes) are the pass's rewrites: counted in
 ``stats["rewrites"]`` (``nodes-created`` and ``nodes-removed`` are detail counters) and recorded
-under ge-bisect's rewrite budget (:func:`ge_mlir.ir.patterns.rewrite_budget`) with the node they
+under ge-bisect's rewrite budget (:func:`ge_mlir.irutils.patterns.rewrite_budget`) with the node they
 change and the graph function's name as the pattern. Once the budget is spent those edits are
 skipped, as is the removal of a node they would have freed, and nodes created by the pass that
 end up unused are erased, so a budget-limited run is the same pass stopped after ``n`` rewrites.
@@ -72,8 +72,8 @@ from mlir import ir
 from mlir.rewrite import PatternRewriter, RewritePatternSet, walk_and_apply_patterns
 
 from ..errors import Diagnostic, GraphEditError, PassFailure, node_name
-from ..ir.functions import io_names, symbol_name
-from ..ir.patterns import active_budget, op_identity
+from ..irutils.functions import io_names, symbol_name
+from ..irutils.patterns import active_budget, op_identity
 from .registry import Option, Pass, register_pass
 
 __all__ = [
@@ -81,10 +81,10 @@ __all__ = [
 ]
 
 
-# ge_mlir.ir.constants and ge_mlir.ir.types are imported where used: ir.types loads ml_dtypes
+# ge_mlir.irutils.constants and ge_mlir.irutils.types are imported where used: ir.types loads ml_dtypes
 # (over a second), and user pass modules import this module at start-up.
 def numpy_dtype(elem: Any) -> np.dtype | None:
-    from ..ir.types import numpy_dtype as numpy_dtype_of
+    from ..irutils.types import numpy_dtype as numpy_dtype_of
 
     return numpy_dtype_of(elem)
 
@@ -191,7 +191,7 @@ _ARRAY_ATTRS = tuple(getattr(ir, n) for n in (
 
 def _elements_value(attr: ir.Attribute) -> Any:
     """Dense elements as numpy (when numpy holds them and they are not huge), else the attribute."""
-    from ..ir.constants import MAX_READ_BYTES
+    from ..irutils.constants import MAX_READ_BYTES
 
     try:
         dense = attr if isinstance(attr, ir.DenseElementsAttr) else ir.DenseElementsAttr(attr)
@@ -213,7 +213,7 @@ def attribute_value(attr: ir.Attribute, op: ir.Operation | None = None) -> Any:
     name of a ge enum (``#ge.act<relu>`` -> ``"relu"``), numpy for constants, ``ir.Type`` for type
     attributes; anything else stays an ``ir.Attribute``."""
     if op is not None and op.name == "ge.constant" and len(op.results) == 1:
-        from ..ir.constants import constant_array
+        from ..irutils.constants import constant_array
 
         arr = constant_array(op.results[0])  # dense, or a readable f16/f32/f64 resource blob
         if arr is not None:

@@ -194,7 +194,7 @@ def unregister_pass(name: str) -> type[Pass] | None:
 #: lives in ``<package>.ge_x_y``. Named, not imported, so that this layer
 #: depends on none of them and a pipeline imports only the passes it runs.
 BUILTIN_PASS_PACKAGES: tuple[str, ...] = (
-    "ge_mlir.optimize", "ge_mlir.partition", "ge_mlir.plan", "ge_mlir.target.cpu", "ge_mlir.target.ascendc",
+    "ge_mlir.optimize", "ge_mlir.partition", "ge_mlir.memory", "ge_mlir.target.cpu", "ge_mlir.target.ascendc",
 )
 #: Passes registered per defining module: importing a module registers its passes
 #: once, and a registry swapped out and back (tests) gets them again from here.

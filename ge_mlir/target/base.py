@@ -20,7 +20,7 @@ import numpy as np
 from mlir import ir
 
 from ..errors import ArtefactError
-from ..ir.types import TensorSpec
+from ..irutils.types import TensorSpec
 from ..options import CompileOptions
 
 __all__ = ["Target", "TargetResult"]

@@ -10,7 +10,7 @@ pipeline (``ge_mlir.optimize.default_pipeline.default_pipeline`` under the confi
 compiled without further optimization. When their outputs differ (``allclose``
 per output, tolerances per dtype), ge-bisect binary-searches the pipeline
 prefixes for the first pass that makes them differ, then binary-searches the
-number of rewrites that pass may apply (``ge_mlir.ir.patterns.rewrite_budget``)
+number of rewrites that pass may apply (``ge_mlir.irutils.patterns.rewrite_budget``)
 for the first rewrite that breaks the numerics, and names its op and location
 (the ONNX node). The report shows what that pass did to the graph (the ops it
 removed, added or changed: ``ge_mlir.graph.diff_graphs``). Exit status: 0 no
@@ -85,7 +85,7 @@ class BisectResult:
     #: Budget-aware rewrites the bad pass applied (None: not bisected).
     rewrites_total: int | None = None
     #: The first rewrite of the bad pass after which the outputs differ.
-    first_bad_rewrite: Any = None  # ge_mlir.ir.patterns.RewriteRecord
+    first_bad_rewrite: Any = None  # ge_mlir.irutils.patterns.RewriteRecord
     #: Every rewrite the bad pass applied (unlimited run), in order.
     rewrites: list[Any] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
@@ -141,7 +141,7 @@ class BisectResult:
 
 def random_inputs(specs: Sequence[Any], seed: int = 0) -> dict[str, np.ndarray]:
     """Seeded random arrays for the model inputs (``IOSpec``s; integers in [0, 4))."""
-    from ge_mlir.ir.types import random_arrays
+    from ge_mlir.irutils.types import random_arrays
 
     return random_arrays(specs, seed, int_high=4)
 
@@ -224,7 +224,7 @@ class _Runner:
         from mlir import ir
 
         from ge_mlir.api import parse_module, run_pipeline
-        from ge_mlir.ir.patterns import rewrite_budget
+        from ge_mlir.irutils.patterns import rewrite_budget
 
         with ir.Context(), ir.Location.unknown():
             module = parse_module(text)

@@ -34,12 +34,12 @@ import numpy as np
 
 from ge_mlir.artefact import load
 from ge_mlir.compiler import TARGET_STAGES, TARGETS, CompiledModel, compile, estimate_memory
-from ge_mlir.plan.report import memory_plan_json, memory_plan_svg, memory_table
+from ge_mlir.memory.report import memory_plan_json, memory_plan_svg, memory_table
 from ge_mlir.profiler import profile
 from ge_mlir.target.ascendc.target import RUN_ON
 from ge_mlir.errors import GeMlirError
 from ge_mlir.options import MEMORY_REUSE_STRATEGIES
-from ge_mlir.ir.types import random_arrays
+from ge_mlir.irutils.types import random_arrays
 from ge_mlir.tools.ge_import_onnx import parse_shape
 
 
@@ -74,7 +74,7 @@ def _memory_report(model: CompiledModel, args: argparse.Namespace, out) -> None:
         return
     out.write(memory_table(plan))
     if "recompute" in plan:
-        from ge_mlir.plan.ge_rematerialize import recompute_table
+        from ge_mlir.memory.ge_rematerialize import recompute_table
 
         out.write(recompute_table(plan["recompute"]))
     path = args.memory_report

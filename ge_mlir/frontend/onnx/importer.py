@@ -24,7 +24,7 @@ from mlir import ir
 from mlir.dialects import func
 
 from ...errors import OnnxImportError, UnsupportedOpsError, node_name
-from ...ir.types import is_narrow
+from ...irutils.types import is_narrow
 from ...dialects import ge  # noqa: F401  (loads the dialect)
 from . import registry as reg
 from . import validate as _validate_mod

@@ -23,7 +23,7 @@ import numpy as np
 from mlir import ir
 
 from ...errors import OnnxImportError
-from ...ir.types import NUMPY_DTYPES, element_bytes
+from ...irutils.types import NUMPY_DTYPES, element_bytes
 
 Converter = Callable[["NodeContext"], Any]
 

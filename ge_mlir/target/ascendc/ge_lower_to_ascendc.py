@@ -36,11 +36,11 @@ from mlir import ir
 
 from ...dialects.ascendc import KernelKindAttr, QueueType, TargetAttr, TBufType, position_memory
 from ...errors import Unsupported
-from ...ir.attrs import attr_bool, attr_enum, attr_float, attr_int, attr_ints
-from ...ir.constants import constant_array, constant_op, read_resource_array
-from ...ir.functions import io_names
-from ...ir.patterns import defining_op
-from ...ir.types import NUMPY_DTYPES
+from ...irutils.attrs import attr_bool, attr_enum, attr_float, attr_int, attr_ints
+from ...irutils.constants import constant_array, constant_op, read_resource_array
+from ...irutils.functions import io_names
+from ...irutils.patterns import defining_op
+from ...irutils.types import NUMPY_DTYPES
 from ...passes.registry import Option, Pass, PassFailure, register_pass
 from . import kernels as K
 from . import kernels_copy as KC
@@ -484,7 +484,7 @@ def lower_matmul(low: Lowering, op: ir.Operation) -> None:
 
 
 def lower_conv2d(low: Lowering, op: ir.Operation) -> None:
-    from ...ir.ge_ops import conv_parts
+    from ...irutils.ge_ops import conv_parts
 
     x, w, bias, residual = conv_parts(op)
     if attr_int(op, "groups", 1) != 1:
@@ -538,7 +538,7 @@ def lower_conv2d(low: Lowering, op: ir.Operation) -> None:
 
 
 def lower_depthwise_conv2d(low: Lowering, op: ir.Operation) -> None:
-    from ...ir.ge_ops import conv_parts
+    from ...irutils.ge_ops import conv_parts
 
     x, w, bias, residual = conv_parts(op)
     groups = attr_int(op, "groups", 1)
@@ -941,7 +941,7 @@ def lower_resize(low: Lowering, op: ir.Operation) -> None:
     """Separable: per resized axis, one gather per tap (compile-time source indices from the ONNX
     coordinate transform) and, for linear and cubic taps, one vector kernel summing the gathered
     tensors times their weights (a per-index weight: a "col" operand, or a "row" one on the last axis)."""
-    from ...ir.resize import resize_tables
+    from ...irutils.resize import resize_tables
 
     x = op.operands[0]
     in_shape, out_shape = _shape(x), _shape(op.results[0])

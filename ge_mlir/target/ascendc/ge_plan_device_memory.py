@@ -7,13 +7,13 @@ the first to the last ``ascendc.launch`` that uses it, counted in launch order. 
 launch ranges do not intersect may share bytes: the launches run one after another on one
 stream, so a kernel that writes a tensor starts after every kernel that read the tensor
 before it in those bytes has finished. The offsets come from
-:func:`ge_mlir.plan.planner.plan` (``strategy=aggressive``: the smallest arena of every
+:func:`ge_mlir.memory.planner.plan` (``strategy=aggressive``: the smallest arena of every
 strategy), the same planner and checker as the CPU target's ``ge-plan-memory``.
 
 Each tensor reserves the documented piece of a carved-up ``aclrtMalloc`` block,
 ``ALIGN_UP(bytes, 32) + 32`` bytes, at an offset that is a multiple of the SoC preset's
 ``gm_align`` (64 B; ``ge_mlir.target.ascendc.targets``). Every plan is verified by the
-independent checker (:func:`ge_mlir.plan.checker.check_plan`) before anything is written.
+independent checker (:func:`ge_mlir.memory.checker.check_plan`) before anything is written.
 
 Results: an ``offset`` (i64, bytes into the arena) on each ``gm_alloc`` and the plan on the
 ``ascendc.host`` as ``ge.memory_plan`` (the CPU target's keys: ``arena``, ``strategy``,
@@ -32,10 +32,10 @@ from mlir import ir
 
 from ...errors import PassFailure, PlanError
 from ...passes.registry import Option, Pass, register_pass
-from ...plan.buffers import Buffer, Plan
-from ...plan.checker import check_plan
-from ...plan.ge_plan_memory import MEMORY_PLAN_ATTR
-from ...plan.planner import STRATEGIES, lower_bound, no_reuse, plan
+from ...memory.buffers import Buffer, Plan
+from ...memory.checker import check_plan
+from ...memory.ge_plan_memory import MEMORY_PLAN_ATTR
+from ...memory.planner import STRATEGIES, lower_bound, no_reuse, plan
 from .targets import gm_align, gm_segment_bytes
 
 __all__ = ["OFFSET_ATTR", "DeviceTensor", "check_device_plan", "device_tensors"]

@@ -44,7 +44,7 @@ from mlir.dialects import arith, scf
 from ...dialects import ascendc
 from ...dialects.ascendc import GlobalTensorType, LocalTensorType, QueueType, TBufType
 from ...errors import Unsupported
-from ...ir.types import NUMPY_DTYPES
+from ...irutils.types import NUMPY_DTYPES
 
 #: Unified-buffer bytes a kernel plans for (the target's UB minus headroom for
 #: reduction scratch and alignment); :func:`ub_budget` sets it per compile.

@@ -13,8 +13,8 @@ from mlir import ir
 
 from ...errors import CompileError
 from ...options import CompileOptions
-from ...plan.budget import check_budget
-from ...plan.ge_plan_memory import read_memory_plan
+from ...memory.budget import check_budget
+from ...memory.ge_plan_memory import read_memory_plan
 from ..base import StageCallback, Target, TargetResult
 
 #: Where an ``ascendc`` compile can run: the CPU shim (g++), nowhere (only

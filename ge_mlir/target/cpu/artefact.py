@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import ArtefactError, ExecutionError
-from ...ir.types import TensorSpec
+from ...irutils.types import TensorSpec
 
 __all__ = ["LEVEL_FEATURES", "host_cpu", "load_native", "missing_features", "save_native"]
 

@@ -47,8 +47,8 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import linalg, tensor
 
-from ...ir.patterns import clone_mapped
-from ...ir.windows import clamped_max_window_ok
+from ...irutils.patterns import clone_mapped
+from ...irutils.windows import clamped_max_window_ok
 
 _TAG = "ge.cpu_tile"
 #: The ops of one own tile loop nest (a convolution's or a packed-B matmul's) that the transform
@@ -133,7 +133,7 @@ def _array_constant(array: np.ndarray, elem: ir.Type, name: str) -> ir.Value:
     """An ``arith.constant`` holding ``array`` (a weight laid out for the kernels at compile time)."""
     from mlir.dialects import arith
 
-    from ...ir.constants import elements_attr
+    from ...irutils.constants import elements_attr
 
     attr = elements_attr(array, elem, name)
     return arith.constant(attr.type, attr)
@@ -765,7 +765,7 @@ def conv_to_shifted_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: in
     14 x 14 with ReLU6 0.169 -> 0.107 ms: no [C, HW] row stride, the epilogue in the tile). False
     when it does not apply (also when the filter is not a constant, has fewer than
     ``_ROWS_MIN_FILTERS`` rows or fewer than ``_ROWS_MIN_CHANNELS`` input channels)."""
-    from ...ir.constants import constant_array
+    from ...irutils.constants import constant_array
 
     operands = _float_conv_operands(op)
     if operands is None:
@@ -915,7 +915,7 @@ def _transposed_tile_conv(op: ir.Operation, tile_m: int, tile_n: int):
     tiles :func:`_store_rows_transposed` can store: f32, batch 1, a constant filter of a multiple
     of 8 filters, tiles of at most 8 rows by a multiple of 8 columns (every JIT CPU's tile; the
     estimate assumes it), an output that starts as zeros and an epilogue of vector code; else None."""
-    from ...ir.constants import constant_array
+    from ...irutils.constants import constant_array
 
     operands = _float_conv_operands(op)
     if operands is None:
@@ -1262,7 +1262,7 @@ def matmul_to_packed_panels(op: ir.Operation, tile_m: int, tile_n: int, threads:
     apply (B not a constant, fewer than ``_PACKED_MIN_ROWS`` rows, mixed or other element types)."""
     from mlir.dialects import arith, scf
 
-    from ...ir.constants import constant_array, constant_op, read_resource_array
+    from ...irutils.constants import constant_array, constant_op, read_resource_array
 
     if op.name != "linalg.matmul" or len(op.operands) != 3 or len(op.results) != 1:
         return False
@@ -1818,7 +1818,7 @@ def window_to_vectors(op: ir.Operation, lanes: int, threads: int) -> bool:
     element and the epilogue as its own pass: MobileNetV2's depthwise layers ran 2-4.6x slower than
     onnxruntime's (1.46 of 4.9 ms). A max pool of an input padded with -inf whose windows all
     overlap the input reads the input in place, taps past its edges clamped onto the edge
-    (:mod:`ge_mlir.ir.windows`): border vectors read the columns their taps span once and shuffle
+    (:mod:`ge_mlir.irutils.windows`): border vectors read the columns their taps span once and shuffle
     the taps out; the padded buffer and its fill go. False when it does not apply (not f32, not a
     fresh output, a one-column output, a row stride other than 1 or 2, stride 2 with dilation)."""
     from mlir.dialects import arith, scf, vector
@@ -2368,7 +2368,7 @@ def _spread_constant_rows(op: ir.Operation) -> bool:
     in lines is coprime with any power-of-two set count: B stored as ``[K, N + 16]`` spreads the
     rows over all sets; the matmul reads the ``[K, N]`` slice (a 128 x 256 x 8192 product: 143 ->
     179 GFLOP/s, 128 x 256 x 2048: 194 -> 240). Constants only: their layout is ours to choose."""
-    from ...ir.constants import constant_array
+    from ...irutils.constants import constant_array
 
     b = op.operands[1]
     bt = _static(b.type)

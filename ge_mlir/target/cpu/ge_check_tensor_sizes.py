@@ -20,7 +20,7 @@ import os
 from mlir import ir
 
 from ...errors import ExecutionError, PassFailure, format_location
-from ...ir.types import tensor_bytes
+from ...irutils.types import tensor_bytes
 from ...passes.registry import Option, Pass, register_pass
 
 _INT64_MAX = 2**63 - 1

@@ -40,7 +40,7 @@ from mlir.dialects import math as mmath
 
 from ...dialects import ge
 from ...errors import PassFailure
-from ...ir.types import NARROW_DTYPES, is_narrow, narrow_float_max
+from ...irutils.types import NARROW_DTYPES, is_narrow, narrow_float_max
 from ...passes.registry import Pass, register_pass
 from .lowering.common import const, elementwise, kind, signless
 from .lowering.elementwise import cast_body

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from mlir import ir
 
-from ...ir.constants import read_resource
+from ...irutils.constants import read_resource
 from ...passes.registry import Pass, register_pass
 
 _FLOATS = ("f16", "bf16", "f32", "f64")

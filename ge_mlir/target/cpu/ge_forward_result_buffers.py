@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from mlir import ir
 
-from ...ir.patterns import defining_op
+from ...irutils.patterns import defining_op
 from ...passes.registry import Pass, register_pass
 
 

@@ -27,7 +27,7 @@ from mlir import ir
 from mlir.dialects import linalg
 
 from ...errors import PassFailure
-from ...ir.patterns import clone_mapped, defining_op
+from ...irutils.patterns import clone_mapped, defining_op
 from ...passes.registry import Pass, register_pass
 
 

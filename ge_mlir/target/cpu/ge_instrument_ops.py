@@ -39,7 +39,7 @@ from mlir.dialects import arith, func, llvm, memref, scf
 
 from ..._log import get_logger
 from ...errors import node_name
-from ...ir.functions import symbol_name
+from ...irutils.functions import symbol_name
 from ...passes.registry import Pass, register_pass
 
 #: The function attribute describing the profile buffer and its regions.

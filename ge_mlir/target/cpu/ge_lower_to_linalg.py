@@ -23,7 +23,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.rewrite import PatternRewriter, RewritePatternSet, walk_and_apply_patterns
 
-from ...ir.patterns import pattern
+from ...irutils.patterns import pattern
 from ...passes.registry import Option, Pass, PassFailure, register_pass
 from .lowering import data_movement, elementwise, nn, reductions  # noqa: F401  (register the lowerings)
 from .lowering.common import Unsupported, registered_lowerings

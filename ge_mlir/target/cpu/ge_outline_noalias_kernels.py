@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from mlir import ir
 
-from ...ir.patterns import defining_op
-from ...ir.types import tensor_bytes
+from ...irutils.patterns import defining_op
+from ...irutils.types import tensor_bytes
 from ...passes.registry import Pass, register_pass
 
 #: Function attribute: the positions of the noalias data pointers among the LLVM arguments.

@@ -19,13 +19,13 @@ from mlir import ir
 
 from ...api import run_pipeline
 from ...errors import ExecutionError, PassFailedError, VerificationError
-from ...ir.functions import pick_function, symbol_name
+from ...irutils.functions import pick_function, symbol_name
 
-from ...ir.types import TensorSpec, check_arrays, element_bytes, tensor_spec
+from ...irutils.types import TensorSpec, check_arrays, element_bytes, tensor_spec
 # The passes own the workspace attribute and the memory limit; the runner
 # allocates what they planned and checked.
 from .ge_check_tensor_sizes import WORKSPACE_LIMIT_ENV, workspace_limit
-from ...plan.ge_plan_memory import WORKSPACE_ATTR, read_memory_plan
+from ...memory.ge_plan_memory import WORKSPACE_ATTR, read_memory_plan
 from .target import CpuTarget
 
 #: Tensors to buffers (BUILD_NOTES, LLVM 22): results become caller-allocated

@@ -17,11 +17,11 @@ from typing import Any
 from mlir import ir
 
 from ...errors import CompileError
-from ...ir.functions import pick_function
-from ...ir.types import TensorSpec
+from ...irutils.functions import pick_function
+from ...irutils.types import TensorSpec
 from ...options import CompileOptions
-from ...plan.budget import budget_bytes, check_budget
-from ...plan.ge_plan_memory import read_memory_plan
+from ...memory.budget import budget_bytes, check_budget
+from ...memory.ge_plan_memory import read_memory_plan
 from ..base import StageCallback, Target, TargetResult
 
 #: How many ge-level targets :func:`fit_budget` tries before giving up.
@@ -94,10 +94,10 @@ class CpuTarget(Target):
 def cpu_scratch_bytes(op: ir.Operation) -> int:
     """Bytes the CPU lowering of ``op`` holds besides its operands and results, at most at once:
     the scratch model ``ge-rematerialize`` is given here. From the estimator's lowering model
-    (:func:`ge_mlir.plan.estimate.lowering_model`): padded input copies, im2col matrices, row
+    (:func:`ge_mlir.memory.estimate.lowering_model`): padded input copies, im2col matrices, row
     copies and accumulators of convolutions and matmuls, statistics of normalizations, summed per
     step of the op's lowering, the largest step."""
-    from ...plan.estimate import STEPS, lowering_model
+    from ...memory.estimate import STEPS, lowering_model
 
     model = lowering_model(op)
     steps = [0] * len(STEPS)
@@ -141,7 +141,7 @@ def fit_budget(module: ir.Module, func_name: str, budget: int, *, checkpoint_ops
     Raises :class:`MemoryBudgetError` (saying what recomputation reached) when nothing fits, and
     :class:`CompileError` for an unknown checkpoint op name.
     """
-    from ...plan.ge_rematerialize import checkpoint_matcher, live_peak, rematerialize_function
+    from ...memory.ge_rematerialize import checkpoint_matcher, live_peak, rematerialize_function
 
     try:
         checkpoint_matcher(checkpoint_ops)

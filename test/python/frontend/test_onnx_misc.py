@@ -283,7 +283,7 @@ def _compare(got: np.ndarray, want: np.ndarray, name: str) -> None:
 
 
 #: Models with run-time sizes (? results): compiled and run at several values against onnxruntime
-#: in test/python/test_runtime_parameters.py instead of the replay here.
+#: in test/python/target/cpu/test_runtime_parameters.py instead of the replay here.
 RUNTIME = {"window_runtime_size"}
 
 

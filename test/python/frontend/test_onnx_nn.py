@@ -240,7 +240,7 @@ def test_every_model_has_an_expectation():
 
 
 #: Models with run-time scales/sizes (? results): compiled and run at several values against
-#: onnxruntime in test/python/test_runtime_parameters.py.
+#: onnxruntime in test/python/target/cpu/test_runtime_parameters.py.
 RUNTIME = {"resize_dynamic_scales"}
 
 

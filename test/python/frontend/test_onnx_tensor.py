@@ -246,7 +246,7 @@ def _replay(module: ir.Module, feeds: dict[str, np.ndarray], model: onnx.ModelPr
 
 
 REPLAYED = {n for n in EXPECTED_OPS if n.startswith(("depth_to_space", "space_to_depth", "trilu", "compress"))
-            and n not in DYNAMIC_RESULTS}  # run-time sizes: test/python/test_runtime_parameters.py runs them
+            and n not in DYNAMIC_RESULTS}  # run-time sizes: test/python/target/cpu/test_runtime_parameters.py runs them
 
 
 def test_models_and_expectations_agree():

@@ -16,7 +16,7 @@ from mlir import ir
 
 import ge_mlir
 from ge_mlir.api import parse_module
-from ge_mlir.ir.patterns import count_ops
+from ge_mlir.irutils.patterns import count_ops
 from ge_mlir.passes import build_pass_manager
 
 GRAPH = """

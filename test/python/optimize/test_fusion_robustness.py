@@ -7,7 +7,7 @@ from mlir.rewrite import RewritePatternSet
 
 import ge_mlir
 from ge_mlir.errors import PassFailedError
-from ge_mlir.ir.patterns import apply_without_folding, pattern
+from ge_mlir.irutils.patterns import apply_without_folding, pattern
 from ge_mlir.passes import Option, Pass, register_pass, registry
 
 CONV_BN = """

@@ -7,7 +7,7 @@ import numpy as np
 from mlir import ir
 
 from ....dialects import ge
-from ....ir.types import narrow_float_max
+from ....irutils.types import narrow_float_max
 from ..registry import converter
 from ._shapes import _cast, _is_float
 

@@ -18,7 +18,7 @@ import numpy as np
 from mlir import ir
 
 from ....dialects import ge
-from ....ir.types import reshape_rule
+from ....irutils.types import reshape_rule
 from ..registry import converter, element_type, mlir_element_of, numpy_dtype
 from . import _runtime as rt
 from ._runtime import DYN

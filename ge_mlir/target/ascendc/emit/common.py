@@ -16,7 +16,7 @@ from mlir import ir
 
 from ....dialects.ascendc import GlobalTensorType, LocalTensorType, QueueType, TargetAttr, TBufType
 from ....errors import GeMlirError, format_location
-from ....ir.types import NUMPY_DTYPES
+from ....irutils.types import NUMPY_DTYPES
 
 
 class EmitError(GeMlirError):

@@ -143,7 +143,7 @@ class _Arena:
 def _arena(host: ir.Operation, kernels: dict[str, ir.Operation], soc: str | None) -> _Arena | None:
     """The host's device-memory plan, checked; None when it has none (each tensor then gets its own
     allocation)."""
-    from ....plan.ge_plan_memory import MEMORY_PLAN_ATTR, read_memory_plan
+    from ....memory.ge_plan_memory import MEMORY_PLAN_ATTR, read_memory_plan
     from ..ge_plan_device_memory import OFFSET_ATTR, check_device_plan, device_tensors
     from ..targets import gm_align
 
@@ -319,7 +319,7 @@ def _constant_bytes(op: ir.Operation, elem: str) -> bytes:
 def _resource_array(op: ir.Operation, attr: ir.Attribute) -> np.ndarray:
     """The data of a ``dense_resource`` constant, any size (an embedding table of millions of
     elements included)."""
-    from ....ir.constants import read_resource_array
+    from ....irutils.constants import read_resource_array
 
     arr = read_resource_array(attr)
     if arr is None:

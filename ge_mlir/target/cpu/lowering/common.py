@@ -418,8 +418,8 @@ def expand_groups(x: ir.Value, groups: list[list[int]], sizes: Sequence[int | ir
 
 def reshape_dynamic(x: ir.Value, rt: ir.RankedTensorType) -> ir.Value:
     """``x`` (some ``?`` dims) reshaped to ``rt`` (same element count at run time), the result's
-    run-time sizes read as :func:`ge_mlir.ir.types.reshape_rule` says."""
-    from ....ir.types import reshape_groups, reshape_rule
+    run-time sizes read as :func:`ge_mlir.irutils.types.reshape_rule` says."""
+    from ....irutils.types import reshape_groups, reshape_rule
 
     st = ir.RankedTensorType(x.type)
     src, dst = list(st.shape), list(rt.shape)

@@ -51,8 +51,8 @@ from .common import (DYN, dim_sizes, empty, fit, same_size, Unsupported, as_type
     signless,
     static_tensor,
     transpose,)
-from ....ir.attrs import attr_bool, attr_enum, attr_float, attr_int, attr_ints
-from ....ir.resize import resize_tables
+from ....irutils.attrs import attr_bool, attr_enum, attr_float, attr_int, attr_ints
+from ....irutils.resize import resize_tables
 
 # --------------------------------------------------------------------------
 # Checks (all done before any IR is built)

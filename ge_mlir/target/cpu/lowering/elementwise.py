@@ -37,7 +37,7 @@ from .common import (
     static_tensor,
     width,
 )
-from ....ir.attrs import attr_bool, attr_float
+from ....irutils.attrs import attr_bool, attr_float
 
 # --------------------------------------------------------------------------
 # Op semantics

@@ -32,8 +32,8 @@ from mlir.dialects import math as mmath
 from .common import (DYN, Unsupported, as_type, broadcast_map, collapse_groups, const, dim_sizes, elementwise,
                      empty, expand_groups, fit, kind, lowering, ranked_tensor, reshape, same_size, static_tensor,
                      transpose)
-from ....ir.attrs import attr_bool, attr_enum, attr_float, attr_int, attr_ints
-from ....ir.constants import constant_array, elements_attr
+from ....irutils.attrs import attr_bool, attr_enum, attr_float, attr_int, attr_ints
+from ....irutils.constants import constant_array, elements_attr
 from .elementwise import _hard_sigmoid_of, _sigmoid
 
 # --------------------------------------------------------------------------

@@ -58,7 +58,7 @@ from .common import (
     static_tensor,
     width,
 )
-from ....ir.attrs import attr_bool, attr_enum, attr_float, attr_int, attr_ints
+from ....irutils.attrs import attr_bool, attr_enum, attr_float, attr_int, attr_ints
 
 _PAR = "#linalg.iterator_type<parallel>"
 _RED = "#linalg.iterator_type<reduction>"
