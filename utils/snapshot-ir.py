@@ -31,6 +31,20 @@ def _write(out: Path, key: str, text: str | bytes) -> None:
     path.write_bytes(text if isinstance(text, bytes) else text.encode())
 
 
+def _stages(m) -> list[str]:
+    """The stages whose IR the model kept (``stage_times`` also times steps such as the JIT)."""
+    from ge_mlir.errors import CompileError
+
+    kept = []
+    for stage in m.stage_times:
+        try:
+            m.ir(stage)
+            kept.append(stage)
+        except CompileError:
+            pass
+    return kept
+
+
 def models(onnx_dir: Path, out: Path, export: bool, only: list[str] | None) -> None:
     import ge_mlir
 
@@ -49,12 +63,14 @@ def models(onnx_dir: Path, out: Path, export: bool, only: list[str] | None) -> N
         if only and name not in only:
             continue
         print(f"[cpu] {name}", flush=True)
-        ge_mlir.compile(str(path), target="cpu", compile_to="llvm", cache=False,
-                        on_stage=lambda stage, text, n=name: _write(out, f"cpu/{n}/{stage}.mlir", text))
+        m = ge_mlir.compile(str(path), target="cpu", compile_to="llvm", cache=False)
+        for stage in _stages(m):
+            _write(out, f"cpu/{name}/{stage}.mlir", m.ir(stage))
         print(f"[ascendc] {name}", flush=True)
         with tempfile.TemporaryDirectory() as tmp:
-            ge_mlir.compile(str(path), target="ascendc", compile_to="source", cache=False, output_dir=tmp,
-                            on_stage=lambda stage, text, n=name: _write(out, f"ascendc/{n}/{stage}.mlir", text))
+            m = ge_mlir.compile(str(path), target="ascendc", compile_to="source", cache=False, output_dir=tmp)
+            for stage in _stages(m):
+                _write(out, f"ascendc/{name}/{stage}.mlir", m.ir(stage))
             for f in sorted(Path(tmp).rglob("*")):
                 if f.is_file():
                     _write(out, f"ascendc/{name}/project/{f.relative_to(tmp)}", f.read_bytes())
