@@ -117,10 +117,32 @@ def lit(tests: Path, out: Path) -> None:
                 _write(out, f"lit/{rel}/run{i}.txt", text)
 
 
+def _normalized(key: str, data: bytes) -> bytes:
+    """A lit RUN line's output without what varies from run to run: timings, and the checkout
+    the package was imported from (warnings name their source file)."""
+    if not key.startswith("lit/"):
+        return data
+    text = data.decode(errors="replace")
+    text = re.sub(r"(/[\w.+-]+)+/(ge_mlir|test)/", r"<root>/\2/", text)
+    text = re.sub(r"\d+\.\d+( ?)(s|ms|us|seconds)\b", r"<t>\1\2", text)
+    text = re.sub(r"\(\s*\d+\.\d+%\)", "(<p>%)", text)
+    # The compile cache's keys hash the package's own sources, so any code change moves them.
+    text = re.sub(r"\b[0-9a-f]{40}\b", "<key>", text)
+    timed = re.compile(r"compiled .* in <t>|throughput|profiled|stamps|peak RSS|Execution Time|estimated in|\(<p>%\)|│.*%")
+    text = "\n".join(re.sub(r"-?\d+(\.\d+)?", "<n>", line) if timed.search(line) else line
+                     for line in text.split("\n"))
+    text = re.sub(r"<n> (B|KiB|MiB) above", "<n> <u> above", text)
+    return text.encode()
+
+
 def diff(a: Path, b: Path) -> int:
     def listing(root: Path) -> dict[str, str]:
-        return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-                for p in root.rglob("*") if p.is_file()}
+        out = {}
+        for p in root.rglob("*"):
+            if p.is_file():
+                key = str(p.relative_to(root))
+                out[key] = hashlib.sha256(_normalized(key, p.read_bytes())).hexdigest()
+        return out
 
     la, lb = listing(a), listing(b)
     bad = 0
