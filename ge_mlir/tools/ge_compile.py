@@ -188,7 +188,7 @@ def _profile(model: CompiledModel, args: argparse.Namespace, out) -> None:
         print(f"profile: wrote {args.profile_json}", file=out)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="ge-compile", description=__doc__.split("\n\n")[0])
     p.add_argument("model", help="model.onnx, a ge .mlir file, or a .gem artefact (loaded, not compiled)")
     p.add_argument("--target", default="cpu", choices=TARGETS)
@@ -258,8 +258,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "optimization pass; 'all': every MLIR stage and every pass)")
     p.add_argument("--dump-format", metavar="dot,svg,json,onnx", default="dot,json",
                    help="formats --dump-graph writes (default dot,json; svg needs Graphviz; onnx: ge stages)")
-    args = p.parse_args(argv)
-    dumper = _graph_dumper(p, args)
+    return p
+
+
+def _check_report_args(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """The ``--memory-report`` and ``--estimate-memory`` files and target."""
     # Checked before compiling: `--memory-report model.onnx` would otherwise take the model as FILE.
     if args.memory_report not in (None, "-") and not args.memory_report.endswith((".svg", ".json")):
         p.error(f"--memory-report FILE must end in .svg or .json, got {args.memory_report!r} "
@@ -269,121 +272,176 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "(write --estimate-memory=FILE, or put the flag after the model)")
     if args.estimate_memory is not None and args.target != "cpu":
         p.error("--estimate-memory models the cpu target's lowering: use it with --target cpu")
+
+
+def _compile_options(args: argparse.Namespace) -> dict:
+    """The CompileOptions fields the flags set."""
+    return {"optimize": not args.no_optimize, "opt_level": args.opt_level,
+            "input_shapes": dict(args.input_shape) or None, "config": args.config,
+            "memory_budget_mb": args.memory_budget, "memory_reuse_strategy": args.memory_strategy,
+            "recompute": args.recompute, "recompute_checkpoint_ops": args.recompute_checkpoint_ops,
+            "recompute_ratio": args.recompute_ratio, "profile": args.profile is not None,
+            "num_threads": args.threads}
+
+
+def _target_options(args: argparse.Namespace) -> dict:
+    """``compile``'s ascendc-only arguments (the project directory, where it is built)."""
+    extra = {}
+    if args.target == "ascendc":
+        stages = TARGET_STAGES["ascendc"]
+        writes_project = (args.compile_to or stages[-1]) == "source"
+        extra = {"output_dir": args.output if writes_project and args.output not in (None, "-") else None,
+                 "run_on": args.run_on or ("cpu-shim" if (args.run or args.random_inputs) else "none")}
+    elif args.run_on:
+        raise GeMlirError("--run-on applies to --target ascendc only")
+    return extra
+
+
+def _load_or_compile(args: argparse.Namespace, options: dict, extra: dict, dumper) -> CompiledModel:
+    """The saved artefact ``args.model`` names, or the model compiled as the flags ask."""
+    if args.model.endswith(ARTEFACT_SUFFIX):
+        return load(args.model)
+    saving = bool(args.output) and args.output.endswith(ARTEFACT_SUFFIX)
+    # A cache hit has no stage IR and no pass report: printing either needs a real compile.
+    prints_ir = bool(args.output) and not saving and args.target == "cpu"
+    cache = False if (args.no_cache or prints_ir or args.report) else None
+    return compile(args.model, target=args.target, options=options, compile_to=args.compile_to,
+                   progress=False if args.no_progress else None, dump_graph=dumper, cache=cache, **extra)
+
+
+def _write_output(model: CompiledModel, args: argparse.Namespace, extra: dict) -> None:
+    """``-o``: the saved artefact or the last stage's IR (an Ascend C project is written by compile)."""
+    saving = bool(args.output) and args.output.endswith(ARTEFACT_SUFFIX)
+    if saving:
+        model.save(args.output)
+    elif args.output and not (args.target == "ascendc" and extra.get("output_dir")):
+        text = model.ir()
+        if args.output == "-":
+            sys.stdout.write(text)
+        else:
+            with open(args.output, "w") as f:
+                f.write(text)
+
+
+def _print_summary(model: CompiledModel, args: argparse.Namespace, dumper, info) -> None:
+    """What was loaded or compiled, what was written, the kernels and the model's inputs and outputs."""
+    loading = args.model.endswith(ARTEFACT_SUFFIX)
+    saving = bool(args.output) and args.output.endswith(ARTEFACT_SUFFIX)
+    if loading:
+        print(f"loaded {args.model} ({model.target}, compiled earlier; nothing recompiled) "
+              f"in {model.load_time:.3f} s", file=info)
+    elif model.from_cache:
+        print(f"loaded {args.model} for {args.target} from the compile cache ({model.loaded_from}; "
+              f"--no-cache compiles it again) in {model.load_time:.3f} s", file=info)
+    else:
+        print(f"compiled {args.model} for {args.target} to '{model.compile_to}' in {model.compile_time:.2f} s "
+              f"({', '.join(f'{k} {v:.2f}' for k, v in model.stage_times.items())})", file=info)
+    if saving:
+        print(f"  saved {args.output} ({os.path.getsize(args.output) / 2**20:.1f} MiB; "
+              f"`ge-compile {args.output} --run INPUTS.npz` or ge_mlir.load runs it)", file=info)
+    if dumper is not None:
+        print(f"  {dumper.summary()}", file=info)
+    if model.project_dir is not None:
+        print(f"  Ascend C project: {model.project_dir}", file=info)
+    _print_kernels(model, info)
+    for spec in model.inputs:
+        print(f"  input  {spec}", file=info)
+    for spec in model.outputs:
+        print(f"  output {spec}", file=info)
+
+
+def _print_kernels(model: CompiledModel, info) -> None:
+    """The Ascend C kernels: memory use per kernel and the cost model's device time."""
+    for k in model.kernels:
+        usage = ", ".join(f"{mem} {b}" for mem, b in k["bytes"].items())
+        est = k.get("estimate")
+        times = f" x{k['launches']}" if k.get("launches", 1) != 1 else ""
+        cost = f", est. {est['us']:.1f} us{times} ({est['bound']}-bound)" if est else ""
+        print(f"  kernel {k['name']:<16} {k['kind']:<6} {k['blocks']} block(s), bytes: {usage}{cost}", file=info)
+    estimates = [k for k in model.kernels if k.get("estimate")]
+    if estimates:
+        # A shared kernel costs once per launch.
+        spent = {k["name"]: k["estimate"]["us"] * k.get("launches", 1) for k in estimates}
+        total = sum(spent.values())
+        top = sorted(spent, key=lambda n: -spent[n])[:3]
+        print(f"  device time est. {total:.1f} us, {estimates[0]['estimate']['model']}; largest: "
+              + ", ".join(f"{n} {100 * spent[n] / max(total, 1e-12):.0f}%" for n in top), file=info)
+
+
+def _print_reports(model: CompiledModel, args: argparse.Namespace, info) -> None:
+    """``--report``, ``--memory-report`` and ``--profile``."""
+    if args.report:
+        info.write(model.pass_report.format())
+    if args.memory_report is not None:
+        _memory_report(model, args, info)
+    if args.profile is not None:
+        _profile(model, args, info)
+
+
+def _run(model: CompiledModel, args: argparse.Namespace) -> int:
+    """``--run``/``--random-inputs``: the outputs (``--save``), latency (``--benchmark``) and the comparison
+    with onnxruntime; exit status 3 on a mismatch."""
+    feeds = _random_inputs(model, args.seed) if args.random_inputs else {}
+    if args.run:
+        with np.load(args.run) as data:
+            feeds.update({k: data[k] for k in data.files})
+    outputs = model(**feeds)
+    for spec, out in zip(model.outputs, outputs):
+        print(f"{spec.name}: shape {out.shape} {out.dtype} mean {float(np.mean(out)):.6g}")
+    if args.save:
+        np.savez(args.save, **dict(zip(model.output_names, outputs)))
+    if args.benchmark:
+        print(f"ge-mlir latency: {_median_ms(lambda: model(**feeds), args.benchmark):.3f} ms "
+              f"(median of {args.benchmark})")
+    if args.compare_onnxruntime:
+        return _compare_onnxruntime(model, args, feeds, outputs)
+    return 0
+
+
+def _compare_onnxruntime(model: CompiledModel, args: argparse.Namespace, feeds: dict, outputs) -> int:
+    """``--compare-onnxruntime``: the max abs error per output (and onnxruntime's latency); 3 on a mismatch."""
+    import onnxruntime as ort
+
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = 1
+    sess = ort.InferenceSession(args.model, so, providers=["CPUExecutionProvider"])
+    expected = sess.run(None, feeds)
+    if args.benchmark:
+        print(f"onnxruntime latency: {_median_ms(lambda: sess.run(None, feeds), args.benchmark):.3f} ms "
+              "(median, 1 thread)")
+    worst = 0.0
+    for spec, got, want in zip(model.outputs, outputs, expected):
+        err = float(np.max(np.abs(got.astype(np.float64) - want.astype(np.float64)))) if got.size else 0.0
+        worst = max(worst, err)
+        print(f"{spec.name}: max abs error vs onnxruntime {err:.3g} "
+              f"({'ok' if err <= args.atol else 'MISMATCH'}, atol {args.atol:g})")
+    if not worst <= args.atol:
+        print(f"ge-compile: mismatch against onnxruntime ({worst:.3g} > {args.atol})", file=sys.stderr)
+        return 3
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = _parser()
+    args = p.parse_args(argv)
+    dumper = _graph_dumper(p, args)
+    _check_report_args(p, args)
     _check_artefact_args(p, args)
     _check_profile_args(p, args)
     try:
-        options = {"optimize": not args.no_optimize, "opt_level": args.opt_level,
-                   "input_shapes": dict(args.input_shape) or None, "config": args.config,
-                   "memory_budget_mb": args.memory_budget, "memory_reuse_strategy": args.memory_strategy,
-                   "recompute": args.recompute, "recompute_checkpoint_ops": args.recompute_checkpoint_ops,
-                   "recompute_ratio": args.recompute_ratio, "profile": args.profile is not None,
-                   "num_threads": args.threads}
+        options = _compile_options(args)
         if args.estimate_memory is not None:
             return _estimate(args, options)
-        extra = {}
-        if args.target == "ascendc":
-            stages = TARGET_STAGES["ascendc"]
-            writes_project = (args.compile_to or stages[-1]) == "source"
-            extra = {"output_dir": args.output if writes_project and args.output not in (None, "-") else None,
-                     "run_on": args.run_on or ("cpu-shim" if (args.run or args.random_inputs) else "none")}
-        elif args.run_on:
-            raise GeMlirError("--run-on applies to --target ascendc only")
-        loading = args.model.endswith(ARTEFACT_SUFFIX)
-        if loading:
-            model = load(args.model)
-        else:
-            saving = bool(args.output) and args.output.endswith(ARTEFACT_SUFFIX)
-            # A cache hit has no stage IR and no pass report: printing either needs a real compile.
-            prints_ir = bool(args.output) and not saving and args.target == "cpu"
-            cache = False if (args.no_cache or prints_ir or args.report) else None
-            model = compile(args.model, target=args.target, options=options, compile_to=args.compile_to,
-                            progress=False if args.no_progress else None, dump_graph=dumper, cache=cache, **extra)
-        saving = bool(args.output) and args.output.endswith(ARTEFACT_SUFFIX)
-        if saving:
-            model.save(args.output)
-        elif args.output and not (args.target == "ascendc" and extra.get("output_dir")):
-            text = model.ir()
-            if args.output == "-":
-                sys.stdout.write(text)
-            else:
-                with open(args.output, "w") as f:
-                    f.write(text)
+        extra = _target_options(args)
+        model = _load_or_compile(args, options, extra, dumper)
+        _write_output(model, args, extra)
         # With the IR on stdout the summary goes to stderr.
         info = sys.stderr if args.output == "-" else sys.stdout
-        if loading:
-            print(f"loaded {args.model} ({model.target}, compiled earlier; nothing recompiled) "
-                  f"in {model.load_time:.3f} s", file=info)
-        elif model.from_cache:
-            print(f"loaded {args.model} for {args.target} from the compile cache ({model.loaded_from}; "
-                  f"--no-cache compiles it again) in {model.load_time:.3f} s", file=info)
-        else:
-            print(f"compiled {args.model} for {args.target} to '{model.compile_to}' in {model.compile_time:.2f} s "
-                  f"({', '.join(f'{k} {v:.2f}' for k, v in model.stage_times.items())})", file=info)
-        if saving:
-            print(f"  saved {args.output} ({os.path.getsize(args.output) / 2**20:.1f} MiB; "
-                  f"`ge-compile {args.output} --run INPUTS.npz` or ge_mlir.load runs it)", file=info)
-        if dumper is not None:
-            print(f"  {dumper.summary()}", file=info)
-        if model.project_dir is not None:
-            print(f"  Ascend C project: {model.project_dir}", file=info)
-        for k in model.kernels:
-            usage = ", ".join(f"{mem} {b}" for mem, b in k["bytes"].items())
-            est = k.get("estimate")
-            times = f" x{k['launches']}" if k.get("launches", 1) != 1 else ""
-            cost = f", est. {est['us']:.1f} us{times} ({est['bound']}-bound)" if est else ""
-            print(f"  kernel {k['name']:<16} {k['kind']:<6} {k['blocks']} block(s), bytes: {usage}{cost}", file=info)
-        estimates = [k for k in model.kernels if k.get("estimate")]
-        if estimates:
-            # A shared kernel costs once per launch.
-            spent = {k["name"]: k["estimate"]["us"] * k.get("launches", 1) for k in estimates}
-            total = sum(spent.values())
-            top = sorted(spent, key=lambda n: -spent[n])[:3]
-            print(f"  device time est. {total:.1f} us, {estimates[0]['estimate']['model']}; largest: "
-                  + ", ".join(f"{n} {100 * spent[n] / max(total, 1e-12):.0f}%" for n in top), file=info)
-        for spec in model.inputs:
-            print(f"  input  {spec}", file=info)
-        for spec in model.outputs:
-            print(f"  output {spec}", file=info)
-        if args.report:
-            info.write(model.pass_report.format())
-        if args.memory_report is not None:
-            _memory_report(model, args, info)
-        if args.profile is not None:
-            _profile(model, args, info)
+        _print_summary(model, args, dumper, info)
+        _print_reports(model, args, info)
         if not (args.run or args.random_inputs):
             return 0
-        feeds = _random_inputs(model, args.seed) if args.random_inputs else {}
-        if args.run:
-            with np.load(args.run) as data:
-                feeds.update({k: data[k] for k in data.files})
-        outputs = model(**feeds)
-        for spec, out in zip(model.outputs, outputs):
-            print(f"{spec.name}: shape {out.shape} {out.dtype} mean {float(np.mean(out)):.6g}")
-        if args.save:
-            np.savez(args.save, **dict(zip(model.output_names, outputs)))
-        if args.benchmark:
-            print(f"ge-mlir latency: {_median_ms(lambda: model(**feeds), args.benchmark):.3f} ms "
-                  f"(median of {args.benchmark})")
-        if args.compare_onnxruntime:
-            import onnxruntime as ort
-
-            so = ort.SessionOptions()
-            so.intra_op_num_threads = 1
-            sess = ort.InferenceSession(args.model, so, providers=["CPUExecutionProvider"])
-            expected = sess.run(None, feeds)
-            if args.benchmark:
-                print(f"onnxruntime latency: {_median_ms(lambda: sess.run(None, feeds), args.benchmark):.3f} ms "
-                      "(median, 1 thread)")
-            worst = 0.0
-            for spec, got, want in zip(model.outputs, outputs, expected):
-                err = float(np.max(np.abs(got.astype(np.float64) - want.astype(np.float64)))) if got.size else 0.0
-                worst = max(worst, err)
-                print(f"{spec.name}: max abs error vs onnxruntime {err:.3g} "
-                      f"({'ok' if err <= args.atol else 'MISMATCH'}, atol {args.atol:g})")
-            if not worst <= args.atol:
-                print(f"ge-compile: mismatch against onnxruntime ({worst:.3g} > {args.atol})", file=sys.stderr)
-                return 3
-        return 0
+        return _run(model, args)
     except GeMlirError as e:
         print(f"ge-compile: error: {e}", file=sys.stderr)
         return 1

@@ -7,7 +7,10 @@ Each op family lives in its own module and registers its lowerings with
   binary elementwise op: one ``linalg.generic`` each, numpy broadcasting in
   its indexing maps (see that module for the scalar semantics);
 * :mod:`.data_movement` -- reshape-like ops, transpose, concat, split, slice,
-  gather/scatter, pad, tile, expand, range, one_hot, trans_data, resize;
+  pad, tile, expand, trans_data;
+* :mod:`.indexing` -- gather, gather_elements, scatter_elements, one_hot;
+* :mod:`.shape_ops` -- shape, dynamic_reshape, fill, range;
+* :mod:`.resize` -- resize (constant index and weight tables per axis);
 * :mod:`.reductions` -- reductions, arg-reductions, softmax, normalizations,
   cumsum, top_k, global pools;
 * :mod:`.nn` -- matmul, gemm, convolutions and pooling (linalg named ops, so
@@ -25,7 +28,9 @@ from mlir.rewrite import PatternRewriter, RewritePatternSet, walk_and_apply_patt
 
 from ...irutils.patterns import pattern
 from ...passes.registry import Option, Pass, PassFailure, register_pass
-from .lowering import data_movement, elementwise, nn, reductions  # noqa: F401  (register the lowerings)
+from .lowering import (  # noqa: F401  (register the lowerings)
+    data_movement, elementwise, indexing, nn, reductions, resize, shape_ops,
+)
 from .lowering.common import Unsupported, registered_lowerings
 from .lowering.shape_checks import attach_shape_checks, discard_pending, lowering_op
 

@@ -1,4 +1,5 @@
-"""The nn converters of the ONNX importer (ge_mlir/frontend/onnx/ops/nn.py).
+"""The neural-network converters of the ONNX importer (ge_mlir/frontend/onnx/ops/{conv,pool,
+normalization,linear_algebra,softmax,resize,grid_sample,recurrent,dft}.py).
 
 Every model of test/Frontend/onnx/Inputs/nn_models.py is imported in-process
 and checked for

@@ -1,13 +1,15 @@
 """Helpers shared by the converter modules: shapes (-1 means a dynamic dim),
-casts, axes and the conv/pool window attributes."""
+casts, scalar constants, axes and the conv/pool window attributes."""
 
 from __future__ import annotations
 
 from typing import Sequence
 
+import numpy as np
 from mlir import ir
 
 from ....dialects import ge
+from ..registry import numpy_dtype
 
 _DYN = ir.ShapedType.get_dynamic_size()
 
@@ -35,6 +37,14 @@ def _cast(v: ir.Value, elem: ir.Type) -> ir.Value:
     if v.type.element_type == elem:
         return v
     return ge.cast(ir.RankedTensorType.get(v.type.shape, elem), v)
+
+
+def _f32(v: float) -> ir.FloatAttr:
+    return ir.FloatAttr.get_f32(float(v))
+
+
+def _scalar(value: float, elem: ir.Type, ctx) -> ir.Value:
+    return ctx.constant(np.array(value, dtype=numpy_dtype(elem)), elem)
 
 
 def _is_float(t: ir.Type) -> bool:

@@ -499,11 +499,9 @@ def _heads_4d(ctx, v: ir.Value, shape: list[int], heads: int, what: str) -> ir.V
     return ge.transpose(_reshape(v, [b, s, heads, hidden // heads]), [0, 2, 1, 3])
 
 
-@converter("Attention", since=23,
-           notes="3-D and 4-D Q/K/V, GQA, causal, bool/float masks, softcap, sliding windows; KV cache "
-           "(past_key/past_value -> present_*), nonpad_kv_seqlen (run-time per-batch lengths) and "
-           "qk_matmul_output (modes 0-3)")
-def attention(ctx):
+def _attention_inputs(ctx) -> tuple[int, ir.Type, ir.Value, ir.Value, ir.Value, int]:
+    """Attention's checked Q, K and V as [B, heads, S, H] (3-D inputs split into heads, past_key and
+    past_value prepended to K and V), with the inputs' rank, their element type and the past length."""
     if ctx.has_input(4) != ctx.has_input(5):
         ctx.invalid("past_key and past_value must be given together")
     if ctx.has_input(6) and ctx.has_input(4):
@@ -540,28 +538,48 @@ def attention(ctx):
         past = pk[2]
         k = ge.concat([ctx.input(4), k], 2)
         v = ge.concat([ctx.input(5), v], 2)
-    present_k, present_v = k, v
-    b, qh, sq, hd = _shape_of(q)
+    _, qh, _, hd = _shape_of(q)
     _, kvh, skv, hk = _shape_of(k)
-    _, vh, sv, hv = _shape_of(v)
+    _, vh, sv, _ = _shape_of(v)
     if hk != hd or vh != kvh or sv != skv:
         ctx.invalid(f"inconsistent Q/K/V shapes {qs}, {ks}, {vs}")
     if qh % kvh:
         ctx.invalid(f"q_num_heads {qh} is not a multiple of kv_num_heads {kvh}")
-    softcap = float(ctx.attr("softcap", 0.0) or 0.0)
-    if softcap < 0:
-        ctx.refuse(f"softcap {softcap} is negative")
-    mode = int(ctx.attr("qk_matmul_output_mode", 0) or 0)
-    if mode not in (0, 1, 2, 3):
-        ctx.invalid(f"qk_matmul_output_mode {mode} is not one of 0, 1, 2, 3")
+    return rank, elem, q, k, v, past
+
+
+def _kv_length_bias(ctx, elem: ir.Type, b: int, sq: int, skv: int, causal: bool, left: int,
+                    right: int) -> ir.Value:
+    """The [B, 1, sq, skv] bias of an external cache (nonpad_kv_seqlen, lengths known at run time):
+    per batch, keys past the length are padding and the frontier is offset by length - sq."""
+    lens = rt.as_i64(ctx.input(6))
+    if ctx.input_type(6).shape != [b]:
+        ctx.invalid(f"nonpad_kv_seqlen must have shape [{b}], got {ctx.input_type(6)}")
+    lens4 = ge.reshape(ir.RankedTensorType.get([b, 1, 1, 1], rt.i64()), lens)
+    jj = rt.i64_const(ctx, np.arange(skv).reshape(1, 1, 1, skv))
+    allowed = ge.less(jj, lens4)
+    if causal or left >= 0 or right >= 0:
+        pos = ge.add(rt.i64_const(ctx, np.arange(sq).reshape(1, 1, sq, 1)),
+                     ge.sub(lens4, rt.i64_const(ctx, sq)))  # i + offset[b]
+        if causal:
+            allowed = ge.and_(allowed, ge.less_equal(jj, pos))
+        diff = ge.sub(pos, jj)
+        if left >= 0:
+            allowed = ge.and_(allowed, ge.less_equal(diff, rt.i64_const(ctx, left)))
+        if right >= 0:
+            allowed = ge.and_(allowed, ge.less_equal(ge.neg(diff), rt.i64_const(ctx, right)))
+    return ge.where(allowed, _const(ctx, 0.0, elem), _const(ctx, -np.inf, elem))
+
+
+def _attention_bias(ctx, elem: ir.Type, b: int, sq: int, skv: int, past: int):
+    """The additive bias [.., sq, skv], as the reference builds it: the mask (bool -> 0 / -inf; padded
+    with -inf up to skv), the causal frontier j <= i + offset and the sliding window around
+    i + offset (offset: the past length, or per batch nonpad_kv_seqlen - sq), the padding of an
+    external cache past nonpad_kv_seqlen. Returns (the bias as a ge value or None, its numpy value
+    when it is known at import time, else None)."""
     npdt = numpy_dtype(elem)
     causal = bool(ctx.attr("is_causal", 0))
     left, right = int(ctx.attr("left_window_size", -1)), int(ctx.attr("right_window_size", -1))
-
-    # Additive bias [.., sq, skv], as the reference builds it: the mask (bool -> 0 / -inf; padded
-    # with -inf up to skv), the causal frontier j <= i + offset and the sliding window around
-    # i + offset (offset: the past length, or per batch nonpad_kv_seqlen - sq), the padding of an
-    # external cache past nonpad_kv_seqlen.
     i_idx, j_idx = np.arange(sq).reshape(sq, 1), np.arange(skv).reshape(1, skv)
 
     def frontier(off) -> np.ndarray:
@@ -603,25 +621,7 @@ def attention(ctx):
             bias = m if const_bias is None else ge.add(m, _const(ctx, const_bias.astype(npdt), elem))
             const_bias = None
     if ctx.has_input(6):
-        # External cache: lengths known at run time. Per batch, keys past the length are padding
-        # and the frontier is offset by length - sq; the bias becomes [B, 1, sq, skv].
-        lens = rt.as_i64(ctx.input(6))
-        if ctx.input_type(6).shape != [b]:
-            ctx.invalid(f"nonpad_kv_seqlen must have shape [{b}], got {ctx.input_type(6)}")
-        lens4 = ge.reshape(ir.RankedTensorType.get([b, 1, 1, 1], rt.i64()), lens)
-        jj = rt.i64_const(ctx, np.arange(skv).reshape(1, 1, 1, skv))
-        allowed = ge.less(jj, lens4)
-        if causal or left >= 0 or right >= 0:
-            pos = ge.add(rt.i64_const(ctx, np.arange(sq).reshape(1, 1, sq, 1)),
-                         ge.sub(lens4, rt.i64_const(ctx, sq)))  # i + offset[b]
-            if causal:
-                allowed = ge.and_(allowed, ge.less_equal(jj, pos))
-            diff = ge.sub(pos, jj)
-            if left >= 0:
-                allowed = ge.and_(allowed, ge.less_equal(diff, rt.i64_const(ctx, left)))
-            if right >= 0:
-                allowed = ge.and_(allowed, ge.less_equal(ge.neg(diff), rt.i64_const(ctx, right)))
-        lb = ge.where(allowed, _const(ctx, 0.0, elem), _const(ctx, -np.inf, elem))
+        lb = _kv_length_bias(ctx, elem, b, sq, skv, causal, left, right)
         if const_bias is not None:
             lb = ge.add(lb, _const(ctx, const_bias.astype(npdt), elem))
             const_bias = None
@@ -629,6 +629,27 @@ def attention(ctx):
     if const_bias is not None:
         const_bias = const_bias.astype(npdt)
         bias = _const(ctx, const_bias, elem)
+    return bias, const_bias
+
+
+@converter("Attention", since=23,
+           notes="3-D and 4-D Q/K/V, GQA, causal, bool/float masks, softcap, sliding windows; KV cache "
+           "(past_key/past_value -> present_*), nonpad_kv_seqlen (run-time per-batch lengths) and "
+           "qk_matmul_output (modes 0-3)")
+def attention(ctx):
+    rank, elem, q, k, v, past = _attention_inputs(ctx)
+    present_k, present_v = k, v
+    b, qh, sq, hd = _shape_of(q)
+    _, kvh, skv, _ = _shape_of(k)
+    hv = _shape_of(v)[3]
+    softcap = float(ctx.attr("softcap", 0.0) or 0.0)
+    if softcap < 0:
+        ctx.refuse(f"softcap {softcap} is negative")
+    mode = int(ctx.attr("qk_matmul_output_mode", 0) or 0)
+    if mode not in (0, 1, 2, 3):
+        ctx.invalid(f"qk_matmul_output_mode {mode} is not one of 0, 1, 2, 3")
+    npdt = numpy_dtype(elem)
+    bias, const_bias = _attention_bias(ctx, elem, b, sq, skv, past)
 
     # Scores: (Q * sqrt(scale)) @ (K * sqrt(scale))^T.
     scale = ctx.attr("scale", None)

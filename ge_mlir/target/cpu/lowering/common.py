@@ -124,7 +124,7 @@ def fit(v: ir.Value, sizes: "Sequence[int | ir.Value | None]") -> ir.Value:
     out_t = ir.RankedTensorType.get(out_shape, rt.element_type)
     dest = linalg.fill(const(rt.element_type, 0), outs=[empty([sizes[i] if i in todo else have[i]
                                                              for i in range(rt.rank)], rt.element_type)])
-    # A slice copied into a filled tensor, not tensor.pad (see data_movement: no memrefCopy calls).
+    # A slice copied into a filled tensor, not tensor.pad (see movement_common: no memrefCopy calls).
     part = slice_of(v, kept)
     window = slice_of(dest, kept)
     filled = linalg.copy(part, outs=[window])

@@ -1,4 +1,6 @@
-"""Small ONNX models exercising the nn converters (ge_mlir/frontend/onnx/ops/nn.py).
+"""Small ONNX models exercising the neural-network converters: one registry for the
+families ge_mlir/frontend/onnx/ops/{conv,pool,normalization,linear_algebra,softmax,resize,
+grid_sample,recurrent,dft}.py, whose lit tests (../<family>.mlir) build their models here.
 
     python nn_models.py NAME OUT.onnx     # writes model NAME
     python nn_models.py --list            # prints the model names

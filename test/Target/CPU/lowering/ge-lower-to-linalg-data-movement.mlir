@@ -1,5 +1,8 @@
 // RUN: ge-opt %s --split-input-file --pass-pipeline='builtin.module(ge-lower-to-linalg)' | FileCheck %s
 
+// Lowerings of reshape-like ops, transpose, concat, split, slice, expand, tile, pad and
+// trans_data (ge_mlir/target/cpu/lowering/data_movement.py).
+
 // Collapsing reshape: one collapse_shape.
 // CHECK-LABEL: func.func @reshape_collapse(
 // CHECK-SAME: %[[X:.*]]: tensor<2x3x4xf32>)
@@ -193,124 +196,6 @@ func.func @pad_edge(%x: tensor<3x4xi32>) -> tensor<3x7xi32> {
 
 // -----
 
-// Negative indices wrap, then the index is clamped (never out of bounds).
-// CHECK-DAG: #[[IM:.*]] = affine_map<(d0, d1) -> (d1)>
-// CHECK-LABEL: func.func @gather(
-// CHECK-SAME: %[[X:.*]]: tensor<5x4xf32>, %[[IDX:.*]]: tensor<3xi32>)
-// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<5x3xf32>
-// CHECK-NEXT: %[[R:.*]] = linalg.generic {indexing_maps = [#[[IM]], #{{.*}}], {{.*}} ins(%[[IDX]] : tensor<3xi32>) outs(%[[E]] : tensor<5x3xf32>) {
-// CHECK-NEXT: ^bb0(%[[IN:.*]]: i32, %{{.*}}: f32):
-// CHECK-NEXT: %[[I:.*]] = arith.index_cast %[[IN]] : i32 to index
-// CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : index
-// CHECK-NEXT: %[[NEG:.*]] = arith.cmpi slt, %[[I]], %[[C0]] : index
-// CHECK-NEXT: %[[C4:.*]] = arith.constant 4 : index
-// CHECK-NEXT: %[[ADD:.*]] = arith.addi %[[I]], %[[C4]] : index
-// CHECK-NEXT: %[[W:.*]] = arith.select %[[NEG]], %[[ADD]], %[[I]] : index
-// CHECK-NEXT: %[[LO:.*]] = arith.maxsi %[[W]], %[[C0]] : index
-// CHECK-NEXT: %[[C3:.*]] = arith.constant 3 : index
-// CHECK-NEXT: %[[K:.*]] = arith.minsi %[[LO]], %[[C3]] : index
-// CHECK-NEXT: %[[ROW:.*]] = linalg.index 0 : index
-// CHECK-NEXT: %[[V:.*]] = tensor.extract %[[X]][%[[ROW]], %[[K]]] : tensor<5x4xf32>
-// CHECK-NEXT: linalg.yield %[[V]] : f32
-// CHECK-NEXT: } -> tensor<5x3xf32>
-// CHECK-NEXT: return %[[R]]
-func.func @gather(%x: tensor<5x4xf32>, %i: tensor<3xi32>) -> tensor<5x3xf32> {
-  %0 = ge.gather %x, %i {axis = 1 : i64} : (tensor<5x4xf32>, tensor<3xi32>) -> tensor<5x3xf32>
-  return %0 : tensor<5x3xf32>
-}
-
-// -----
-
-// CHECK-LABEL: func.func @gather_elements(
-// CHECK-SAME: %[[X:.*]]: tensor<5x4xf32>, %[[IDX:.*]]: tensor<5x2xi64>)
-// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<5x2xf32>
-// CHECK-NEXT: %[[R:.*]] = linalg.generic {{.*}} ins(%[[IDX]] : tensor<5x2xi64>) outs(%[[E]] : tensor<5x2xf32>) {
-// CHECK-NEXT: ^bb0(%[[IN:.*]]: i64, %{{.*}}: f32):
-// CHECK-NEXT: arith.index_cast %[[IN]] : i64 to index
-// CHECK: %[[K:.*]] = arith.minsi
-// CHECK-NEXT: %[[ROW:.*]] = linalg.index 0 : index
-// CHECK-NEXT: %[[V:.*]] = tensor.extract %[[X]][%[[ROW]], %[[K]]] : tensor<5x4xf32>
-// CHECK-NEXT: linalg.yield %[[V]] : f32
-// CHECK: return %[[R]]
-func.func @gather_elements(%x: tensor<5x4xf32>, %i: tensor<5x2xi64>) -> tensor<5x2xf32> {
-  %0 = ge.gather_elements %x, %i {axis = 1 : i64} : (tensor<5x4xf32>, tensor<5x2xi64>) -> tensor<5x2xf32>
-  return %0 : tensor<5x2xf32>
-}
-
-// -----
-
-// Sequential updates (later ones win); out-of-range ones keep the old value.
-// CHECK-LABEL: func.func @scatter_elements(
-// CHECK-SAME: %[[X:.*]]: tensor<4xf32>, %[[IDX:.*]]: tensor<2xi64>, %[[U:.*]]: tensor<2xf32>)
-// CHECK: %[[R:.*]] = scf.for %[[IV:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[X]]) -> (tensor<4xf32>) {
-// CHECK-NEXT: %[[UV:.*]] = tensor.extract %[[U]][%[[IV]]] : tensor<2xf32>
-// CHECK-NEXT: tensor.extract %[[IDX]][%[[IV]]] : tensor<2xi64>
-// CHECK: %[[OK:.*]] = arith.andi
-// CHECK: %[[K:.*]] = arith.minsi
-// CHECK-NEXT: %[[OLD:.*]] = tensor.extract %[[ACC]][%[[K]]] : tensor<4xf32>
-// CHECK-NEXT: %[[MAX:.*]] = arith.maximumf %[[OLD]], %[[UV]] : f32
-// CHECK-NEXT: %[[NEW:.*]] = arith.select %[[OK]], %[[MAX]], %[[OLD]] : f32
-// CHECK-NEXT: %[[INS:.*]] = tensor.insert %[[NEW]] into %[[ACC]][%[[K]]] : tensor<4xf32>
-// CHECK-NEXT: scf.yield %[[INS]] : tensor<4xf32>
-// CHECK-NEXT: }
-// CHECK-NEXT: return %[[R]]
-func.func @scatter_elements(%x: tensor<4xf32>, %i: tensor<2xi64>, %u: tensor<2xf32>) -> tensor<4xf32> {
-  %0 = ge.scatter_elements %x, %i, %u {reduction = #ge.scatter_reduction<max>} : (tensor<4xf32>, tensor<2xi64>, tensor<2xf32>) -> tensor<4xf32>
-  return %0 : tensor<4xf32>
-}
-
-// -----
-
-// CHECK-LABEL: func.func @shape(
-// CHECK-NEXT: %[[C:.*]] = arith.constant dense<[3, 4]> : tensor<2xi64>
-// CHECK-NEXT: return %[[C]]
-func.func @shape(%x: tensor<2x3x4xf32>) -> tensor<2xi64> {
-  %0 = ge.shape %x {start = 1 : i64} : (tensor<2x3x4xf32>) -> tensor<2xi64>
-  return %0 : tensor<2xi64>
-}
-
-// -----
-
-// CHECK-LABEL: func.func @range(
-// CHECK-SAME: %[[S:.*]]: tensor<i32>, %{{.*}}: tensor<i32>, %[[D:.*]]: tensor<i32>)
-// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<4xi32>
-// CHECK-NEXT: %[[R:.*]] = linalg.generic {{.*}} outs(%[[E]] : tensor<4xi32>) {
-// CHECK-NEXT: ^bb0(%{{.*}}: i32):
-// CHECK-NEXT: %[[SV:.*]] = tensor.extract %[[S]][] : tensor<i32>
-// CHECK-NEXT: %[[DV:.*]] = tensor.extract %[[D]][] : tensor<i32>
-// CHECK-NEXT: %[[I:.*]] = linalg.index 0 : index
-// CHECK-NEXT: %[[II:.*]] = arith.index_cast %[[I]] : index to i32
-// CHECK-NEXT: %[[M:.*]] = arith.muli %[[II]], %[[DV]] : i32
-// CHECK-NEXT: %[[A:.*]] = arith.addi %[[SV]], %[[M]] : i32
-// CHECK-NEXT: linalg.yield %[[A]] : i32
-// CHECK-NEXT: } -> tensor<4xi32>
-// CHECK-NEXT: return %[[R]]
-func.func @range(%s: tensor<i32>, %l: tensor<i32>, %d: tensor<i32>) -> tensor<4xi32> {
-  %0 = ge.range %s, %l, %d : (tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<4xi32>
-  return %0 : tensor<4xi32>
-}
-
-// -----
-
-// CHECK-LABEL: func.func @one_hot(
-// CHECK-SAME: %[[IDX:.*]]: tensor<4xi64>)
-// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<4x10xf32>
-// CHECK-NEXT: %[[R:.*]] = linalg.generic {{.*}} ins(%[[IDX]] : tensor<4xi64>) outs(%[[E]] : tensor<4x10xf32>) {
-// CHECK: %[[W:.*]] = arith.select
-// CHECK-NEXT: %[[K:.*]] = linalg.index 1 : index
-// CHECK-NEXT: %[[HIT:.*]] = arith.cmpi eq, %[[W]], %[[K]] : index
-// CHECK-NEXT: %[[ON:.*]] = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT: %[[OFF:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT: %[[V:.*]] = arith.select %[[HIT]], %[[ON]], %[[OFF]] : f32
-// CHECK-NEXT: linalg.yield %[[V]] : f32
-// CHECK: return %[[R]]
-func.func @one_hot(%i: tensor<4xi64>) -> tensor<4x10xf32> {
-  %0 = ge.one_hot %i {depth = 10 : i64} : (tensor<4xi64>) -> tensor<4x10xf32>
-  return %0 : tensor<4x10xf32>
-}
-
-// -----
-
 // NCHW -> NC1HWC0: zero-pad C to 32, split it into 2x16, move C0 last.
 // CHECK-LABEL: func.func @trans_data(
 // CHECK-SAME: %[[X:.*]]: tensor<1x20x8x8xf16>)
@@ -327,51 +212,6 @@ func.func @one_hot(%i: tensor<4xi64>) -> tensor<4x10xf32> {
 func.func @trans_data(%x: tensor<1x20x8x8xf16>) -> tensor<1x2x8x8x16xf16> {
   %0 = ge.trans_data %x {dst_format = #ge.format<NC1HWC0>, src_format = #ge.format<NCHW>} : (tensor<1x20x8x8xf16>) -> tensor<1x2x8x8x16xf16>
   return %0 : tensor<1x2x8x8x16xf16>
-}
-
-// -----
-
-// Nearest: per-axis source index tables (computed at compile time), one gather.
-// CHECK-LABEL: func.func @resize_nearest(
-// CHECK-SAME: %[[X:.*]]: tensor<1x1x2x2xf32>)
-// CHECK-NEXT: %[[TH:.*]] = arith.constant dense<[0, 0, 1, 1]> : tensor<4xi64>
-// CHECK-NEXT: %[[TW:.*]] = arith.constant dense<[0, 0, 1, 1]> : tensor<4xi64>
-// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<1x1x4x4xf32>
-// CHECK-NEXT: %[[R:.*]] = linalg.generic {{.*}} ins(%[[TH]], %[[TW]] : tensor<4xi64>, tensor<4xi64>) outs(%[[E]] : tensor<1x1x4x4xf32>) {
-// CHECK-NEXT: ^bb0(%[[H:.*]]: i64, %[[W:.*]]: i64, %{{.*}}: f32):
-// CHECK-NEXT: %[[N:.*]] = linalg.index 0 : index
-// CHECK-NEXT: %[[C:.*]] = linalg.index 1 : index
-// CHECK-NEXT: %[[HI:.*]] = arith.index_cast %[[H]] : i64 to index
-// CHECK-NEXT: %[[WI:.*]] = arith.index_cast %[[W]] : i64 to index
-// CHECK-NEXT: %[[V:.*]] = tensor.extract %[[X]][%[[N]], %[[C]], %[[HI]], %[[WI]]] : tensor<1x1x2x2xf32>
-// CHECK-NEXT: linalg.yield %[[V]] : f32
-// CHECK-NEXT: } -> tensor<1x1x4x4xf32>
-// CHECK-NEXT: return %[[R]]
-func.func @resize_nearest(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32> {
-  %0 = ge.resize %x {scales = array<f32: 1.0, 1.0, 2.0, 2.0>} : (tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
-  return %0 : tensor<1x1x4x4xf32>
-}
-
-// -----
-
-// Linear, align_corners, W 2 -> 4: neighbour and weight tables, weighted sum.
-// CHECK-LABEL: func.func @resize_linear(
-// CHECK-SAME: %[[X:.*]]: tensor<1x1x2x2xf32>)
-// CHECK-NEXT: %[[I0:.*]] = arith.constant dense<0> : tensor<4xi64>
-// CHECK-NEXT: %[[I1:.*]] = arith.constant dense<[0, 1, 1, 1]> : tensor<4xi64>
-// CHECK-NEXT: %[[W0:.*]] = arith.constant dense<[0.000000e+00, 0.666666686, 0.333333343, 0.000000e+00]> : tensor<4xf32>
-// CHECK-NEXT: %[[W1:.*]] = arith.constant dense<[1.000000e+00, 0.333333343, 0.666666686, 1.000000e+00]> : tensor<4xf32>
-// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<1x1x2x4xf32>
-// CHECK-NEXT: %[[R:.*]] = linalg.generic {{.*}} ins(%[[I0]], %[[I1]], %[[W0]], %[[W1]] : {{.*}}) outs(%[[E]] : tensor<1x1x2x4xf32>) {
-// CHECK: %[[A:.*]] = arith.mulf
-// CHECK: %[[B:.*]] = arith.mulf
-// CHECK-NEXT: %[[S:.*]] = arith.addf %[[A]], %[[B]] : f32
-// CHECK-NEXT: linalg.yield %[[S]] : f32
-// CHECK-NEXT: } -> tensor<1x1x2x4xf32>
-// CHECK-NEXT: return %[[R]]
-func.func @resize_linear(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x2x4xf32> {
-  %0 = ge.resize %x {coordinate_transformation_mode = #ge.coord_transform<align_corners>, mode = #ge.resize_mode<linear>} : (tensor<1x1x2x2xf32>) -> tensor<1x1x2x4xf32>
-  return %0 : tensor<1x1x2x4xf32>
 }
 
 // -----
