@@ -79,6 +79,8 @@ def load_config(config: Config | Mapping[str, Any] | str | os.PathLike[str] | No
 
 
 def _parse(data: Any, source: str | None) -> Config:
+    """``data``'s own keys, then its GE-style keys (:func:`.ge_keys.apply_ge_keys`), as a Config;
+    warns (:class:`ConfigWarning`) once per key that changes nothing."""
     ck = Checker(source)
     if not isinstance(data, Mapping):
         raise ck.fail("", f"expected an object with keys {', '.join(TOP_LEVEL_KEYS)} or GE keys "

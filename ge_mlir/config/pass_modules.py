@@ -23,6 +23,7 @@ __all__ = ["PASS_MODULES_ENV", "load_pass_modules", "pass_module_specs"]
 #: Environment variable naming user pass modules (comma-separated module names or .py paths).
 PASS_MODULES_ENV = "GE_MLIR_PASS_MODULES"
 
+#: Modules imported from ``.py`` paths, by resolved path: each runs (and registers its passes) once.
 _LOADED_PATHS: dict[str, Any] = {}
 
 
