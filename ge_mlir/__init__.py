@@ -48,7 +48,7 @@ from .errors import (
 )
 from ._dialect import library_path, load_dialect, register_dialect, native_version
 from .api import parse_module, run_pipeline, verify, Context
-from .options import CompileOptions
+from .config import CompileOptions
 
 # The compiler driver (front ends, optimizer, targets) loads on first use, so
 # that tools which only parse IR and run passes (ge-opt) do not pay for it.

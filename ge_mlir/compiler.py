@@ -34,11 +34,10 @@ import numpy as np
 from mlir import ir
 
 from .api import parse_module, verify
-from .config import load_config, load_pass_modules, resolve_options
+from .config import CompileOptions, load_pass_modules, resolve_options
 from .errors import CompileError, ExecutionError
 from .irutils.functions import io_names, pick_function, symbol_name
 from .irutils.types import TensorSpec, check_arrays, tensor_spec
-from .options import CompileOptions, coerce_options
 from .passes.report import PassReport, instrument
 from .target import TARGETS as _TARGET_MODULES
 from .target import get_target
@@ -435,10 +434,10 @@ class GraphEngine:
         if target not in TARGETS:
             raise CompileError(f"unknown target {target!r} (targets: {', '.join(TARGETS)})")
         self.target = target
-        options = coerce_options(options)
-        # Config errors (and user pass modules that fail to import) surface before any work.
-        self.config = load_config(options.config)
-        self.options = resolve_options(self.config, options)
+        # Resolved once, here (already resolved options pass as they are): every stage reads
+        # self.options; config errors surface before any work.
+        self.options = resolve_options(options)
+        self.config = self.options.config
         self._on_stage = on_stage
         self._dumper = _graph_dumper(dump_graph)
         self._bar: _Progress | None = None
@@ -784,7 +783,7 @@ def estimate_memory(
 
     from .memory.estimate import estimate_function
 
-    options = coerce_options(options)
+    options = resolve_options(options)
     if input_shapes is not None:
         if options.input_shapes is not None and dict(options.input_shapes) != dict(input_shapes):
             raise CompileError("input_shapes given both as an argument and in options, differently")

@@ -31,9 +31,9 @@ import numpy as np
 
 from .compiler import CompiledModel, _Progress
 from .compiler import compile as _compile
+from .config import CompileOptions, resolve_options
 from .errors import CompileError, ExecutionError
 from .irutils.types import check_arrays, random_arrays
-from .options import CompileOptions, coerce_options
 
 __all__ = ["LatencyStats", "MemoryStats", "OpProfile", "ProfileReport", "profile", "random_inputs"]
 
@@ -383,7 +383,7 @@ def profile(
     if not isinstance(warmup, int) or isinstance(warmup, bool) or warmup < 0:
         raise CompileError(f"warmup must be a non-negative integer, got {warmup!r}")
     if not isinstance(compiled, CompiledModel):
-        opts = coerce_options(options)
+        opts = resolve_options(options)
         import dataclasses
 
         compiled = _compile(compiled, options=dataclasses.replace(opts, profile=True), progress=progress)

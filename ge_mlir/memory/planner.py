@@ -9,16 +9,18 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ..config.schema import AGGRESSIVE, PLANNER_STRATEGIES
 from .buffers import Buffer, Plan
 from .strategies import HEURISTICS, arena_of, interval_bound, round_up, solve_exact
 
 __all__ = ["STRATEGIES", "lower_bound", "no_reuse", "plan"]
 
 #: Strategy names in tie-break order: on equal arenas the first wins, so greedy-by-size
-#: (the CPU target's original planner) keeps its IR unless another strategy is smaller.
-STRATEGIES: tuple[str, ...] = (*HEURISTICS, "exact")
-#: Selects every strategy, keeping the smallest arena.
-AGGRESSIVE = "aggressive"
+#: (the CPU target's original planner) keeps its IR unless another strategy is smaller. The
+#: names are the options' (``memory_reuse_strategy``, checked before a planner is loaded): each
+#: is a heuristic of ``HEURISTICS`` or the exact solve. ``AGGRESSIVE`` selects every strategy,
+#: keeping the smallest arena.
+STRATEGIES: tuple[str, ...] = PLANNER_STRATEGIES
 
 
 def lower_bound(buffers: Sequence[Buffer], alignment: int) -> int:

@@ -21,7 +21,7 @@ from mlir import ir
 
 from ..errors import ArtefactError
 from ..irutils.types import TensorSpec
-from ..options import CompileOptions
+from ..config.options import ResolvedOptions
 
 __all__ = ["Target", "TargetResult"]
 
@@ -61,10 +61,10 @@ class Target:
     #: Target-specific keyword arguments of ``ge_mlir.compile`` with their defaults.
     target_options: ClassVar[Mapping[str, Any]] = {}
 
-    def check(self, options: CompileOptions, target_options: Mapping[str, Any]) -> None:
+    def check(self, options: ResolvedOptions, target_options: Mapping[str, Any]) -> None:
         """Refuses bad options before any work (raise :class:`~ge_mlir.errors.CompileError`)."""
 
-    def compile(self, module: ir.Module, options: CompileOptions, *, func_name: str, compile_to: str,
+    def compile(self, module: ir.Module, options: ResolvedOptions, *, func_name: str, compile_to: str,
                 done: StageCallback, **target_options: Any) -> TargetResult:
         """Runs the stages up to ``compile_to`` on the optimized ``module`` (which the target may
         rewrite in place), calling ``done`` after each."""

@@ -38,7 +38,7 @@ from ge_mlir.memory.report import memory_plan_json, memory_plan_svg, memory_tabl
 from ge_mlir.profiler import profile
 from ge_mlir.target.ascendc.target import RUN_ON
 from ge_mlir.errors import GeMlirError
-from ge_mlir.options import MEMORY_REUSE_STRATEGIES
+from ge_mlir.config import MEMORY_REUSE_STRATEGIES
 from ge_mlir.irutils.types import random_arrays
 from ge_mlir.tools.ge_import_onnx import parse_shape
 

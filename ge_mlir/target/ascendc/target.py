@@ -12,7 +12,7 @@ from typing import Any
 from mlir import ir
 
 from ...errors import CompileError
-from ...options import CompileOptions
+from ...config.options import ResolvedOptions
 from ...memory.budget import check_budget
 from ...memory.ge_plan_memory import read_memory_plan
 from ..base import StageCallback, Target, TargetResult
@@ -27,7 +27,7 @@ class AscendCTarget(Target):
     stages = ("ascendc", "source")
     target_options = {"output_dir": None, "run_on": "cpu-shim"}
 
-    def check(self, options: CompileOptions, target_options: Mapping[str, Any]) -> None:
+    def check(self, options: ResolvedOptions, target_options: Mapping[str, Any]) -> None:
         run_on = target_options["run_on"]
         if run_on not in RUN_ON:
             raise CompileError(f"unknown run_on {run_on!r} (choices: {', '.join(RUN_ON)})")
@@ -40,7 +40,7 @@ class AscendCTarget(Target):
             raise CompileError(f"num_threads is a cpu option; target ascendc splits kernels over the SoC's "
                                f"AI cores instead (got num_threads={options.num_threads})")
 
-    def compile(self, module: ir.Module, options: CompileOptions, *, func_name: str, compile_to: str,
+    def compile(self, module: ir.Module, options: ResolvedOptions, *, func_name: str, compile_to: str,
                 done: StageCallback, **target_options: Any) -> TargetResult:
         import shutil
         import tempfile

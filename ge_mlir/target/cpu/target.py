@@ -19,7 +19,7 @@ from mlir import ir
 from ...errors import CompileError
 from ...irutils.functions import pick_function
 from ...irutils.types import TensorSpec
-from ...options import CompileOptions
+from ...config.options import ResolvedOptions
 from ...memory.budget import budget_bytes, check_budget
 from ...memory.ge_plan_memory import read_memory_plan
 from ..base import StageCallback, Target, TargetResult
@@ -34,7 +34,7 @@ class CpuTarget(Target):
     #: one-shot bufferization; ``llvm``: the LLVM dialect handed to the JIT.
     stages = ("linalg", "bufferized", "llvm")
 
-    def compile(self, module: ir.Module, options: CompileOptions, *, func_name: str, compile_to: str,
+    def compile(self, module: ir.Module, options: ResolvedOptions, *, func_name: str, compile_to: str,
                 done: StageCallback, **target_options: Any) -> TargetResult:
         from .runner import CpuExecutable
 

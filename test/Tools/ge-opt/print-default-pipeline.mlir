@@ -4,7 +4,7 @@
 // RUN: ge-opt --print-default-pipeline=cpu | FileCheck %s
 // RUN: ge-opt --print-default-pipeline=ascendc | FileCheck %s
 // RUN: ge-opt --print-default-pipeline --config %S/Inputs/default-pipeline-config.json | FileCheck %s --check-prefix=CONFIG
-// (test_config.py checks that ge-opt --pass-pipeline accepts the printed text.)
+// (test/python/config/test_native.py checks that ge-opt --pass-pipeline accepts the printed text.)
 // RUN: not ge-opt --print-default-pipeline=gpu 2>&1 | FileCheck %s --check-prefix=BADTARGET
 
 // CHECK-NOT: ge-verify-graph

@@ -8,9 +8,9 @@ import pytest
 from onnx import TensorProto, helper
 
 import ge_mlir
-from ge_mlir.config import ConfigError, ConfigWarning, load_config, resolve_options
+from ge_mlir.config import (MEMORY_REUSE_STRATEGIES, CompileOptions, ConfigError, ConfigWarning, ResolvedOptions,
+                            load_config, resolve_options)
 from ge_mlir.errors import CompileError, MemoryBudgetError
-from ge_mlir.options import MEMORY_REUSE_STRATEGIES, CompileOptions
 from ge_mlir.memory.planner import STRATEGIES
 
 
@@ -69,9 +69,9 @@ def test_inert_key_warns_naming_it():
 def test_explicit_options_win_over_the_config():
     cfg = load_config({"ge.exec.memory": {"memory_budget_mb": 5, "memory_reuse_strategy": "best-fit"},
                        "ge.exec.recompute": {"enable": True}})
-    got = resolve_options(cfg, CompileOptions(memory_budget_mb=7, recompute=False))
+    got = resolve_options(CompileOptions(config=cfg, memory_budget_mb=7, recompute=False))
     assert (got.memory_budget_mb, got.memory_reuse_strategy, got.recompute) == (7, "best-fit", False)
-    assert resolve_options(load_config(None), CompileOptions()) == CompileOptions()
+    assert resolve_options(CompileOptions()) == ResolvedOptions()
 
 
 def test_config_strategy_selects_the_plan():

@@ -21,7 +21,7 @@ from mlir import ir
 from onnx import TensorProto, helper, numpy_helper
 
 import ge_mlir
-from ge_mlir import config as config_module
+from ge_mlir.config import pass_modules as config_module
 from ge_mlir.api import parse_module, run_pipeline
 from ge_mlir.errors import GraphEditError, PassFailedError
 from ge_mlir.irutils.patterns import rewrite_budget

@@ -21,10 +21,10 @@ PACKAGE = Path(__file__).resolve().parents[3] / "ge_mlir"
 
 #: Bottom to top. A module may import from its own layer or any layer below.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("_version", "errors", "options", "_log"),
+    ("_version", "errors", "_log"),
     ("_dialect", "ir", "irutils"),
     ("dialects",),
-    ("passes", "api", "config_base", "config_ge", "config"),
+    ("passes", "api", "config"),
     ("frontend", "memory", "target", "graph"),
     ("optimize", "partition"),
     ("compiler", "artefact", "cache", "onnx_backend", "profiler", "scheduler"),

@@ -1,21 +1,28 @@
-"""Options of ``ge_mlir.compile``, shared by the compiler driver and every target."""
+"""The options of ``ge_mlir.compile``: :class:`CompileOptions` as the caller gives them, and
+:class:`ResolvedOptions`, the one object every stage reads.
+
+The configuration is resolved once, at the entry (``compile``, ``GraphEngine``,
+``estimate_memory``, ``profile``): :func:`resolve_options` checks the options, loads the config
+(reads the file, applies the GE-style keys) and fills the memory and recompute options the caller
+left unset from it. Stages and targets take the resolved object and never load the config again.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import CompileError
+from ..errors import CompileError
+from .native import load_config
+from .schema import MEMORY_REUSE_STRATEGIES, Config, ConfigError
 
-__all__ = ["CompileOptions", "MEMORY_REUSE_STRATEGIES", "coerce_options"]
+__all__ = ["CompileOptions", "MAX_THREADS", "MEMORY_REUSE_STRATEGIES", "ResolvedOptions", "coerce_options",
+           "resolve_options"]
 
-#: ``memory_reuse_strategy`` values: ``aggressive`` (best of all), then each planner strategy
-#: (the names of ``ge_mlir.memory.planner.STRATEGIES``, checked equal by the plan tests).
 #: Most threads ``num_threads`` accepts.
 MAX_THREADS = 4096
-
-MEMORY_REUSE_STRATEGIES: tuple[str, ...] = ("aggressive", "greedy-by-size", "greedy-by-breadth", "best-fit", "exact")
 
 
 @dataclass(frozen=True)
@@ -31,7 +38,7 @@ class CompileOptions:
             shape/axes/pads given as inputs); they are no longer inputs.
         config: the ge-mlir configuration (a JSON file path, a dict or a
             :class:`ge_mlir.config.Config`; schema in ``docs/config.md``) that
-            shapes the default optimization pipeline.
+            shapes the default optimization pipeline. Loaded once, by :func:`resolve_options`.
         soc: ``ascendc``: the SoC the kernels are planned for (tile sizes,
             capacity checks): ``"Ascend910B1"`` (default) or ``"Ascend310P3"``.
         check_bounds: ``cpu``: run-time gather/gather_elements/scatter_elements
@@ -156,3 +163,51 @@ def coerce_options(options: CompileOptions | Mapping[str, Any] | None) -> Compil
     if not isinstance(options.opt_level, int) or not 0 <= options.opt_level <= 3:
         raise CompileError(f"opt_level must be an integer from 0 to 3, got {options.opt_level!r}")
     return options
+
+
+@dataclass(frozen=True)
+class ResolvedOptions(CompileOptions):
+    """:class:`CompileOptions` after :func:`resolve_options`: what every stage and target reads.
+
+    ``config`` is the loaded :class:`~ge_mlir.config.Config`; ``memory_budget_mb``,
+    ``memory_reuse_strategy``, ``memory_estimation`` and the ``recompute*`` fields hold the
+    config's ``ge.exec.memory`` / ``ge.exec.recompute`` values where the caller left them None,
+    and the budget is the activation share ``ge.exec.graphPartitioner`` leaves of it. Resolving
+    it again returns it unchanged (a second resolution would take that share twice).
+    """
+
+    config: Config = field(default_factory=Config)
+
+
+def resolve_options(options: CompileOptions | Mapping[str, Any] | None) -> ResolvedOptions:
+    """``options`` (a :class:`CompileOptions`, a dict of its fields or None) checked, with its
+    config loaded and applied: its unset (None) memory and recompute fields are taken from the
+    config's ``ge.exec.memory`` / ``ge.exec.recompute`` sections (explicit options win). A
+    :class:`ResolvedOptions` is returned as it is.
+
+    Raises :class:`~ge_mlir.errors.CompileError` (bad options) or
+    :class:`~ge_mlir.config.ConfigError` (bad config)."""
+    if isinstance(options, ResolvedOptions):
+        return options
+    options = coerce_options(options)
+    config = load_config(options.config)
+    mem, rec = config.memory, config.recompute
+    changes: dict[str, Any] = {}
+    budget = mem.arena_budget_mb(options.memory_budget_mb if options.memory_budget_mb is not None else mem.budget_mb)
+    if budget is not None and budget <= 0:
+        raise ConfigError(f"ge.exec.graphPartitioner leaves no memory for activations: {budget:g} MiB of the "
+                          f"budget after reserved_memory_mb and activation_memory_factor", source=config.source)
+    if budget != options.memory_budget_mb:
+        changes["memory_budget_mb"] = budget
+    if options.memory_reuse_strategy is None and mem.reuse_strategy is not None:
+        changes["memory_reuse_strategy"] = mem.reuse_strategy
+    if options.memory_estimation is None and mem.enable_memory_estimation:
+        changes["memory_estimation"] = True
+    if options.recompute is None and rec.enable:
+        changes["recompute"] = True
+    if options.recompute_checkpoint_ops is None and rec.checkpoint_ops:
+        changes["recompute_checkpoint_ops"] = tuple(rec.checkpoint_ops)
+    if options.recompute_ratio is None and rec.ratio is not None:
+        changes["recompute_ratio"] = rec.ratio
+    fields = {f.name: getattr(options, f.name) for f in dataclasses.fields(CompileOptions)}
+    return ResolvedOptions(**{**fields, **changes, "config": config})

@@ -1,15 +1,26 @@
-"""CANN GE option keys in ge-mlir configs: the one mapping table (``GE_KEYS``).
+"""The GE-style dotted keys of a ge-mlir config: one mapping table (:data:`GE_KEYS`).
 
-Engineers who know CANN's Graph Engine write option files with dotted ``ge.*`` keys
-(``../shared/GE_WORKFLOW.md``); :func:`ge_mlir.config.load_config` accepts them next to
-ge-mlir's own keys. Both spellings load the same way: a top-level
-``"ge.graphOptions.layoutOptimization": {...}`` and the nested
+Engineers who know CANN's Graph Engine write option files with dotted ``ge.*`` keys; ge-mlir
+accepts such keys next to its own (:func:`ge_mlir.config.load_config`). Both spellings load the
+same way: a top-level ``"ge.graphOptions.layoutOptimization": {...}`` and the nested
 ``"ge.graphOptions": {"layoutOptimization": {...}}`` reach the same table entry.
 
+Where the keys come from, kept apart below:
+
+* :data:`WALKTHROUGH_KEYS`: the nested JSON keys of the project's design source, a GE walkthrough
+  (``ge.graphOptions``, ``ge.execGraphOptimization``, ``ge.exec.graphFusion``, ``ge.exec.memory``,
+  ``ge.exec.recompute``, ``ge.exec.graphPartitioner``, the hybrid and pipeline parallelism keys...).
+  They do not occur in CANN GE itself.
+* :data:`GE_MLIR_KEYS`: ge-mlir's own key in that dotted style (``ge.exec.parallel``).
+
+CANN GE's real option keys (flat string keys such as ``ge.exec.precision_mode``,
+``ge.fusionSwitchFile``, ``ge.exec.disableReuseMemory``) are not in the table: a config naming
+one fails as an unknown GE key, with a did-you-mean.
+
 Every entry says what the key does in ge-mlir (``effect``, also the documentation in
-``docs/config.md``) and applies it to the :class:`~ge_mlir.config.Config` being built.
+``docs/config.md``) and applies it to the :class:`~ge_mlir.config.schema.Config` being built.
 Keys whose capability does not exist yet are accepted, validated and listed in
-``Config.inert_keys``; loading warns (``ConfigWarning``) naming each. GE keys are applied
+``Config.inert_keys``; loading warns (``ConfigWarning``) naming each. These keys are applied
 after ge-mlir's own keys, in table order.
 """
 
@@ -20,12 +31,22 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .config_base import _Checker
+from .schema import (
+    DATA_FORMATS,
+    MEMORY_REUSE_STRATEGIES,
+    PRECISION_MODES,
+    Checker,
+    Config,
+    ConfigError,
+    PassConfig,
+    did_you_mean,
+    ge_op_names,
+    kind_of,
+    shown,
+)
 
-# Config is ge_mlir.config's (which imports this module): annotations only, never imported here.
-Config = Any
-
-__all__ = ["GE_FUSIONS", "GE_KEYS", "GE_ROOTS", "GeKey", "apply_ge_keys", "is_ge_key"]
+__all__ = ["GE_FUSIONS", "GE_KEYS", "GE_MLIR_KEYS", "GE_ROOTS", "WALKTHROUGH_KEYS", "GeKey", "apply_ge_keys",
+           "is_ge_key", "unknown_ge_key"]
 
 #: GE fusion names -> (ge-mlir pass, producer op it concerns or None for the whole pass).
 GE_FUSIONS: dict[str, tuple[tuple[str, str | None], ...]] = {
@@ -69,25 +90,23 @@ class GeKey:
     key: str
     kind: str
     effect: str
-    apply: Callable[[Config, Any, _Checker, str], None]
+    apply: Callable[[Config, Any, Checker, str], None]
 
 
-def _inert(reason: str) -> Callable[[Config, Any, _Checker, str], None]:
-    def apply(cfg: Config, value: Any, ck: _Checker, key: str) -> None:
+def _inert(reason: str) -> Callable[[Config, Any, Checker, str], None]:
+    def apply(cfg: Config, value: Any, ck: Checker, key: str) -> None:
         cfg.inert_keys.append(f"{key}: {reason}")
     return apply
 
 
 # --- value checks ------------------------------------------------------------
 
-def _bool(ck: _Checker, key: str, v: Any) -> bool:
+def _bool(ck: Checker, key: str, v: Any) -> bool:
     return ck.boolean(key, v)
 
 
-def _number(ck: _Checker, key: str, v: Any, lo: float | None = None, hi: float | None = None,
+def _number(ck: Checker, key: str, v: Any, lo: float | None = None, hi: float | None = None,
             strict_lo: bool = False) -> float:
-    from .config_base import _shown
-
     ok = not isinstance(v, bool) and isinstance(v, (int, float))
     if ok and lo is not None:
         ok = v > lo if strict_lo else v >= lo
@@ -95,36 +114,30 @@ def _number(ck: _Checker, key: str, v: Any, lo: float | None = None, hi: float |
         ok = v <= hi
     if not ok:
         rng = "" if lo is None else (f" > {lo:g}" if strict_lo else f" >= {lo:g}") + ("" if hi is None else f" and <= {hi:g}")
-        raise ck.fail(key, f"expected a number{rng}, got {_shown(v)}")
+        raise ck.fail(key, f"expected a number{rng}, got {shown(v)}")
     return v
 
 
-def _str_list(ck: _Checker, key: str, v: Any, example: str) -> list[str]:
-    from .config_base import _shown
-
+def _str_list(ck: Checker, key: str, v: Any, example: str) -> list[str]:
     if not isinstance(v, list) or not all(isinstance(x, str) and x for x in v):
-        raise ck.fail(key, f"expected a list of names such as {example}, got {_shown(v)}")
+        raise ck.fail(key, f"expected a list of names such as {example}, got {shown(v)}")
     return list(v)
 
 
-def _obj(ck: _Checker, key: str, v: Any, example: str) -> Mapping[str, Any]:
-    from .config_base import _kind
-
+def _obj(ck: Checker, key: str, v: Any, example: str) -> Mapping[str, Any]:
     if not isinstance(v, Mapping):
-        raise ck.fail(key, f"expected an object such as {example}, got {_kind(v)}")
+        raise ck.fail(key, f"expected an object such as {example}, got {kind_of(v)}")
     return v
 
 
-def _ge_op(ck: _Checker, key: str, name: Any) -> str:
+def _ge_op(ck: Checker, key: str, name: Any) -> str:
     """An op kind (ge op name, ONNX or GE op type) as a ge op name."""
-    from .config_base import _ge_op_names, _shown, did_you_mean
-
-    ops = _ge_op_names()
+    ops = ge_op_names()
     if not isinstance(name, str) or not name:
-        raise ck.fail(key, f"expected an op name such as \"Conv\" or \"ge.conv2d\", got {_shown(name)}")
+        raise ck.fail(key, f"expected an op name such as \"Conv\" or \"ge.conv2d\", got {shown(name)}")
     if name in ops:
         return name
-    from .irutils.ge_ops import ONNX_OP_TO_GE
+    from ..irutils.ge_ops import ONNX_OP_TO_GE
 
     known = ONNX_OP_TO_GE.get(name)
     if known:
@@ -139,21 +152,17 @@ def _ge_op(ck: _Checker, key: str, name: Any) -> str:
 # --- effects -------------------------------------------------------------------
 
 def _pass(cfg: Config, name: str):
-    from .config_base import PassConfig
-
     return cfg.passes.setdefault(name, PassConfig())
 
 
-def _set_fusion(cfg: Config, ck: _Checker, key: str, name: Any, enable: bool) -> None:
-    from .config_base import _shown, did_you_mean
-
+def _set_fusion(cfg: Config, ck: Checker, key: str, name: Any, enable: bool) -> None:
     if isinstance(name, str) and name.startswith("ge-fuse-"):
         _pass(cfg, name).enabled = enable  # our own pass names work too (checked against the registry later)
         return
     if name not in GE_FUSIONS:
         valid = list(GE_FUSIONS)
         hint = did_you_mean(name, valid) if isinstance(name, str) else ""
-        raise ck.fail(key, f"unknown fusion {_shown(name)}{hint}; GE fusion names: {', '.join(valid)} "
+        raise ck.fail(key, f"unknown fusion {shown(name)}{hint}; GE fusion names: {', '.join(valid)} "
                            f"(or a ge-mlir pass name ge-fuse-*)")
     for pass_name, producer in GE_FUSIONS[name]:
         pc = _pass(cfg, pass_name)
@@ -174,11 +183,9 @@ def _set_fusion(cfg: Config, ck: _Checker, key: str, name: Any, enable: bool) ->
             pc.enabled = False
 
 
-def _fusion_configs(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
-    from .config_base import _shown
-
+def _fusion_configs(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     if not isinstance(v, list):
-        raise ck.fail(key, f'expected a list such as [{{"name": "Conv-BatchNorm", "enable": false}}], got {_shown(v)}')
+        raise ck.fail(key, f'expected a list such as [{{"name": "Conv-BatchNorm", "enable": false}}], got {shown(v)}')
     for i, item in enumerate(v):
         item = ck.obj(f"{key}[{i}]", item, ("name", "enable"))
         if "name" not in item:
@@ -186,19 +193,17 @@ def _fusion_configs(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
         _set_fusion(cfg, ck, f"{key}[{i}].name", item["name"], _bool(ck, f"{key}[{i}].enable", item.get("enable", True)))
 
 
-def _precision_sensitive(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+def _precision_sensitive(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     for i, name in enumerate(_str_list(ck, key, v, '["Conv-BN", "Conv-Add"]')):
         _set_fusion(cfg, ck, f"{key}[{i}]", name, False)
 
 
-def _layout_enable(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+def _layout_enable(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     if not _bool(ck, key, v):
         _pass(cfg, "ge-transform-layout").enabled = False
 
 
-def _trans_scope(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
-    from .config_base import did_you_mean
-
+def _trans_scope(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     ops: list[str] = []
     for i, kind in enumerate(_str_list(ck, key, v, '["Conv", "Pooling"]')):
         if kind not in _TRANS_SCOPES:
@@ -210,10 +215,8 @@ def _trans_scope(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
     _pass(cfg, "ge-transform-layout").options["ops"] = ops
 
 
-def _formats(which: str) -> Callable[[Config, Any, _Checker, str], None]:
-    def apply(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
-        from .config_base import DATA_FORMATS
-
+def _formats(which: str) -> Callable[[Config, Any, Checker, str], None]:
+    def apply(cfg: Config, v: Any, ck: Checker, key: str) -> None:
         m = _obj(ck, key, v, '{"input": "NCHW"}')
         fmts = {name: ck.choice(f"{key}.{name}", f, DATA_FORMATS) for name, f in m.items()}
         if len(set(fmts.values())) > 1:
@@ -224,15 +227,13 @@ def _formats(which: str) -> Callable[[Config, Any, _Checker, str], None]:
     return apply
 
 
-def _trans_op_type(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+def _trans_op_type(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     ck.choice(key, v, ("TransData",))  # ge.trans_data is the one layout-change op
 
 
-def _disable_trans_nodes(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
-    from .config_base import _shown
-
+def _disable_trans_nodes(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     if not isinstance(v, list):
-        raise ck.fail(key, f'expected a list such as [{{"from_op": "Conv", "to_op": "Relu"}}], got {_shown(v)}')
+        raise ck.fail(key, f'expected a list such as [{{"from_op": "Conv", "to_op": "Relu"}}], got {shown(v)}')
     for i, item in enumerate(v):
         item = ck.obj(f"{key}[{i}]", item, ("from_op", "to_op"))
         if set(item) != {"from_op", "to_op"}:
@@ -242,44 +243,42 @@ def _disable_trans_nodes(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
             cfg.layout.forbid_trans_data.append(pair)
 
 
-def _graph_fusion_enable(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+def _graph_fusion_enable(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     cfg.graph_fusion = _bool(ck, key, v)
 
 
-def _buffer_enable(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+def _buffer_enable(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     if not _bool(ck, key, v):
         cfg.inert_keys.append(f"{key}: false has no effect (ge-mlir always plans intermediate buffers into one arena)")
 
 
-def _buffer_strategy(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+def _buffer_strategy(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     ck.choice(key, v, ("memory_reuse",))
     cfg.memory.reuse_strategy = cfg.memory.reuse_strategy or "aggressive"
 
 
-def _data_enable(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+def _data_enable(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     if not _bool(ck, key, v):
         cfg.constant_folding.enabled = False
         _pass(cfg, "ge-transform-layout").enabled = False
 
 
-def _data_folding(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+def _data_folding(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     cfg.constant_folding.enabled = _bool(ck, key, v)
 
 
-def _data_layout(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+def _data_layout(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     _pass(cfg, "ge-transform-layout").enabled = _bool(ck, key, v)
 
 
-def _exec_opt_enable(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+def _exec_opt_enable(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     if not _bool(ck, key, v):
         cfg.constant_folding.enabled = False
         _pass(cfg, "ge-eliminate-redundant").enabled = False
         cfg.graph_fusion = False
 
 
-def _exec_opt_passes(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
-    from .config_base import did_you_mean
-
+def _exec_opt_passes(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     names = _str_list(ck, key, v, '["ConstantFolding", "AutoFusion"]')
     for i, n in enumerate(names):
         if n not in _EXEC_PASSES:
@@ -293,107 +292,99 @@ def _exec_opt_passes(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
         cfg.graph_fusion = False
 
 
-def _pass_order(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+def _pass_order(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     ck.choice(key, v, ("sequential",))  # passes run one after another by stage and priority
 
 
-def _precision_mode(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
-    from .config_base import PRECISION_MODES
-
+def _precision_mode(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     cfg.precision_mode = ck.choice(key, v, PRECISION_MODES)
 
 
-def _atc_precision(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+def _atc_precision(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     cfg.precision_mode = _ATC_PRECISION[ck.choice(key, v, tuple(_ATC_PRECISION))]
 
 
-def _mixed_precision(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+def _mixed_precision(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     if _bool(ck, key, v):
         cfg.inert_keys.append(f"{key}: true has no effect (ge-mlir's fusions never change element types)")
 
 
-def _fold_fp_mode(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+def _fold_fp_mode(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     cfg.constant_folding.fp_mode = ck.choice(key, v, ("FP32", "origin"))
 
 
-def _no_aggressive_folding(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+def _no_aggressive_folding(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     if _bool(ck, key, v):
         cfg.constant_folding.aggressive = False
 
 
-def _mem_estimation(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+def _mem_estimation(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     cfg.memory.enable_memory_estimation = _bool(ck, key, v)
 
 
-def _mem_budget(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+def _mem_budget(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     cfg.memory.budget_mb = None if v is None else _number(ck, key, v, 0, strict_lo=True)
 
 
-def _mem_strategy(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
-    from .options import MEMORY_REUSE_STRATEGIES
-
+def _mem_strategy(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     cfg.memory.reuse_strategy = ck.choice(key, v, MEMORY_REUSE_STRATEGIES)
 
 
-def _recompute_enable(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+def _recompute_enable(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     cfg.recompute.enable = _bool(ck, key, v)
 
 
-def _recompute_ops(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+def _recompute_ops(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     cfg.recompute.checkpoint_ops = _str_list(ck, key, v, '["LayerNorm", "Softmax"]')
 
 
-def _recompute_ratio(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+def _recompute_ratio(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     cfg.recompute.ratio = float(_number(ck, key, v, 0, 1))
 
 
-def _partitioner_factor(field: str) -> Callable[[Config, Any, _Checker, str], None]:
-    def apply(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+def _partitioner_factor(field: str) -> Callable[[Config, Any, Checker, str], None]:
+    def apply(cfg: Config, v: Any, ck: Checker, key: str) -> None:
         setattr(cfg.memory, field, float(_number(ck, key, v, 0, 1, strict_lo=True)))
     return apply
 
 
-def _reserved(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+def _reserved(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     cfg.memory.reserved_mb = float(_number(ck, key, v, 0))
 
 
-def _weight_factor(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+def _weight_factor(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     _number(ck, key, v, 0, 1, strict_lo=True)
     cfg.inert_keys.append(f"{key}: no effect yet (weights are not budgeted; the activation arena is)")
 
 
-def _checked_inert(check: Callable[[_Checker, str, Any], Any], reason: str) -> Callable[[Config, Any, _Checker, str], None]:
-    def apply(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+def _checked_inert(check: Callable[[Checker, str, Any], Any], reason: str) -> Callable[[Config, Any, Checker, str], None]:
+    def apply(cfg: Config, v: Any, ck: Checker, key: str) -> None:
         check(ck, key, v)
         cfg.inert_keys.append(f"{key}: {reason}")
     return apply
 
 
-def _any(ck: _Checker, key: str, v: Any) -> Any:
+def _any(ck: Checker, key: str, v: Any) -> Any:
     return v
 
 
-def _int_degree(ck: _Checker, key: str, v: Any) -> int:
-    from .config_base import _shown
-
+def _int_degree(ck: Checker, key: str, v: Any) -> int:
     if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-        raise ck.fail(key, f"expected a positive integer, got {_shown(v)}")
+        raise ck.fail(key, f"expected a positive integer, got {shown(v)}")
     return v
 
 
-def _parallel_type(ck: _Checker, key: str, v: Any) -> str:
+def _parallel_type(ck: Checker, key: str, v: Any) -> str:
     return ck.choice(key, v, ("hybrid", "data", "none"))
 
 
-def _schedule(ck: _Checker, key: str, v: Any) -> str:
+def _schedule(ck: Checker, key: str, v: Any) -> str:
     return ck.choice(key, v, ("gpipe", "1f1b", "interleaved"))
 
 
-def _sharding(ck: _Checker, key: str, v: Any) -> Any:
-    from .config_base import _shown
-
+def _sharding(ck: Checker, key: str, v: Any) -> Any:
     if not isinstance(v, list):
-        raise ck.fail(key, f'expected a list of {{"op_name_pattern", "strategy", "axis"}} rules, got {_shown(v)}')
+        raise ck.fail(key, f'expected a list of {{"op_name_pattern", "strategy", "axis"}} rules, got {shown(v)}')
     for i, rule in enumerate(v):
         rule = ck.obj(f"{key}[{i}]", rule, ("op_name_pattern", "strategy", "axis"))
         if "op_name_pattern" in rule:
@@ -406,35 +397,36 @@ def _sharding(ck: _Checker, key: str, v: Any) -> Any:
     return v
 
 
-def _parallel_field(field: str, check: Callable[[_Checker, str, Any], Any]) -> Callable[[Config, Any, _Checker, str], None]:
-    def apply(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+def _parallel_field(field: str, check: Callable[[Checker, str, Any], Any]) -> Callable[[Config, Any, Checker, str], None]:
+    def apply(cfg: Config, v: Any, ck: Checker, key: str) -> None:
         cfg.parallel[field] = check(ck, key, v)
         _validate_parallel(cfg, ck, key)
     return apply
 
 
-def _pipeline_enable(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+def _pipeline_enable(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     if not ck.boolean(key, v):
         cfg.parallel["pipeline_parallel"] = 1
         cfg.parallel.pop("num_microbatches", None)
 
 
-def _parallelism_type(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+def _parallelism_type(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     if _parallel_type(ck, key, v) == "none":
         cfg.parallel.clear()
         cfg.parallel["tensor_parallel"] = cfg.parallel["data_parallel"] = cfg.parallel["pipeline_parallel"] = 1
 
 
-def _parallel_strategy(cfg: Config, v: Any, ck: _Checker, key: str) -> None:
+def _parallel_strategy(cfg: Config, v: Any, ck: Checker, key: str) -> None:
     _obj(ck, key, v, '{"tensor_parallel": 2}')
     cfg.parallel.update(v)
     _validate_parallel(cfg, ck, key)
 
 
-def _validate_parallel(cfg: Config, ck: _Checker, key: str) -> None:
+def _validate_parallel(cfg: Config, ck: Checker, key: str) -> None:
     import importlib
 
     # By name: the strategy belongs to the partitioner, a layer above the configuration.
+    # TODO(merge): normal import of the moved strategy module
     strategy = importlib.import_module("ge_mlir.partition.strategy")
     try:
         strategy.parse_strategy(cfg.parallel)
@@ -444,7 +436,9 @@ def _validate_parallel(cfg: Config, ck: _Checker, key: str) -> None:
 
 # --- the table -------------------------------------------------------------------
 
-_TABLE: tuple[GeKey, ...] = (
+#: The walkthrough's graph, precision and memory keys (layout, fusion, folding, memory budget,
+#: recompute, the partitioner's memory shares).
+_WALKTHROUGH_GRAPH_KEYS: tuple[GeKey, ...] = (
     GeKey("ge.graphOptions.layoutOptimization.enable", "bool",
           "`false` leaves `ge-transform-layout` out (no format change, no TransData).", _layout_enable),
     GeKey("ge.graphOptions.layoutOptimization.insert_trans_scope", "list of op kinds",
@@ -531,9 +525,18 @@ _TABLE: tuple[GeKey, ...] = (
           "Accepted and warned about: weights are not budgeted yet.", _weight_factor),
     GeKey("ge.exec.graphPartitioner.reserved_memory_mb", "number >= 0",
           "MiB of the device budget kept aside before the activation share is taken.", _reserved),
+)
+
+#: ge-mlir's own dotted key: the whole parallel strategy in its own JSON form. Applied before the
+#: walkthrough's parallel keys, which refine or switch off what it sets.
+GE_MLIR_KEYS: tuple[GeKey, ...] = (
     GeKey("ge.exec.parallel", "object",
           "The parallel strategy (docs/parallel.md): degrees, sharding rules, pipeline stages and schedule; "
           "`ge_mlir.compile` partitions the model over MPI ranks.", _parallel_strategy),
+)
+
+#: The walkthrough's parallelism keys (hybrid degrees, sharding rules, pipeline settings).
+_WALKTHROUGH_PARALLEL_KEYS: tuple[GeKey, ...] = (
     GeKey("model_parallelism", "object", "Validated as an object; `enable` and `split_dims` have no effect: "
           "give `tensor_parallel_degree` and `sharding` rules instead.",
           _checked_inert(lambda ck, k, v: _obj(ck, k, v, '{"enable": true}'), _USE_DEGREES)),
@@ -570,8 +573,10 @@ _TABLE: tuple[GeKey, ...] = (
           "take the degrees given.", _parallelism_type),
 )
 
-#: Dotted key -> entry (the one mapping table, in application order).
-GE_KEYS: dict[str, GeKey] = {k.key: k for k in _TABLE}
+#: The walkthrough's keys (never CANN GE's own; see the module doc).
+WALKTHROUGH_KEYS: tuple[GeKey, ...] = _WALKTHROUGH_GRAPH_KEYS + _WALKTHROUGH_PARALLEL_KEYS
+#: Dotted key -> entry: the one mapping table, in application order.
+GE_KEYS: dict[str, GeKey] = {k.key: k for k in (*_WALKTHROUGH_GRAPH_KEYS, *GE_MLIR_KEYS, *_WALKTHROUGH_PARALLEL_KEYS)}
 #: Every key prefix that is an object level of the table (``ge.graphOptions``, ``ge.exec``, ...).
 _PREFIXES: frozenset[str] = frozenset(
     ".".join(k.split(".")[:i]) for k in GE_KEYS for i in range(1, len(k.split(".")))
@@ -586,16 +591,21 @@ def is_ge_key(key: str) -> bool:
     return key in GE_KEYS or key in _PREFIXES
 
 
-def _flatten(key: str, value: Any, ck: _Checker, out: dict[str, Any]) -> None:
-    from .config_base import ConfigError, _kind, did_you_mean
+def unknown_ge_key(key: str, source: str | None) -> ConfigError:
+    """The error of a top-level ``ge.*`` key that is not in the table, listing the table's keys."""
+    valid = sorted({*GE_KEYS, *_PREFIXES})
+    return ConfigError(f"unknown GE key '{key}'{did_you_mean(key, valid)}; GE keys: {', '.join(valid)}",
+                       key=key, source=source)
 
+
+def _flatten(key: str, value: Any, ck: Checker, out: dict[str, Any]) -> None:
     if key in GE_KEYS:
         if key in out:
             raise ck.fail(key, "given twice (once dotted, once nested)")
         out[key] = value
         return
     if not isinstance(value, Mapping):
-        raise ck.fail(key, f"expected an object, got {_kind(value)}")
+        raise ck.fail(key, f"expected an object, got {kind_of(value)}")
     for child, v in value.items():
         full = f"{key}.{child}"
         if not (full in GE_KEYS or full in _PREFIXES):
@@ -605,12 +615,12 @@ def _flatten(key: str, value: Any, ck: _Checker, out: dict[str, Any]) -> None:
         _flatten(full, v, ck, out)
 
 
-def apply_ge_keys(cfg: Config, top: Mapping[str, Any], ck: _Checker) -> None:
+def apply_ge_keys(cfg: Config, top: Mapping[str, Any], ck: Checker) -> None:
     """Applies every GE key of the top-level object ``top`` to ``cfg`` (table order)."""
     flat: dict[str, Any] = {}
     for key, value in top.items():
         if is_ge_key(key):
             _flatten(key, value, ck, flat)
-    for entry in _TABLE:
+    for entry in GE_KEYS.values():
         if entry.key in flat:
             entry.apply(cfg, flat[entry.key], ck, entry.key)

@@ -13,10 +13,9 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 import ge_mlir
-from ge_mlir.config import ConfigError, ConfigWarning, load_config, resolve_options
-from ge_mlir.config_ge import GE_FUSIONS, GE_KEYS
+from ge_mlir.config import CompileOptions, ConfigError, ConfigWarning, load_config, resolve_options
+from ge_mlir.config.ge_keys import GE_FUSIONS, GE_KEYS
 from ge_mlir.optimize.default_pipeline import default_pipeline
-from ge_mlir.options import CompileOptions
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "config.md"
 
@@ -202,13 +201,13 @@ def test_memory_family_fills_compile_options(tmp_path):
                  "ge.exec.recompute": {"enable": True, "checkpoint_ops": ["Softmax"], "recompute_ratio": 0.5},
                  "ge.exec.graphPartitioner": {"activation_memory_factor": 0.5, "reserved_memory_mb": 10}},
                 tmp_path)
-    got = resolve_options(cfg, CompileOptions())
+    got = resolve_options(CompileOptions(config=cfg))
     assert got.memory_budget_mb == 50  # (110 - 10) * 0.5: the activation share of the device budget
     assert (got.memory_reuse_strategy, got.recompute, tuple(got.recompute_checkpoint_ops), got.recompute_ratio,
             got.memory_estimation) == ("best-fit", True, ("Softmax",), 0.5, True)
     with pytest.raises(ConfigError, match="leaves no memory for activations"):
-        resolve_options(load_config({"ge.exec.memory": {"memory_budget_mb": 8},
-                                     "ge.exec.graphPartitioner": {"reserved_memory_mb": 8}}), CompileOptions())
+        resolve_options({"config": {"ge.exec.memory": {"memory_budget_mb": 8},
+                                    "ge.exec.graphPartitioner": {"reserved_memory_mb": 8}}})
     with pytest.warns(ConfigWarning, match="weight_memory_factor: no effect yet"):
         load_config({"ge.exec.graphPartitioner": {"weight_memory_factor": 0.3}})
 
