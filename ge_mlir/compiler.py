@@ -526,7 +526,7 @@ class GraphEngine:
         if graph.stage != "optimized":
             raise CompileError(f"partition takes an optimized graph, got one at stage {graph.stage!r}")
         from .partition.plan import partition_graph
-        from .partition.strategy import parse_strategy
+        from .parallel_strategy import parse_strategy
 
         strategy = parse_strategy(parallel if parallel is not None else (self.config.parallel or None))
         if not strategy.is_parallel:
@@ -696,7 +696,7 @@ def compile(  # the natural name, as in torch.compile
     # The staged workflow in one call: the same stages GraphEngine offers one by one, on one
     # module rewritten in place (no copies between stages) under one progress bar.
     engine = GraphEngine(options, target=target, on_stage=on_stage, dump_graph=dump_graph)
-    from .partition.strategy import parse_strategy
+    from .parallel_strategy import parse_strategy
 
     strategy = parse_strategy(parallel if parallel is not None else (engine.config.parallel or None))
     if strategy.is_parallel:

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors import CompileError
 from ..partition.plan import ExecutionPlan, partition_graph
-from ..partition.strategy import ParallelStrategy, parse_strategy
+from ..parallel_strategy import ParallelStrategy, parse_strategy
 
 __all__ = ["compile_parallel", "plan_parallel"]
 

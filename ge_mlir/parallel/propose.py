@@ -20,7 +20,7 @@ from mlir import ir
 from ..errors import GeMlirError
 from ..partition import sharding as sh
 from ..partition.cost import op_cost, value_bytes
-from ..partition.strategy import parse_strategy
+from ..parallel_strategy import parse_strategy
 
 __all__ = ["Proposal", "propose"]
 

@@ -25,10 +25,10 @@ from mlir import ir
 
 from ..errors import CompileError, GeMlirError
 from ..irutils.functions import pick_function
-from . import scheduler as sched
+from .. import scheduler as sched
 from . import sharding as sh
 from .cost import value_bytes
-from .strategy import ParallelStrategy
+from ..parallel_strategy import ParallelStrategy
 
 __all__ = ["ExecutionPlan", "RankCoords", "partition_graph", "rank_coords"]
 
@@ -287,7 +287,7 @@ def _warn_unmatched_rules(graph: Any, s: ParallelStrategy) -> None:
     import warnings
 
     from .ge_partition_tensor import op_names, weight_operand
-    from .strategy import ParallelWarning
+    from ..parallel_strategy import ParallelWarning
 
     names: list[str] = []
     with graph._context:

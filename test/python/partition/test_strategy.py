@@ -9,7 +9,7 @@ import pytest
 import ge_mlir
 import ge_mlir.scheduler as scheduler
 from ge_mlir.partition import StrategyError, parse_strategy
-from ge_mlir.partition.strategy import ParallelWarning
+from ge_mlir.parallel_strategy import ParallelWarning
 
 
 def test_parse_strategy_forms(tmp_path):
