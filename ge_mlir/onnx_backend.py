@@ -187,7 +187,7 @@ class GeMlirBackend(Backend):
             model = onnx.load_from_string(bytes(model))
         elif isinstance(model, str):
             model = onnx.load(model)
-        from .compiler import CompileOptions
+        from .options import CompileOptions
 
         options = {k: v for k, v in kwargs.items() if k in ("optimize", "opt_level")}
         assert set(options) <= set(CompileOptions.__dataclass_fields__)

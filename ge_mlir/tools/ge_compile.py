@@ -32,8 +32,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ge_mlir.artefact import load
-from ge_mlir.compiler import TARGET_STAGES, TARGETS, CompiledModel, compile, estimate_memory
+from ge_mlir import compile  # the public façade: a configured parallel strategy goes through it
+from ge_mlir.compiler import estimate_memory
+from ge_mlir.runtime.model import CompiledModel, load
+from ge_mlir.runtime.stages import TARGET_STAGES, TARGETS
 from ge_mlir.memory.report import memory_plan_json, memory_plan_svg, memory_table
 from ge_mlir.profiler import profile
 from ge_mlir.target.ascendc.target import RUN_ON

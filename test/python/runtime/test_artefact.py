@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import ge_mlir
-from ge_mlir.artefact import FORMAT_VERSION, MANIFEST, read_manifest
+from ge_mlir.runtime.artefact import FORMAT_VERSION, MANIFEST, read_manifest
 from ge_mlir.errors import ArtefactError, CompileError, ExecutionError
 
 from test_differential import Graph, assert_close, attention, conv_block, layer_norm, residual_block, run_ort
