@@ -157,7 +157,7 @@ class ExecutionPlan:
 
 
 def partition_graph(graph: Any, strategy: ParallelStrategy) -> ExecutionPlan:
-    """Partitions an optimized :class:`ge_mlir.Graph` (copied) by ``strategy``."""
+    """Partitions an optimized :class:`~ge_mlir.compiler.engine.StagedGraph` (copied) by ``strategy``."""
     from ..passes import parse_pipeline
     from ..passes.pipeline import run_elements
 

@@ -251,7 +251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--profile-json", metavar="FILE.json", default=None, help="--profile: write the report as JSON")
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--no-cache", action="store_true",
-                   help="compile even when the compile cache has this model (ge_mlir.cache; GE_MLIR_CACHE=0 "
+                   help="compile even when the compile cache has this model (ge_mlir.runtime.cache; GE_MLIR_CACHE=0 "
                         "turns the cache off everywhere)")
     p.add_argument("--dump-graph", metavar="DIR", default=None,
                    help="write the graph of the dumped stages into DIR/<function>-<n>/ (docs/graphs.md)")
