@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .compiler import compile as _compile
+from . import compile as _compile  # the public compile: a profile compiles as ge_mlir.compile does
 from .compiler.progress import ProgressBar
 from .runtime.model import CompiledModel
 from .errors import CompileError, ExecutionError

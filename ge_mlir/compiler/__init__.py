@@ -21,14 +21,15 @@ against the clean-room shim so the compiled model runs on the host CPU.
 
 Split by concern, as onnx-mlir's ``src/Compiler``: :mod:`.loader` (any model form to a verified
 ge module), :mod:`.engine` (:class:`GraphEngine`, GE's staged workflow, and the
-:class:`StagedGraph` between its stages), :mod:`.driver` (the one-call :func:`compile` and
-:func:`estimate_memory`, the compile cache lookup), :mod:`.progress` (the progress bar). What a
-compile produces and how it is saved is the runtime's (:mod:`ge_mlir.runtime`), below; the
-choice between this serial compile and a parallel one is ``ge_mlir.compile``'s, above.
+:class:`StagedGraph` between its stages), :mod:`.driver` (the stages in one call on one
+process, with the compile cache; :func:`estimate_memory`), :mod:`.progress` (the progress bar).
+What a compile produces and how it is saved is the runtime's (:mod:`ge_mlir.runtime`), below;
+``ge_mlir.compile``, above, chooses between this compiler and the parallel driver that runs it
+on MPI ranks.
 """
 
-from .driver import compile, estimate_memory
+from .driver import estimate_memory
 from .engine import AppliedPass, GraphEngine, StagedGraph, StageHistory
 from .loader import load_graph
 
-__all__ = ["AppliedPass", "GraphEngine", "StageHistory", "StagedGraph", "compile", "estimate_memory", "load_graph"]
+__all__ = ["AppliedPass", "GraphEngine", "StageHistory", "StagedGraph", "estimate_memory", "load_graph"]

@@ -1,9 +1,10 @@
-"""One call for the staged workflow of :mod:`.engine`: :func:`compile` and :func:`estimate_memory`.
+"""The staged workflow of :mod:`.engine` in one call: the compile on one process, and
+:func:`estimate_memory`.
 
-This is the compile on one process. ``ge_mlir.compile``, the public façade above this layer,
-starts a compile here (:func:`start`), reads its parallel strategy (:func:`parallel_strategy`)
-and then either finishes it here (:func:`compile_started`) or hands it to the parallel driver
-(:mod:`ge_mlir.parallel.driver`): the compiler never names the MPI layer that drives it.
+``ge_mlir.compile``, the public façade above this layer, starts a compile here (:func:`start`),
+reads its parallel strategy (:func:`parallel_strategy`) and then either finishes it here
+(:func:`compile_started`) or hands it to the parallel driver (:mod:`ge_mlir.parallel.driver`),
+which runs this compiler on every rank: the compiler never names the layer that drives it.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from ..runtime.stages import TARGET_STAGES, TARGETS
 from .engine import GraphEngine
 from .progress import ProgressBar
 
-__all__ = ["compile", "compile_started", "estimate_memory", "parallel_strategy", "start"]
+__all__ = ["compile_started", "estimate_memory", "parallel_strategy", "start"]
 
 
 def start(target: str, options: CompileOptions | Mapping[str, Any] | None, compile_to: str | None, *,
@@ -52,8 +53,8 @@ def parallel_strategy(engine: GraphEngine, parallel: Any = None) -> ParallelStra
 def compile_started(engine: GraphEngine, model: Any, compile_to: str, *, example_inputs: Sequence[Any] | None = None,
                     progress: bool | None = None, output_dir: str | Path | None = None, run_on: str = "cpu-shim",
                     dump_graph: Any = None, cache: bool | None = None) -> CompiledModel:
-    """Loads, optimizes and compiles ``model`` with an engine from :func:`start` (the arguments
-    are :func:`compile`'s), through the compile cache when it applies."""
+    """Loads, optimizes and compiles ``model`` on this process with an engine from :func:`start`
+    (the arguments are ``ge_mlir.compile``'s), through the compile cache when it applies."""
     target = engine.target
     engine._check_target(target, output_dir, run_on)
     cache_key = _cache_key(engine, model, target, compile_to, dump_graph, cache)
@@ -78,32 +79,6 @@ def compile_started(engine: GraphEngine, model: Any, compile_to: str, *, example
     if cache_key is not None:
         compile_cache.store(cache_key, compiled)
     return compiled
-
-
-def compile(  # the natural name, as in torch.compile
-    model: Any,
-    target: str = "cpu",
-    options: CompileOptions | Mapping[str, Any] | None = None,
-    *,
-    compile_to: str | None = None,
-    example_inputs: Sequence[Any] | None = None,
-    progress: bool | None = None,
-    on_stage: Callable[[str, float], None] | None = None,
-    output_dir: str | Path | None = None,
-    run_on: str = "cpu-shim",
-    dump_graph: Any = None,
-    cache: bool | None = None,
-) -> CompiledModel:
-    """``ge_mlir.compile`` on this process: the same arguments but ``parallel``, the same result.
-
-    A configuration whose ``ge.exec.parallel`` asks for more than one rank is refused: such a
-    compile runs on MPI ranks, through ``ge_mlir.compile``."""
-    engine, compile_to = start(target, options, compile_to, on_stage=on_stage, dump_graph=dump_graph)
-    if parallel_strategy(engine).is_parallel:
-        raise CompileError("the configuration asks for parallel execution (ge.exec.parallel): compile with "
-                           "ge_mlir.compile, which runs it on MPI ranks (docs/parallel.md)")
-    return compile_started(engine, model, compile_to, example_inputs=example_inputs, progress=progress,
-                           output_dir=output_dir, run_on=run_on, dump_graph=dump_graph, cache=cache)
 
 
 def _cache_key(engine: GraphEngine, model: Any, target: str, compile_to: str, dump_graph: Any,
@@ -137,7 +112,7 @@ def estimate_memory(
 
     Returns a :class:`~ge_mlir.memory.estimate.MemoryEstimate` (``print`` it for a table,
     ``.to_json()``); its ``import_seconds`` is the import and optimization time, ``seconds``
-    the estimate's own. Raises the errors :func:`compile` raises for the same model and options.
+    the estimate's own. Raises the errors :func:`ge_mlir.compile` raises for the same model and options.
     """
     from ..memory.estimate import estimate_function
 

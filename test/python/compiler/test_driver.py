@@ -1,8 +1,9 @@
-"""The one-call compile: ``ge_mlir.compile`` (the façade) against ``ge_mlir.compiler.compile``
-(one process), and where the choice of the parallel path is made."""
+"""The one-call compile: ``ge_mlir.compile`` (the façade), the compiler's driver it calls on one
+process and the staged GraphEngine give the same model; the façade chooses the parallel path."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import ge_mlir
@@ -19,12 +20,18 @@ func.func @f(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> tensor<2x3xf32> {
 TWO_RANKS = {"config": {"ge.exec.parallel": {"tensor_parallel": 2}}}
 
 
-def test_facade_and_compiler_compile_the_same():
-    a = ge_mlir.compile(IR, options={"keep_ir": True}, cache=False, progress=False)
-    b = ge_mlir.compiler.compile(IR, options={"keep_ir": True}, cache=False, progress=False)
-    assert a.stages == b.stages == ge_mlir.STAGES
-    assert all(a.ir(s) == b.ir(s) for s in a.stages)
-    assert (a.inputs, a.outputs) == (b.inputs, b.outputs)
+def test_facade_driver_and_engine_compile_the_same():
+    options = {"keep_ir": True}
+    a = ge_mlir.compile(IR, options=options, cache=False, progress=False)
+    engine, compile_to = driver.start("cpu", options, None)
+    b = driver.compile_started(engine, IR, compile_to, cache=False, progress=False)
+    engine = ge_mlir.GraphEngine(options)
+    c = engine.compile(engine.optimize(engine.load(IR)))
+    assert a.stages == b.stages == c.stages == ge_mlir.STAGES
+    assert all(a.ir(s) == b.ir(s) == c.ir(s) for s in a.stages)
+    assert (a.inputs, a.outputs) == (b.inputs, b.outputs) == (c.inputs, c.outputs)
+    x, y = np.ones((2, 3), np.float32), -2 * np.ones((2, 3), np.float32)
+    assert all(np.array_equal(m(x, y)[0], np.zeros((2, 3), np.float32)) for m in (a, b, c))
 
 
 def test_facade_hands_a_parallel_strategy_to_the_parallel_driver(monkeypatch):
@@ -44,11 +51,6 @@ def test_facade_hands_a_parallel_strategy_to_the_parallel_driver(monkeypatch):
                       ge_mlir.CompiledModel)
     with pytest.raises(CompileError, match="a parallel compile runs to the last stage"):
         ge_mlir.compile(IR, options=TWO_RANKS, compile_to="optimized")
-
-
-def test_compiler_compile_refuses_a_parallel_configuration():
-    with pytest.raises(CompileError, match=r"asks for parallel execution .*ge_mlir.compile"):
-        ge_mlir.compiler.compile(IR, options=TWO_RANKS)
 
 
 def test_start_checks_target_and_stage_before_loading_the_configuration():
