@@ -158,7 +158,7 @@ class Package:
             for child in ast.iter_child_nodes(node):
                 visit(child, kind)
 
-        visit(ast.parse(text, self.path(name) if name in self.sources else name), "module")
+        visit(ast.parse(text, self.path(name)), "module")
         return list(dict.fromkeys(out))  # `from m import a, b` once
 
     @staticmethod
