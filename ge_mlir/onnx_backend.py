@@ -36,7 +36,7 @@ import numpy as np
 import onnx
 from onnx.backend.base import Backend, BackendRep
 
-from ge_mlir import compiler
+import ge_mlir
 from ge_mlir.errors import UnsupportedOpsError
 
 __all__ = ["GeMlirBackend", "GeMlirBackendRep", "prepare", "run_model", "run_node", "supports_device"]
@@ -52,7 +52,7 @@ def _compile(model: onnx.ModelProto, input_shapes: Mapping[str, Sequence[int]] |
     opts = {**(options or {}), "input_shapes": input_shapes}
     if constant_inputs:
         opts["constant_inputs"] = constant_inputs
-    return compiler.compile(model, target="cpu", options=opts, progress=False)
+    return ge_mlir.compile(model, target="cpu", options=opts, progress=False)
 
 
 def _has_unknown_dims(vi: onnx.ValueInfoProto) -> bool:
@@ -187,7 +187,7 @@ class GeMlirBackend(Backend):
             model = onnx.load_from_string(bytes(model))
         elif isinstance(model, str):
             model = onnx.load(model)
-        from .compiler import CompileOptions
+        from .config import CompileOptions
 
         options = {k: v for k, v in kwargs.items() if k in ("optimize", "opt_level")}
         assert set(options) <= set(CompileOptions.__dataclass_fields__)

@@ -29,8 +29,9 @@ from typing import Any
 
 import numpy as np
 
-from .compiler import CompiledModel, _Progress
-from .compiler import compile as _compile
+from . import compile as _compile  # the public compile: a profile compiles as ge_mlir.compile does
+from .compiler.progress import ProgressBar
+from .runtime.model import CompiledModel
 from .config import CompileOptions, resolve_options
 from .errors import CompileError, ExecutionError
 from .irutils.types import check_arrays, random_arrays
@@ -407,7 +408,7 @@ def profile(
     run = compiled._run
     clock = time.perf_counter_ns  # CLOCK_MONOTONIC on Linux, the stamps' clock
 
-    bar = _Progress(warmup + iterations, progress, what="profile")
+    bar = ProgressBar(warmup + iterations, progress, what="profile")
     try:
         for _ in range(warmup):
             profiler.enabled = False

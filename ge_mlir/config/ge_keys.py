@@ -423,11 +423,8 @@ def _parallel_strategy(cfg: Config, v: Any, ck: Checker, key: str) -> None:
 
 
 def _validate_parallel(cfg: Config, ck: Checker, key: str) -> None:
-    import importlib
+    from .. import parallel_strategy as strategy
 
-    # By name: the strategy belongs to the partitioner, a layer above the configuration.
-    # TODO(merge): normal import of the moved strategy module
-    strategy = importlib.import_module("ge_mlir.partition.strategy")
     try:
         strategy.parse_strategy(cfg.parallel)
     except strategy.StrategyError as e:

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors import CompileError
 from ..partition.plan import ExecutionPlan, partition_graph
-from ..partition.strategy import ParallelStrategy, parse_strategy
+from ..parallel_strategy import ParallelStrategy, parse_strategy
 
 __all__ = ["compile_parallel", "plan_parallel"]
 
@@ -15,7 +15,7 @@ __all__ = ["compile_parallel", "plan_parallel"]
 def plan_parallel(model: Any, strategy: ParallelStrategy | Mapping[str, Any] | str, options: Any = None, *,
                   example_inputs: Sequence[Any] | None = None) -> tuple[ExecutionPlan, Any]:
     """The :class:`ExecutionPlan` of ``model`` under ``strategy`` (no MPI needed), and the engine."""
-    from ..compiler import GraphEngine
+    from ..compiler.engine import GraphEngine
 
     s = parse_strategy(strategy)
     engine = GraphEngine(options, target="cpu")

@@ -20,7 +20,7 @@ from mlir import ir
 from ..errors import GeMlirError
 from ..partition import sharding as sh
 from ..partition.cost import op_cost, value_bytes
-from ..partition.strategy import parse_strategy
+from ..parallel_strategy import parse_strategy
 
 __all__ = ["Proposal", "propose"]
 
@@ -92,7 +92,7 @@ def propose(model: Any, devices: int, options: Any = None) -> Proposal:
     """The fastest strategy (by the cost model) for ``devices`` devices, and why."""
     if devices < 1:
         raise GeMlirError(f"devices must be >= 1, got {devices}")
-    from ..compiler import GraphEngine
+    from ..compiler.engine import GraphEngine
     from ..partition.plan import partition_graph
 
     engine = GraphEngine(options, target="cpu")

@@ -166,7 +166,7 @@ class StageProgram:
                     self.const_outputs[ids[v]] = arr
 
     def _segment(self, ops, index, later_uses, vid, ctx, engine, rank) -> _Compute | None:
-        from ..compiler import Graph, _History
+        from ..compiler.engine import StageHistory, StagedGraph
 
         defined = {r for o in ops for r in o.results}
         ins: list[ir.Value] = []
@@ -199,7 +199,7 @@ class StageProgram:
                 for a, b in zip(o.results, c.results):
                     vmap[a] = b
             func_d.ReturnOp([vmap[v] for v in outs])
-        graph = Graph(m, ctx, "optimized", func_name=name, history=_History())
+        graph = StagedGraph(m, ctx, "optimized", func_name=name, history=StageHistory())
         try:
             model = engine.compile(graph, "cpu", _in_place=True)
         except GeMlirError as e:

@@ -7,6 +7,6 @@ weight slices). :mod:`ge_mlir.partition.plan` builds the whole
 :class:`ExecutionPlan` from a :class:`ParallelStrategy`; docs/parallel.md.
 """
 
-from .strategy import ParallelStrategy, ShardRule, StrategyError, parse_strategy
+from ..parallel_strategy import ParallelStrategy, ShardRule, StrategyError, parse_strategy
 
 __all__ = ["ParallelStrategy", "ShardRule", "StrategyError", "parse_strategy"]

@@ -32,7 +32,7 @@ from ..errors import PassFailure
 from ..irutils.constants import constant_array, make_constant
 from ..passes.registry import Option, Pass, register_pass
 from . import sharding as sh
-from .strategy import ParallelWarning
+from ..parallel_strategy import ParallelWarning
 
 _RESOURCE = re.compile(r"dense_resource<([^>]+)>")
 _LOC_NAMES = re.compile(r'\[\s*"((?:[^"\\]|\\.)*)"|loc\(\s*"((?:[^"\\]|\\.)*)"')

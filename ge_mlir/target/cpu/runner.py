@@ -26,7 +26,7 @@ from ...irutils.types import TensorSpec, check_arrays, element_bytes, tensor_spe
 # allocates what they planned and checked.
 from .ge_check_tensor_sizes import WORKSPACE_LIMIT_ENV, workspace_limit
 from ...memory.ge_plan_memory import WORKSPACE_ATTR, read_memory_plan
-from .target import CpuTarget
+from .stages import CPU_STAGES
 
 #: Tensors to buffers (BUILD_NOTES, LLVM 22): results become caller-allocated
 #: out-parameters, so the JIT never hands out memory it owns.
@@ -57,9 +57,6 @@ LLVM_PIPELINE = _LLVM_CONVERSIONS + ", reconcile-unrealized-casts"
 #: The same for code with parallel regions: the ``omp`` ops' own types are converted once
 #: everything inside them is LLVM.
 LLVM_PIPELINE_THREADED = _LLVM_CONVERSIONS + ", convert-openmp-to-llvm, reconcile-unrealized-casts"
-
-#: The CPU pipeline's stages after the ge level, in order (``compile_to`` names).
-CPU_STAGES = CpuTarget.stages
 
 
 #: What a failing stage could not do (``ExecutionError("cannot ...")``).

@@ -23,6 +23,7 @@ from ...config.options import ResolvedOptions
 from ...memory.budget import budget_bytes, check_budget
 from ...memory.ge_plan_memory import read_memory_plan
 from ..base import StageCallback, Target, TargetResult
+from .stages import CPU_STAGES
 
 #: How many ge-level targets :func:`fit_budget` tries before giving up.
 RECOMPUTE_ATTEMPTS = 6
@@ -30,9 +31,7 @@ RECOMPUTE_ATTEMPTS = 6
 
 class CpuTarget(Target):
     name = "cpu"
-    #: ``linalg``: ge-lower-to-linalg (i1 stored as i8); ``bufferized``: the codegen strategy and
-    #: one-shot bufferization; ``llvm``: the LLVM dialect handed to the JIT.
-    stages = ("linalg", "bufferized", "llvm")
+    stages = CPU_STAGES
 
     def compile(self, module: ir.Module, options: ResolvedOptions, *, func_name: str, compile_to: str,
                 done: StageCallback, **target_options: Any) -> TargetResult:

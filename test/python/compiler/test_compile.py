@@ -13,7 +13,8 @@ from mlir import ir
 from onnx import TensorProto, helper
 
 import ge_mlir
-from ge_mlir.compiler import STAGES, _Progress
+from ge_mlir.compiler.progress import ProgressBar
+from ge_mlir.runtime.stages import STAGES
 from ge_mlir.tools import ge_compile
 
 IR = """
@@ -202,7 +203,7 @@ def test_torch_module():
 def test_progress_bar(monkeypatch):
     err = io.StringIO()
     monkeypatch.setattr(sys, "stderr", err)
-    bar = _Progress(3, enabled=True)
+    bar = ProgressBar(3, enabled=True)
     bar.step("ge")  # under a second: nothing shown yet
     assert err.getvalue() == ""
     bar.start -= 2.0  # the compile has now taken over a second
@@ -211,7 +212,7 @@ def test_progress_bar(monkeypatch):
     bar.close()
     out = err.getvalue()
     assert "[" in out and "2/3 linalg" in out and "3/3 llvm" in out and out.endswith("\n")
-    quiet = _Progress(2, enabled=False)
+    quiet = ProgressBar(2, enabled=False)
     quiet.start -= 5.0
     quiet.step("ge")
     assert err.getvalue() == out
@@ -221,7 +222,7 @@ def test_progress_names_the_running_pass(monkeypatch):
     """A long compile shows which optimization pass runs, not only finished stages."""
     err = io.StringIO()
     monkeypatch.setattr(sys, "stderr", err)
-    monkeypatch.setattr(_Progress, "__init__", _always_shown(_Progress.__init__))
+    monkeypatch.setattr(ProgressBar, "__init__", _always_shown(ProgressBar.__init__))
     ge_mlir.compile(onnx_model(), progress=True)
     out = err.getvalue()
     assert "optimize: ge-canonicalize" in out and "optimize: ge-fold-constants" in out

@@ -9,7 +9,7 @@ import pytest
 import ge_mlir
 import ge_mlir.scheduler as scheduler
 from ge_mlir.partition import StrategyError, parse_strategy
-from ge_mlir.partition.strategy import ParallelWarning
+from ge_mlir.parallel_strategy import ParallelWarning
 
 
 def test_parse_strategy_forms(tmp_path):
@@ -160,7 +160,7 @@ def test_ge_run_flags_build_the_strategy_and_check_the_rank_count():
     import subprocess
     import sys
 
-    from ge_mlir import run as rank_program
+    from ge_mlir.parallel import __main__ as rank_program
 
     args = rank_program.build_parser().parse_args(
         ["m.onnx", "--parallel", '{"tensor_parallel": 2, "schedule": "1f1b"}', "--pp", "2", "--microbatches", "4",

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import ge_mlir
-from ge_mlir.artefact import FORMAT_VERSION, MANIFEST, read_manifest
+from ge_mlir.runtime.artefact import FORMAT_VERSION, MANIFEST, read_manifest
 from ge_mlir.errors import ArtefactError, CompileError, ExecutionError
 
 from test_differential import Graph, assert_close, attention, conv_block, layer_norm, residual_block, run_ort
@@ -123,16 +123,17 @@ def test_load_runs_no_pass_lowering_or_jit(cnn, monkeypatch):
 
 
 def test_fresh_process_loads_without_the_compiler_stack(cnn, tmp_path):
-    """A new process loads and runs the artefact without importing the front ends, the optimizer,
-    the lowerings or MLIR's execution engine."""
+    """A new process loads and runs the artefact without importing the compiler (the runtime is
+    below it), the configuration, the front ends, the optimizer, the lowerings or MLIR's execution
+    engine."""
     g, model, path = cnn
     np.save(tmp_path / "x.npy", g.feeds["image"])
     code = f"""
 import sys, numpy as np, ge_mlir
 m = ge_mlir.load({str(path)!r})
 np.save({str(tmp_path / "y.npy")!r}, m(np.load({str(tmp_path / "x.npy")!r}))[0])
-heavy = sorted(n for n in sys.modules if n.startswith(("ge_mlir.frontend", "ge_mlir.optimize",
-               "ge_mlir.target.cpu.lowering", "ge_mlir.target.cpu.codegen", "mlir.execution_engine", "onnx")))
+heavy = sorted(n for n in sys.modules if n.startswith(("ge_mlir.compiler", "ge_mlir.config", "ge_mlir.frontend",
+               "ge_mlir.optimize", "ge_mlir.target.cpu.lowering", "ge_mlir.target.cpu.codegen", "mlir.execution_engine", "onnx")))
 print(heavy)
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

@@ -1,4 +1,4 @@
-"""The compile cache (ge_mlir.cache): a second compile of the same model is a load."""
+"""The compile cache (ge_mlir.runtime.cache): a second compile of the same model is a load."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 import ge_mlir
-from ge_mlir import cache
+from ge_mlir.runtime import cache
 from ge_mlir.errors import CompileError
 
 

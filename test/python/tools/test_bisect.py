@@ -147,7 +147,8 @@ def test_rewrite_budget_limits_fusion_patterns(isolated_registry, broken_module,
     pipeline = f"builtin.module({BROKEN_PASS})"
     from mlir import ir
 
-    from ge_mlir.compiler import CompileOptions, load_graph
+    from ge_mlir.compiler import load_graph
+    from ge_mlir.config import CompileOptions
 
     def run(limit):
         with ir.Context(), ir.Location.unknown():

@@ -19,7 +19,7 @@ import onnxruntime as ort
 import pytest
 
 import ge_mlir
-from ge_mlir.compiler import CompileError
+from ge_mlir.errors import CompileError
 from ge_mlir.memory.buffers import Buffer, Plan
 from ge_mlir.memory.checker import check_plan
 from ge_mlir.target.ascendc.targets import gm_segment_bytes

@@ -21,7 +21,7 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 import ge_mlir
-from ge_mlir.compiler import CompileError
+from ge_mlir.errors import CompileError
 from ge_mlir.errors import ExecutionError
 
 F32 = {"rtol": 1e-5, "atol": 1e-6}

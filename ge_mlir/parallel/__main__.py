@@ -1,7 +1,7 @@
-"""``python -m ge_mlir.run``: the program every MPI rank runs (``ge-run`` starts it).
+"""``python -m ge_mlir.parallel``: the program every MPI rank runs (``ge-run`` starts it).
 
-    mpiexec -n 4 python -m ge_mlir.run model.onnx --parallel cfg.json --inputs in.npz --output out.npz
-    mpiexec -n 4 python -m ge_mlir.run model.onnx --tp 2 --pp 2 --microbatches 4 --schedule 1f1b ...
+    mpiexec -n 4 python -m ge_mlir.parallel model.onnx --parallel cfg.json --inputs in.npz --output out.npz
+    mpiexec -n 4 python -m ge_mlir.parallel model.onnx --tp 2 --pp 2 --microbatches 4 --schedule 1f1b ...
 
 Each rank compiles its part of the model (the strategy's ``world_size`` ranks),
 all run the inputs (rank 0 reads them; missing ones are seeded random data with
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 
 
-def build_parser(prog: str = "python -m ge_mlir.run") -> argparse.ArgumentParser:
+def build_parser(prog: str = "python -m ge_mlir.parallel") -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     p.add_argument("model", help="ONNX model (or ge IR)")
     p.add_argument("--parallel", default=None, help="strategy: a JSON file or JSON text (docs/parallel.md)")

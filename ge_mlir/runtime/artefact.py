@@ -13,9 +13,11 @@ An artefact (``.gem`` by convention) is a zip file:
 * the target's native files (``cpu``: ``model.so``, stored uncompressed);
 * optionally ``ir/<stage>.mlir``, the IR text of stages (``save(..., include_ir=True)``).
 
-Loading reads the manifest, lets the target check the host and open its files, and builds a
-:class:`~ge_mlir.compiler.CompiledModel` with the same inputs and outputs; no pass, no lowering,
-no JIT. Every problem with the file is an :class:`~ge_mlir.errors.ArtefactError`.
+Reading (:func:`read`) checks the manifest and lets the target check the host and open its
+files: no pass, no lowering, no JIT. Every problem with the file is an
+:class:`~ge_mlir.errors.ArtefactError`. This module is the format only: which models may be
+saved and the compiled model a read builds are :mod:`ge_mlir.runtime.model`'s
+(``CompiledModel.save``, ``load``).
 """
 
 from __future__ import annotations
@@ -25,23 +27,23 @@ import hashlib
 import json
 import os
 import tempfile
-import time
 import uuid
 import zipfile
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ._version import __version__
-from .compiler import TARGET_STAGES, CompiledModel, IOSpec
-from .errors import ArtefactError
-from .irutils.types import NUMPY_DTYPES, TensorSpec, numpy_dtype
-from .target import TARGETS, get_target
+from .._version import __version__
+from ..errors import ArtefactError
+from ..irutils.types import NUMPY_DTYPES, TensorSpec, numpy_dtype
+from ..target import get_target
+from .stages import TARGET_STAGES, TARGETS
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "MANIFEST", "load", "read_manifest", "save"]
+__all__ = ["FORMAT", "FORMAT_VERSION", "MANIFEST", "Artefact", "read", "read_manifest", "write"]
 
 #: The manifest's ``format`` value.
 FORMAT = "ge-mlir-artefact"
@@ -57,7 +59,7 @@ for _name, _dtype in NUMPY_DTYPES.items():
     _ELEMENT_TYPES.setdefault(np.dtype(_dtype), _name)
 
 
-def _io(spec: IOSpec) -> dict[str, Any]:
+def _io(spec: Any) -> dict[str, Any]:
     return {"name": spec.name, "shape": list(spec.shape), "dtype": str(spec.dtype),
             "element_type": _ELEMENT_TYPES[np.dtype(spec.dtype)]}
 
@@ -72,37 +74,15 @@ def _json_default(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON-serializable")
 
 
-def save(model: CompiledModel, path: str | Path, *, include_ir: bool | Sequence[str] = False) -> Path:
-    """Writes ``model`` to ``path`` (see the module doc); :meth:`CompiledModel.save` calls it."""
-    path = Path(path)
-    if model.from_cache and not include_ir:
-        # A compile cache entry is this very artefact.
-        import shutil
-
-        shutil.copyfile(model.loaded_from, path)
-        return path
-    if model.loaded_from is not None:
-        raise ArtefactError(f"this model was loaded from {model.loaded_from}: copy that file instead of saving it again")
-    if model.project_dir is not None:
-        raise ArtefactError(f"a {model.target} model's offline form is its project directory ({model.project_dir}; "
-                            "ge-compile --target ascendc -o DIR), not a .gem file")
-    stages = TARGET_STAGES[model.target]
-    if model._executable is None:
-        if model.compile_to != stages[-1]:
-            raise ArtefactError(f"the model was compiled to stage {model.compile_to!r}, not {stages[-1]!r}: "
-                                "only a runnable model can be saved")
-        raise ArtefactError(f"this {model.target} model has no native code to save")
-    if include_ir is True:
-        ir_stages = list(model.stages)
-    else:
-        ir_stages = list(include_ir or ())
-        unknown = [s for s in ir_stages if s not in model.stages]
-        if unknown:
-            raise ArtefactError(f"include_ir: no IR of stage(s) {', '.join(map(repr, unknown))} "
-                                f"(this model has {', '.join(model.stages)})")
-    target = get_target(model.target)
+def write(path: Path, *, target: str, compile_to: str, inputs: Sequence[Any], outputs: Sequence[Any],
+          memory_plan: dict[str, Any] | None, stage_times: Mapping[str, float], executable: Any,
+          ir: Mapping[str, str]) -> Path:
+    """Writes an artefact to ``path`` (see the module doc): the target saves ``executable``'s native
+    files, the manifest describes them; ``inputs``/``outputs`` are named specs (``name``, ``shape``,
+    ``dtype``), ``ir`` the IR text of the stages to include. :meth:`CompiledModel.save` calls it."""
+    native_target = get_target(target)
     with tempfile.TemporaryDirectory(prefix="ge-mlir-save-") as tmp:
-        section = target.save_artefact(model._executable, Path(tmp))
+        section = native_target.save_artefact(executable, Path(tmp))
         native = sorted(p for p in Path(tmp).iterdir() if p.is_file())
         files = {}
         for p in native:
@@ -114,11 +94,11 @@ def save(model: CompiledModel, path: str | Path, *, include_ir: bool | Sequence[
         manifest = {
             "format": FORMAT, "format_version": FORMAT_VERSION, "ge_mlir_version": __version__,
             "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-            "target": model.target, "compile_to": model.compile_to,
-            "inputs": [_io(s) for s in model.inputs], "outputs": [_io(s) for s in model.outputs],
-            "memory_plan": model.memory_plan, "stage_times": dict(model.stage_times),
-            "files": files, "ir": {s: f"ir/{s}.mlir" for s in ir_stages},
-            model.target: section,
+            "target": target, "compile_to": compile_to,
+            "inputs": [_io(s) for s in inputs], "outputs": [_io(s) for s in outputs],
+            "memory_plan": memory_plan, "stage_times": dict(stage_times),
+            "files": files, "ir": {s: f"ir/{s}.mlir" for s in ir},
+            target: section,
         }
         text = json.dumps(manifest, indent=1, default=_json_default)
         # Written beside the destination, then renamed: an interrupted save leaves no truncated artefact.
@@ -133,8 +113,8 @@ def save(model: CompiledModel, path: str | Path, *, include_ir: bool | Sequence[
                 zf.writestr(MANIFEST, text, compress_type=zipfile.ZIP_DEFLATED)
                 for p in native:
                     zf.write(p, p.name, compress_type=zipfile.ZIP_STORED)
-                for s in ir_stages:
-                    zf.writestr(f"ir/{s}.mlir", model.ir(s), compress_type=zipfile.ZIP_DEFLATED)
+                for s, stage_ir in ir.items():
+                    zf.writestr(f"ir/{s}.mlir", stage_ir, compress_type=zipfile.ZIP_DEFLATED)
             os.replace(partial, path)
         except BaseException:
             Path(partial).unlink(missing_ok=True)
@@ -189,21 +169,34 @@ def _spec(entry: dict[str, Any]) -> tuple[str, TensorSpec]:
     return str(entry["name"]), TensorSpec(tuple(None if d is None else int(d) for d in entry["shape"]), dtype)
 
 
-def load(path: str | Path) -> CompiledModel:
-    """The compiled model saved at ``path`` by :meth:`CompiledModel.save`, ready to call: same
-    inputs and outputs (names, shapes, dtypes), memory plan and any saved stage IR, without
-    running a pass, a lowering or the JIT.
+@dataclass
+class Artefact:
+    """What :func:`read` found in an artefact: the compiled model's parts, its code ready to run."""
+
+    target: str
+    compile_to: str
+    inputs: list[tuple[str, TensorSpec]]
+    outputs: list[tuple[str, TensorSpec]]
+    memory_plan: dict[str, Any] | None
+    #: The IR text of the stages saved with it.
+    ir: dict[str, str]
+    #: Runs the native code on checked arrays (the target's ``TargetResult.run``).
+    run: Callable[[list[np.ndarray]], list[np.ndarray]]
+    executable: Any
+
+
+def read(path: Path) -> Artefact:
+    """The artefact at ``path``, its native code loaded by its target (:func:`ge_mlir.load` builds
+    the compiled model from it).
 
     Raises :class:`~ge_mlir.errors.ArtefactError` (an ``ExecutionError``) when the file is not an
     artefact, is truncated or corrupt, has another format version, or was built for another
     architecture or for CPU features this host lacks (``.missing`` names them)."""
-    t0 = time.perf_counter()
-    path = Path(path)
     what = f"artefact {path}"
     with _open(path) as zf:
         manifest = _manifest(zf, path)
 
-        def read(name: str) -> bytes:
+        def member(name: str) -> bytes:
             try:
                 return zf.read(name)
             except KeyError:
@@ -225,17 +218,12 @@ def load(path: str | Path) -> CompiledModel:
             ir_files = dict(manifest.get("ir") or {})
             memory_plan = manifest.get("memory_plan")
             result = get_target(target).load_artefact(
-                section, read, [s for _, s in inputs], [s for _, s in outputs], what=what, files=files,
+                section, member, [s for _, s in inputs], [s for _, s in outputs], what=what, files=files,
                 memory_plan=memory_plan)
-            texts = {stage: read(name).decode() for stage, name in ir_files.items()}
+            texts = {stage: member(name).decode() for stage, name in ir_files.items()}
         except ArtefactError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError, UnicodeDecodeError) as e:
             raise ArtefactError(f"{what} is corrupt: its manifest is inconsistent ({type(e).__name__}: {e})") from None
-    return CompiledModel(
-        target=target, compile_to=compile_to,
-        inputs=[IOSpec(n, s.shape, s.dtype) for n, s in inputs],
-        outputs=[IOSpec(n, s.shape, s.dtype) for n, s in outputs],
-        stage_times={}, _ir=texts, _run=result.run, memory_plan=memory_plan,
-        loaded_from=path, load_time=time.perf_counter() - t0, _executable=result.executable,
-    )
+    return Artefact(target=target, compile_to=compile_to, inputs=inputs, outputs=outputs, memory_plan=memory_plan,
+                    ir=texts, run=result.run, executable=result.executable)

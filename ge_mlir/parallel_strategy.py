@@ -12,6 +12,10 @@ One JSON object (``ge.exec.parallel`` in a config file, ``parallel=`` of
 
 Every key is optional; the ranks are ``pipeline_parallel * data_parallel *
 tensor_parallel``. docs/parallel.md describes each key.
+
+A layer-0 module (it needs only the errors and the scheduler registry), so the configuration
+checks ``ge.exec.parallel`` and the public ``ge_mlir.compile`` chooses the parallel path
+without loading the partitioner (:mod:`ge_mlir.partition`, which re-exports these names).
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import GeMlirError
+from .errors import GeMlirError
+from .scheduler import registered
 
 __all__ = ["ParallelStrategy", "ParallelWarning", "ShardRule", "StrategyError", "parse_strategy", "SCHEDULES", "STRATEGIES"]
 
@@ -174,8 +179,6 @@ def parse_strategy(data: ParallelStrategy | Mapping[str, Any] | str | Path | Non
         rules.append(ShardRule(pat, strat, axis))
     schedule = data.get("schedule", "gpipe")
     scheduler = data.get("scheduler", schedule)
-    from .scheduler import registered
-
     known = registered()
     for key, v in (("schedule", schedule), ("scheduler", scheduler)):
         if v not in known:

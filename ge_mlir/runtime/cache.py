@@ -8,7 +8,7 @@
   LLVM packages' versions, the host CPU and features as LLVM sees them, and the
   ``GE_MLIR_*`` environment variables that change what a compile produces.
 
-A hit loads the saved artefact (:mod:`ge_mlir.artefact`, a ``.gem`` file): no pass, lowering
+A hit loads the saved artefact (:mod:`ge_mlir.runtime.artefact`, a ``.gem`` file): no pass, lowering
 or JIT. A miss compiles, then saves the artefact into the cache. Any change in the key's
 parts is a different entry, so a stale entry is never used; an unreadable entry is removed
 and the model compiled again. Storing links the code with the system's C compiler (``cc``,
@@ -39,7 +39,9 @@ from typing import Any
 
 import numpy as np
 
-from ._log import get_logger
+from .._log import get_logger
+from ..errors import ArtefactError
+from .model import CompiledModel, load
 
 __all__ = ["CACHE_DIR_ENV", "CACHE_ENV", "CACHE_MAX_ENV", "cache_dir", "clear", "enabled", "entry_path"]
 
@@ -76,11 +78,11 @@ def _build_identity() -> str:
     """What this process would compile with: ge-mlir's code, the MLIR/LLVM packages, the host CPU."""
     import importlib.metadata
 
-    from ._dialect import library_path
-    from .target.cpu.artefact import host_cpu
+    from .._dialect import library_path
+    from ..target.cpu.artefact import host_cpu
 
     h = hashlib.sha256()
-    root = Path(__file__).resolve().parent
+    root = Path(__file__).resolve().parents[1]  # the whole ge_mlir package
     for path in sorted(root.rglob("*.py")):
         h.update(str(path.relative_to(root)).encode())
         h.update(path.read_bytes())
@@ -187,7 +189,7 @@ def key(model: Any, target: str, options: Any, config: Any) -> str | None:
     opts = tuple((f.name, _normal(getattr(options, f.name))) for f in fields(options) if f.name != "config")
     env = tuple(sorted((k, v) for k, v in os.environ.items()
                        if k.startswith("GE_MLIR_") and k not in _NEUTRAL_ENV))
-    from ._version import __version__
+    from .._version import __version__
 
     h = hashlib.sha256()
     for part in (__version__, _build_identity(), target, digest, repr(opts), repr(config), repr(env)):
@@ -196,14 +198,8 @@ def key(model: Any, target: str, options: Any, config: Any) -> str | None:
     return h.hexdigest()[:40]
 
 
-def lookup(cache_key: str) -> Any:
+def lookup(cache_key: str) -> CompiledModel | None:
     """The compiled model cached under ``cache_key``, or None (an unreadable entry is removed)."""
-    import importlib
-
-    from .errors import ArtefactError
-
-    # Named, not imported: ge_mlir.artefact builds on the compiler, which calls this module.
-    load = importlib.import_module("ge_mlir.artefact").load
     path = entry_path(cache_key)
     if not path.is_file():
         return None
@@ -219,11 +215,9 @@ def lookup(cache_key: str) -> Any:
     return model
 
 
-def store(cache_key: str, model: Any) -> Path | None:
+def store(cache_key: str, model: CompiledModel) -> Path | None:
     """Saves ``model`` under ``cache_key``; None when it cannot be saved (e.g. no C compiler): the
     compile still succeeds, it just is not cached."""
-    from .errors import ArtefactError
-
     directory = cache_dir()
     try:
         directory.mkdir(parents=True, exist_ok=True)
