@@ -11,8 +11,9 @@ program order over the module's functions, so the same IR always gives the same 
 (printing and parsing a module keeps op order), and two stages of one compile share the
 ids of what precedes the first difference.
 
-The ONNX importer locates every op at ``fused<"OpType">["node name"]``: :func:`location_info`
-reads that back, so nodes carry the ONNX node name and op type they came from.
+The ONNX importer locates every op at ``fused<"OpType">["node name"]``:
+:func:`ge_mlir.irutils.locations.location_info` reads that back, so nodes carry the ONNX node
+name and op type they came from.
 """
 
 from __future__ import annotations
@@ -24,9 +25,11 @@ from typing import Any
 import numpy as np
 from mlir import ir
 
+from ..irutils.locations import location_info
+
 __all__ = [
     "CONSTANT_OPS", "Edge", "FunctionGraph", "Graph", "Node", "Tensor", "attribute_value", "constant_summary",
-    "function_locations", "fused_parts", "location_info", "op_locations", "operand_names", "read_graph",
+    "function_locations", "fused_parts", "op_locations", "operand_names", "read_graph",
 ]
 
 #: Ops whose result is a value known at compile time (or an empty init tensor): drawn folded
@@ -60,10 +63,7 @@ _OPERANDS: dict[str, tuple[str, ...]] = {
 _BINARY = frozenset({"add", "sub", "mul", "div", "pow", "max", "min", "mod", "and", "or", "xor", "equal",
                      "less", "less_equal", "greater", "greater_equal"})
 
-_FUSED = re.compile(r'fused<\s*"((?:[^"\\]|\\.)*)"\s*>')
-_NAME = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _RESOURCE = re.compile(r"dense_resource<\s*([^>]*)>")
-_FILE_LOC = re.compile(r'"(?:[^"\\]|\\.)*"\s*:\s*\d+\s*:\s*\d+(?:\s*to\s*(?:\d+\s*:)?\s*\d+)?')
 
 
 @dataclass
@@ -165,20 +165,6 @@ class Graph:
     def title(self) -> str:
         names = ", ".join(f.name for f in self.functions) or "empty module"
         return f"{names} ({self.stage})" if self.stage else names
-
-
-def location_info(loc: str) -> tuple[str | None, str | None, list[str]]:
-    """(first node name, ONNX op type, every node name) of a printed location.
-
-    ``loc(fused<"Conv">["/layer1/conv1/Conv"])`` -> ``("/layer1/conv1/Conv", "Conv", [...])``;
-    ``loc("x")`` -> ``("x", None, ["x"])``; ``loc(unknown)`` -> ``(None, None, [])``.
-    """
-    meta = _FUSED.search(loc)
-    body = loc[meta.end():] if meta else loc
-    body = _FILE_LOC.sub("", body)  # "file":line:col locations name no node
-    names = [bytes(m, "utf-8").decode("unicode_escape") if "\\" in m else m for m in _NAME.findall(body)]
-    names = [n for n in names if n]
-    return (names[0] if names else None), (meta.group(1) if meta else None), names
 
 
 def is_resource(attr: ir.Attribute) -> bool:

@@ -33,8 +33,9 @@ from mlir import ir
 from ..errors import GraphExportError
 from ..irutils.constants import read_resource_bytes
 from ..irutils.functions import io_names
+from ..irutils.locations import location_info
 from ..irutils.types import NUMPY_DTYPES
-from .model import attribute_value, fused_parts, is_resource, location_info, operand_names
+from .model import attribute_value, fused_parts, is_resource, operand_names
 
 __all__ = ["DEFAULT_OPSET", "FUSED_MODES", "SUPPORTED_OPS", "to_onnx"]
 

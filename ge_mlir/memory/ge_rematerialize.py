@@ -72,6 +72,7 @@ from mlir import ir
 from ..errors import PassFailure, format_location, node_name
 from ..irutils.attrs import attr_bool, attr_int, attr_ints
 from ..irutils.ge_ops import ONNX_OP_TO_GE
+from ..irutils.locations import onnx_op_type
 from ..irutils.types import tensor_bytes
 from ..passes.registry import Option, Pass, register_pass
 from .liveness import VIEW_OPS, BlockTensors, Key, producer
@@ -101,7 +102,6 @@ CHEAP_OPS = frozenset(
 #: Types not listed still match the ops whose location records them (``fused<"Type">[...]``).
 ONNX_TO_GE = ONNX_OP_TO_GE
 
-_ONNX_TYPE_RE = re.compile(r'fused<"([A-Za-z0-9_]+)">')
 _ONNX_NAME_RE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
 _GE_NAME_RE = re.compile(r"^ge\.[a-z0-9_]+$")
 
@@ -167,11 +167,6 @@ def function_flops(fn: ir.Operation) -> int:
     return sum(op_flops(op.operation) for op in fn.regions[0].blocks[0].operations)
 
 
-def _onnx_type(loc: ir.Location) -> str | None:
-    m = _ONNX_TYPE_RE.search(str(loc))
-    return m.group(1) if m else None
-
-
 def checkpoint_matcher(names: Iterable[str]) -> Callable[[ir.Operation], bool]:
     """``op -> bool``: is ``op`` one of the checkpoint ops ``names`` (ONNX op types or ge op names)?
 
@@ -190,7 +185,7 @@ def checkpoint_matcher(names: Iterable[str]) -> Callable[[ir.Operation], bool]:
                              "LayerNormalization, MatMul, Conv) or a ge op name (e.g. ge.softmax)")
 
     def match(op: ir.Operation) -> bool:
-        return op.name in ge_names or (bool(onnx_types) and _onnx_type(op.location) in onnx_types)
+        return op.name in ge_names or (bool(onnx_types) and onnx_op_type(op.location) in onnx_types)
 
     return match
 

@@ -30,18 +30,18 @@ from mlir import ir
 
 from ..errors import PassFailure
 from ..irutils.constants import constant_array, make_constant
+from ..irutils.locations import location_names
 from ..passes.registry import Option, Pass, register_pass
 from . import sharding as sh
 from .strategy import ParallelWarning
 
 _RESOURCE = re.compile(r"dense_resource<([^>]+)>")
-_LOC_NAMES = re.compile(r'\[\s*"((?:[^"\\]|\\.)*)"|loc\(\s*"((?:[^"\\]|\\.)*)"')
 
 
 def op_names(op: ir.Operation) -> list[str]:
     """What a rule's pattern is matched against: the op's node names (its location) and the
     names of its constant operands (weights keep their framework names, e.g. ``fc1.weight``)."""
-    names = [a or b for a, b in _LOC_NAMES.findall(str(op.location))]
+    names = location_names(op.location)
     for v in op.operands:
         d = v.owner
         if getattr(d, "name", None) == "ge.constant":
