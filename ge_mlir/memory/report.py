@@ -2,7 +2,7 @@
 
 Everything here reads the plain dict :func:`ge_mlir.memory.ge_plan_memory.read_memory_plan`
 returns (and ``CompiledModel.memory_plan`` exposes) and imports only the standard
-library, so reports can be made from a saved JSON plan without MLIR:
+library (and ``ge_mlir._format``), so reports can be made from a saved JSON plan without MLIR:
 
 * ``arena``, ``strategy``, ``arenas`` (strategy -> arena bytes),
 * ``no_reuse`` (sum of the buffers), ``lower_bound`` (most bytes live at once in this
@@ -21,19 +21,9 @@ import math
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from .._format import format_bytes
+
 __all__ = ["format_bytes", "memory_plan_json", "memory_plan_svg", "memory_table", "ratio"]
-
-_UNITS = ("B", "KiB", "MiB", "GiB", "TiB")
-
-
-def format_bytes(n: float) -> str:
-    """``n`` bytes in the largest binary unit that keeps the number at least 1 (``1.50 MiB``)."""
-    n = float(n)
-    i = 0
-    while abs(n) >= 1024 and i < len(_UNITS) - 1:
-        n /= 1024
-        i += 1
-    return f"{int(n)} B" if i == 0 else f"{n:.2f} {_UNITS[i]}"
 
 
 def ratio(value: int, bound: int) -> float | None:

@@ -21,7 +21,7 @@ PACKAGE = Path(__file__).resolve().parents[3] / "ge_mlir"
 
 #: Bottom to top. A module may import from its own layer or any layer below.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("_version", "errors", "options", "_log"),
+    ("_version", "errors", "options", "_log", "_format"),
     ("_dialect", "ir", "irutils"),
     ("dialects",),
     ("passes", "api", "config_base", "config_ge", "config"),
