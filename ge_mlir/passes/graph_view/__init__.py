@@ -65,7 +65,7 @@ undo behind those edits, the rewrite budget), ``graph_pass`` (``GraphPass``, ``@
 from .attributes import attribute_value
 from .graph import GraphView, graphs
 from .graph_pass import GraphPass, graph_pass
-from .nodes import Node, NodeList, Value
+from .nodes import Node, NodeAttrs, NodeList, Value  # noqa: F401  (NodeAttrs: the type of Node.attrs)
 from .schema import friendly_name
 
 __all__ = [
