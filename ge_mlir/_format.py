@@ -3,9 +3,10 @@ profiles are formatted without MLIR)."""
 
 from __future__ import annotations
 
-__all__ = ["format_bytes"]
+__all__ = ["BYTE_UNITS", "format_bytes"]
 
-_UNITS = ("B", "KiB", "MiB", "GiB", "TiB")
+#: Binary units, each 1024 times the one before.
+BYTE_UNITS = ("B", "KiB", "MiB", "GiB", "TiB")
 
 
 def format_bytes(n: float, *, digits: int = 2, largest: str = "TiB") -> str:
@@ -14,10 +15,10 @@ def format_bytes(n: float, *, digits: int = 2, largest: str = "TiB") -> str:
 
     The memory plan's reports use the defaults, the profiler stops at GiB, and budget errors
     write one decimal up to MiB (a budget can be a few KiB in tests)."""
-    last = _UNITS.index(largest)
+    last = BYTE_UNITS.index(largest)
     n = float(n)
     i = 0
     while abs(n) >= 1024 and i < last:
         n /= 1024
         i += 1
-    return f"{int(n)} B" if i == 0 else f"{n:.{digits}f} {_UNITS[i]}"
+    return f"{int(n)} B" if i == 0 else f"{n:.{digits}f} {BYTE_UNITS[i]}"

@@ -21,7 +21,7 @@ import math
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from .._format import format_bytes
+from .._format import BYTE_UNITS, format_bytes
 
 __all__ = ["format_bytes", "memory_plan_json", "memory_plan_svg", "memory_table", "ratio"]
 
@@ -125,8 +125,8 @@ def memory_plan_svg(plan: dict[str, Any], title: str = "memory plan", width: int
                    f'<text x="{x:.1f}" y="{top + ph + 17}" text-anchor="middle">{p:g}</text>')
         p += xs
     out.append(f'<text x="{left + pw / 2}" y="{height - 10}" text-anchor="middle">program point (op position)</text>')
-    unit = 1024 ** min(max(int(math.log(ymax, 1024)), 0), len(_UNITS) - 1)
-    unit_name = _UNITS[int(round(math.log(unit, 1024)))]
+    unit = 1024 ** min(max(int(math.log(ymax, 1024)), 0), len(BYTE_UNITS) - 1)
+    unit_name = BYTE_UNITS[int(round(math.log(unit, 1024)))]
     ys = _nice_step(ymax / unit, 8)
     v = 0.0
     while v * unit <= ymax:
