@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from ._format import format_bytes
 from . import compile as _compile  # the public compile: a profile compiles as ge_mlir.compile does
 from .compiler.progress import ProgressBar
 from .runtime.model import CompiledModel
@@ -291,12 +292,7 @@ def _memory_line(mem: MemoryStats) -> str:
 
 
 def _bytes(n: int | None) -> str:
-    if n is None:
-        return "?"
-    for unit, size in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
-        if abs(n) >= size:
-            return f"{n / size:.2f} {unit}"
-    return f"{n} B"
+    return "?" if n is None else format_bytes(n, largest="GiB")
 
 
 def _box(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[int] = ()) -> list[str]:

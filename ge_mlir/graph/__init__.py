@@ -19,11 +19,11 @@ from .dot import GRAPHVIZ_HINT, dot_available, render_svg, to_dot
 from .dump import GraphDumper
 from .export import FORMATS, export_graph, graph_of
 from .json_format import SCHEMA, to_json
-from .model import Edge, FunctionGraph, Graph, Node, Tensor, op_locations, read_graph
+from .model import Edge, FunctionGraph, GraphSnapshot, SnapshotNode, Tensor, op_locations, read_graph
 from .onnx_export import to_onnx
 
 __all__ = [
-    "FORMATS", "GRAPHVIZ_HINT", "SCHEMA", "Edge", "FunctionGraph", "Graph", "GraphDiff", "GraphDumper", "Node",
-    "NodeChange", "Tensor", "diff_graphs", "dot_available", "export_graph", "graph_of", "op_locations",
-    "read_graph", "render_svg", "to_dot", "to_json", "to_onnx",
+    "FORMATS", "GRAPHVIZ_HINT", "SCHEMA", "Edge", "FunctionGraph", "GraphDiff", "GraphDumper", "GraphSnapshot",
+    "NodeChange", "SnapshotNode", "Tensor", "diff_graphs", "dot_available", "export_graph", "graph_of",
+    "op_locations", "read_graph", "render_svg", "to_dot", "to_json", "to_onnx",
 ]

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from .model import FunctionGraph, Graph, Node
+from .model import FunctionGraph, GraphSnapshot, SnapshotNode
 
 __all__ = ["GraphDiff", "NodeChange", "diff_graphs"]
 
@@ -27,8 +27,8 @@ class NodeChange:
     op: str
     name: str | None
     details: list[str] = field(default_factory=list)
-    before: Node | None = None
-    after: Node | None = None
+    before: SnapshotNode | None = None
+    after: SnapshotNode | None = None
 
     def format(self) -> str:
         mark = {"removed": "-", "added": "+", "changed": "~"}[self.kind]
@@ -101,7 +101,7 @@ class GraphDiff:
     __str__ = format
 
 
-def _operand_kinds(fg: FunctionGraph, node: Node, by_id: dict[str, Node]) -> list[str]:
+def _operand_kinds(fg: FunctionGraph, node: SnapshotNode, by_id: dict[str, SnapshotNode]) -> list[str]:
     out = []
     for name, tid in zip(node.operand_names, node.inputs):
         producer = by_id.get(fg.tensors[tid].producer or "")
@@ -110,8 +110,8 @@ def _operand_kinds(fg: FunctionGraph, node: Node, by_id: dict[str, Node]) -> lis
     return out
 
 
-def _compare(fa: FunctionGraph, a: Node, ida: dict[str, Node], fb: FunctionGraph, b: Node,
-             idb: dict[str, Node]) -> list[str]:
+def _compare(fa: FunctionGraph, a: SnapshotNode, ida: dict[str, SnapshotNode], fb: FunctionGraph, b: SnapshotNode,
+             idb: dict[str, SnapshotNode]) -> list[str]:
     details = []
     for k in sorted(set(a.attributes) | set(b.attributes)):
         va, vb = a.attributes.get(k), b.attributes.get(k)
@@ -134,11 +134,11 @@ def _short(v: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _key(n: Node) -> tuple[str, str]:
+def _key(n: SnapshotNode) -> tuple[str, str]:
     return (n.name or "", n.op)
 
 
-def diff_graphs(a: Graph, b: Graph) -> GraphDiff:
+def diff_graphs(a: GraphSnapshot, b: GraphSnapshot) -> GraphDiff:
     """The changes from ``a`` to ``b`` (functions matched by name)."""
     d = GraphDiff(a.stage or "before", b.stage or "after")
     fb_by_name = {f.name: f for f in b.functions}
@@ -154,7 +154,7 @@ def diff_graphs(a: Graph, b: Graph) -> GraphDiff:
         d.constants_after += sum(1 for n in (fb.nodes if fb else []) if n.kind == "constant")
         ida = {n.id: n for n in fa.nodes} if fa else {}
         idb = {n.id: n for n in fb.nodes} if fb else {}
-        pool: dict[tuple[str, str], list[Node]] = {}
+        pool: dict[tuple[str, str], list[SnapshotNode]] = {}
         for n in ops_b:
             pool.setdefault(_key(n), []).append(n)
         matched_b: set[str] = set()

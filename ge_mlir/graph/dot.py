@@ -1,4 +1,4 @@
-"""Graphviz DOT (and SVG through Graphviz's ``dot``) of a :class:`~ge_mlir.graph.model.Graph`.
+"""Graphviz DOT (and SVG through Graphviz's ``dot``) of a :class:`~ge_mlir.graph.model.GraphSnapshot`.
 
 One box per op: the op, the ONNX node it came from (name and op type, from its location)
 and its key attributes (strides, pads, groups, data format, fused activation, axes, ...).
@@ -17,7 +17,7 @@ import subprocess
 from typing import Any
 
 from ..errors import GraphExportError
-from .model import FunctionGraph, Graph, Node, Tensor
+from .model import FunctionGraph, GraphSnapshot, SnapshotNode, Tensor
 
 __all__ = ["GRAPHVIZ_HINT", "dot_available", "render_svg", "to_dot"]
 
@@ -51,7 +51,7 @@ _OP_DEFAULTS = {"ge.gemm": {"alpha": 1.0, "beta": 1.0}, "ge.leaky_relu": {"alpha
 _MAX_LABEL_VALUE = 40
 
 
-def _family(node: Node) -> str:
+def _family(node: SnapshotNode) -> str:
     if not node.op.startswith("ge."):
         return "other"
     op = node.short_op
@@ -87,7 +87,7 @@ def _fmt(value: Any) -> str:
     return text if len(text) <= _MAX_LABEL_VALUE else text[: _MAX_LABEL_VALUE - 3] + "..."
 
 
-def key_attributes(node: Node) -> list[str]:
+def key_attributes(node: SnapshotNode) -> list[str]:
     """``name=value`` of the attributes a label shows (non-default key attributes of ge ops,
     every short attribute of other ops)."""
     out = []
@@ -106,7 +106,7 @@ def key_attributes(node: Node) -> list[str]:
     return out
 
 
-def _constant_text(const: Node, tensor: Tensor) -> str:
+def _constant_text(const: SnapshotNode, tensor: Tensor) -> str:
     v = const.value or {}
     if "splat" in v:
         return f"{tensor.label} = {_fmt(v['splat'])}" if tensor.shape else f"{_fmt(v['splat'])} ({tensor.dtype})"
@@ -122,7 +122,7 @@ def _constant_text(const: Node, tensor: Tensor) -> str:
 
 
 class _Writer:
-    def __init__(self, graph: Graph, rankdir: str) -> None:
+    def __init__(self, graph: GraphSnapshot, rankdir: str) -> None:
         self.graph, self.rankdir = graph, rankdir
         self.lines: list[str] = []
 
@@ -211,7 +211,7 @@ class _Writer:
                 attrs.append(f"taillabel={_quote(str(e.source_index))}")
             self.lines.append(f"{ind}{src} -> {dst} [{', '.join(attrs)}];")
 
-    def _label(self, n: Node, fg: FunctionGraph, folded: set[str], nodes: dict[str, Node]) -> str:
+    def _label(self, n: SnapshotNode, fg: FunctionGraph, folded: set[str], nodes: dict[str, SnapshotNode]) -> str:
         lines = [n.short_op if n.kind == "op" or n.short_op == "constant" else f"constant ({n.short_op})"]
         if n.name:
             lines.append(n.name + (f" [{n.source_op}]" if n.source_op else ""))
@@ -238,7 +238,7 @@ class _Writer:
         return "\n".join(lines)
 
 
-def to_dot(graph: Graph, rankdir: str = "TB") -> str:
+def to_dot(graph: GraphSnapshot, rankdir: str = "TB") -> str:
     """The DOT text of ``graph`` (``rankdir``: ``TB`` top to bottom, ``LR`` left to right)."""
     if rankdir not in ("TB", "LR", "BT", "RL"):
         raise GraphExportError(f"rankdir must be TB, LR, BT or RL, got {rankdir!r}")

@@ -9,7 +9,7 @@ from typing import Any, Iterator
 from mlir import ir
 
 from ..errors import GraphExportError
-from .model import Graph, read_graph
+from .model import GraphSnapshot, read_graph
 
 __all__ = ["FORMATS", "export_graph", "graph_of", "module_of", "render"]
 
@@ -70,8 +70,8 @@ def module_of(obj: Any, stage: str | None = None) -> Iterator[tuple[ir.Module | 
                            "IR text or a .mlir path")
 
 
-def graph_of(obj: Any, stage: str | None = None) -> Graph:
-    """The :class:`~ge_mlir.graph.model.Graph` of anything :func:`export_graph` takes."""
+def graph_of(obj: Any, stage: str | None = None) -> GraphSnapshot:
+    """The :class:`~ge_mlir.graph.model.GraphSnapshot` of anything :func:`export_graph` takes."""
     with module_of(obj, stage) as (module, stage, locations):
         return read_graph(module, stage, locations)
 

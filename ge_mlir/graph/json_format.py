@@ -1,4 +1,4 @@
-"""The JSON form of a :class:`~ge_mlir.graph.model.Graph` and its JSON Schema.
+"""The JSON form of a :class:`~ge_mlir.graph.model.GraphSnapshot` and its JSON Schema.
 
 The document (schema ``ge-mlir-graph/1``, described in docs/graphs.md, whose schema block
 :data:`SCHEMA` must equal: a test checks it) holds per function its nodes (ops, constants,
@@ -13,7 +13,7 @@ import json
 import math
 from typing import Any
 
-from .model import Graph
+from .model import GraphSnapshot
 
 __all__ = ["SCHEMA", "SCHEMA_ID", "graph_dict", "to_json"]
 
@@ -125,7 +125,7 @@ def _clean(value: Any) -> Any:
     return value
 
 
-def graph_dict(graph: Graph) -> dict[str, Any]:
+def graph_dict(graph: GraphSnapshot) -> dict[str, Any]:
     """The document :func:`to_json` writes, as a dict."""
     functions = []
     for fg in graph.functions:
@@ -152,6 +152,6 @@ def graph_dict(graph: Graph) -> dict[str, Any]:
     return {"schema": SCHEMA_ID, "stage": graph.stage, "source": graph.source, "functions": functions}
 
 
-def to_json(graph: Graph, indent: int | None = 1) -> str:
+def to_json(graph: GraphSnapshot, indent: int | None = 1) -> str:
     """The JSON text of ``graph`` (sorted keys; ``indent=None`` for one line)."""
     return json.dumps(graph_dict(graph), indent=indent, sort_keys=True, allow_nan=False) + "\n"

@@ -1,5 +1,9 @@
 """A module's functions as plain graphs: nodes, tensors, edges (no MLIR objects kept).
 
+A :class:`GraphSnapshot` is read-only data for export, diffs and dumps; to edit a function
+through a graph, use the graph view (``ge_mlir.passes.GraphView``), and the staged handle of a
+compile is ``ge_mlir.compiler``'s.
+
 :func:`read_graph` walks the functions of any module (ge, linalg, bufferized, ...) and
 records, per function, one node per top-level operation, the graph inputs and outputs,
 every SSA value as a tensor (shape, element type) and one edge per use. Ops are read
@@ -11,22 +15,24 @@ program order over the module's functions, so the same IR always gives the same 
 (printing and parsing a module keeps op order), and two stages of one compile share the
 ids of what precedes the first difference.
 
-The ONNX importer locates every op at ``fused<"OpType">["node name"]``: :func:`location_info`
-reads that back, so nodes carry the ONNX node name and op type they came from.
+The ONNX importer locates every op at ``fused<"OpType">["node name"]``:
+:func:`ge_mlir.irutils.locations.location_info` reads that back, so nodes carry the ONNX node
+name and op type they came from.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 from mlir import ir
 
+from ..irutils.attrs import attribute_value, constant_summary
+from ..irutils.locations import location_info
+
 __all__ = [
-    "CONSTANT_OPS", "Edge", "FunctionGraph", "Graph", "Node", "Tensor", "attribute_value", "constant_summary",
-    "function_locations", "fused_parts", "location_info", "op_locations", "operand_names", "read_graph",
+    "CONSTANT_OPS", "Edge", "FunctionGraph", "GraphSnapshot", "SnapshotNode", "Tensor",
+    "function_locations", "fused_parts", "op_locations", "operand_names", "read_graph",
 ]
 
 #: Ops whose result is a value known at compile time (or an empty init tensor): drawn folded
@@ -60,12 +66,6 @@ _OPERANDS: dict[str, tuple[str, ...]] = {
 _BINARY = frozenset({"add", "sub", "mul", "div", "pow", "max", "min", "mod", "and", "or", "xor", "equal",
                      "less", "less_equal", "greater", "greater_equal"})
 
-_FUSED = re.compile(r'fused<\s*"((?:[^"\\]|\\.)*)"\s*>')
-_NAME = re.compile(r'"((?:[^"\\]|\\.)*)"')
-_RESOURCE = re.compile(r"dense_resource<\s*([^>]*)>")
-_FILE_LOC = re.compile(r'"(?:[^"\\]|\\.)*"\s*:\s*\d+\s*:\s*\d+(?:\s*to\s*(?:\d+\s*:)?\s*\d+)?')
-
-
 @dataclass
 class Tensor:
     """An SSA value: its type, and the node (and result index) producing it."""
@@ -87,8 +87,8 @@ class Tensor:
 
 
 @dataclass
-class Node:
-    """One operation (``kind`` ``op`` or ``constant``) or a graph ``input``/``output``."""
+class SnapshotNode:
+    """One operation (``kind`` ``op`` or ``constant``) or a graph ``input``/``output`` of a snapshot."""
 
     id: str
     kind: str
@@ -127,18 +127,18 @@ class Edge:
 class FunctionGraph:
     name: str
     op: str = "func.func"  # the function-like op (func.func, llvm.func, ascendc.kernel, ...)
-    nodes: list[Node] = field(default_factory=list)
+    nodes: list[SnapshotNode] = field(default_factory=list)
     tensors: dict[str, Tensor] = field(default_factory=dict)
     edges: list[Edge] = field(default_factory=list)
 
-    def node(self, node_id: str) -> Node:
+    def node(self, node_id: str) -> SnapshotNode:
         for n in self.nodes:
             if n.id == node_id:
                 return n
         raise KeyError(node_id)
 
     @property
-    def ops(self) -> list[Node]:
+    def ops(self) -> list[SnapshotNode]:
         return [n for n in self.nodes if n.kind == "op"]
 
     def users(self) -> dict[str, list[Edge]]:
@@ -150,74 +150,22 @@ class FunctionGraph:
 
 
 @dataclass
-class Graph:
-    """The functions of one module (one stage of a compile)."""
+class GraphSnapshot:
+    """The functions of one module (one stage of a compile), read once: editing the module
+    afterwards does not change it."""
 
     functions: list[FunctionGraph]
     stage: str | None = None
     source: str | None = None  # the model it came from (the module's ``ge.source``)
 
     @property
-    def nodes(self) -> list[Node]:
+    def nodes(self) -> list[SnapshotNode]:
         return [n for f in self.functions for n in f.nodes]
 
     @property
     def title(self) -> str:
         names = ", ".join(f.name for f in self.functions) or "empty module"
         return f"{names} ({self.stage})" if self.stage else names
-
-
-def location_info(loc: str) -> tuple[str | None, str | None, list[str]]:
-    """(first node name, ONNX op type, every node name) of a printed location.
-
-    ``loc(fused<"Conv">["/layer1/conv1/Conv"])`` -> ``("/layer1/conv1/Conv", "Conv", [...])``;
-    ``loc("x")`` -> ``("x", None, ["x"])``; ``loc(unknown)`` -> ``(None, None, [])``.
-    """
-    meta = _FUSED.search(loc)
-    body = loc[meta.end():] if meta else loc
-    body = _FILE_LOC.sub("", body)  # "file":line:col locations name no node
-    names = [bytes(m, "utf-8").decode("unicode_escape") if "\\" in m else m for m in _NAME.findall(body)]
-    names = [n for n in names if n]
-    return (names[0] if names else None), (meta.group(1) if meta else None), names
-
-
-def is_resource(attr: ir.Attribute) -> bool:
-    """Whether ``attr`` is a ``dense_resource`` elements attribute (the bindings do not downcast those)."""
-    if isinstance(attr, (ir.DenseElementsAttr, ir.ArrayAttr, ir.DictAttr, ir.StringAttr)):
-        return False
-    try:
-        ir.DenseResourceElementsAttr(attr)
-    except (ValueError, TypeError):
-        return False
-    return True
-
-
-def attribute_value(attr: ir.Attribute) -> Any:
-    """A Python value for an attribute: bool/int/float/str, lists for arrays, the case name
-    for ge enums (``#ge.act<relu>`` -> ``"relu"``), a summary dict for elements, else its text."""
-    for cls, conv in ((ir.BoolAttr, lambda a: bool(a.value)),
-                      (ir.IntegerAttr, lambda a: int(a.value)),
-                      (ir.FloatAttr, lambda a: float(a.value)),
-                      (ir.StringAttr, lambda a: str(a.value)),
-                      (ir.DenseI64ArrayAttr, lambda a: [int(x) for x in a]),
-                      (ir.DenseI32ArrayAttr, lambda a: [int(x) for x in a]),
-                      (ir.DenseBoolArrayAttr, lambda a: [bool(x) for x in a]),
-                      (ir.DenseF32ArrayAttr, lambda a: [float(x) for x in a]),
-                      (ir.DenseF64ArrayAttr, lambda a: [float(x) for x in a]),
-                      (ir.TypeAttr, lambda a: str(a.value)),
-                      (ir.UnitAttr, lambda a: True)):
-        if isinstance(attr, cls):
-            return conv(cls(attr))
-    if isinstance(attr, ir.ArrayAttr):
-        return [attribute_value(a) for a in ir.ArrayAttr(attr)]
-    if isinstance(attr, ir.DictAttr):
-        d = ir.DictAttr(attr)
-        return {d[i].name: attribute_value(d[i].attr) for i in range(len(d))}
-    if isinstance(attr, ir.DenseElementsAttr) or is_resource(attr):
-        return constant_summary(attr)
-    text = str(attr)
-    m = re.fullmatch(r"#ge\.\w+<(.*)>", text)
-    return m.group(1) if m else text
 
 
 def _shaped(t: ir.Type) -> tuple[list[int | None] | None, str | None]:
@@ -227,52 +175,6 @@ def _shaped(t: ir.Type) -> tuple[list[int | None] | None, str | None]:
             return None, str(st.element_type)
         return [None if st.is_dynamic_dim(i) else st.get_dim_size(i) for i in range(st.rank)], str(st.element_type)
     return None, None
-
-
-def _elements_array(attr: ir.Attribute, limit: int) -> np.ndarray | None:
-    """A small dense attribute's values (at most ``limit`` elements), else None."""
-    try:
-        dense = ir.DenseElementsAttr(attr)
-    except (ValueError, TypeError):
-        return None
-    st = ir.ShapedType(dense.type)
-    n = int(np.prod(st.shape)) if st.rank else 1
-    if dense.is_splat:
-        try:
-            v = dense.get_splat_value()
-            return np.full(st.shape, attribute_value(v))
-        except Exception:  # noqa: BLE001 - exotic element types
-            return None
-    if n > limit:
-        return None
-    try:
-        return np.array(dense).reshape(st.shape)
-    except Exception:  # noqa: BLE001 - bf16 and friends: element by element
-        try:
-            return np.array([attribute_value(dense[i]) for i in range(n)]).reshape(st.shape)
-        except Exception:  # noqa: BLE001
-            return None
-
-
-def constant_summary(attr: ir.Attribute, limit: int = 16) -> dict[str, Any]:
-    """What a constant's value attribute says cheaply: ``resource`` (the blob's name),
-    ``splat`` (the repeated value) or ``values`` (up to ``limit`` elements, nested lists)."""
-    out: dict[str, Any] = {}
-    if is_resource(attr):
-        m = _RESOURCE.search(str(attr))
-        out["resource"] = m.group(1).strip().strip('"') if m else None
-        return out
-    if isinstance(attr, ir.DenseElementsAttr):
-        dense = ir.DenseElementsAttr(attr)
-        arr = _elements_array(attr, limit)
-        if dense.is_splat and arr is not None:
-            out["splat"] = arr.reshape(-1)[0].item() if arr.size else None
-        elif arr is not None:
-            out["values"] = arr.tolist()
-        return out
-    if isinstance(attr, (ir.IntegerAttr, ir.FloatAttr, ir.BoolAttr)):
-        out["values"] = attribute_value(attr)
-    return out
 
 
 def operand_names(op_name: str, count: int, segments: list[int] | None = None) -> list[str]:
@@ -296,7 +198,7 @@ def operand_names(op_name: str, count: int, segments: list[int] | None = None) -
     return [f"in{i}" for i in range(count)]
 
 
-def fused_parts(node: Node) -> list[str]:
+def fused_parts(node: SnapshotNode) -> list[str]:
     """The epilogue fused into a conv2d/matmul/gemm node: ``bias``, ``residual``, the activation."""
     if node.op not in ("ge.conv2d", "ge.matmul", "ge.gemm"):
         return []
@@ -359,7 +261,7 @@ def _sym_name(fn: ir.Operation) -> str:
 
 def _io_name(fn: ir.Operation, key: str, i: int) -> str | None:
     if key == "arg_attrs" and "arg_attrs" not in fn.attributes and "arg_names" in fn.attributes:
-        names = attribute_value(fn.attributes["arg_names"])
+        names = attribute_value(fn.attributes["arg_names"], summary=True)
         return names[i] if isinstance(names, list) and i < len(names) and isinstance(names[i], str) else None
     if key not in fn.attributes:
         return None
@@ -371,13 +273,13 @@ def _io_name(fn: ir.Operation, key: str, i: int) -> str | None:
 
 
 def read_graph(module: ir.Module | ir.Operation, stage: str | None = None,
-               locations: list[str] | None = None) -> Graph:
+               locations: list[str] | None = None) -> GraphSnapshot:
     """The graph of every function of ``module`` (``locations``: :func:`op_locations` of the
     module this one was printed from, when its own ops have lost them)."""
     top = module.operation if isinstance(module, ir.Module) else module
     source = None
     if "ge.source" in top.attributes:
-        source = attribute_value(top.attributes["ge.source"])
+        source = attribute_value(top.attributes["ge.source"], summary=True)
     counters = {"n": 0, "t": 0, "e": 0, "loc": 0}
 
     def next_id(kind: str) -> str:
@@ -402,7 +304,7 @@ def read_graph(module: ir.Module | ir.Operation, stage: str | None = None,
         for i, arg in enumerate(entry.arguments):
             nid = next_id("n")
             name = _io_name(fn, "arg_attrs", i) or f"arg{i}"
-            node = Node(nid, "input", "input", g.name, name=name)
+            node = SnapshotNode(nid, "input", "input", g.name, name=name)
             node.outputs.append(tensor_for(arg, nid, 0))
             g.nodes.append(node)
         returns: list[ir.Operation] = []
@@ -424,12 +326,12 @@ def read_graph(module: ir.Module | ir.Operation, stage: str | None = None,
                 for j in range(len(op.attributes)):
                     na = op.attributes[j]
                     if na.name not in _STRUCTURAL:
-                        attrs[na.name] = attribute_value(na.attr)
+                        attrs[na.name] = attribute_value(na.attr, summary=True)
                 segments = None
                 if "operandSegmentSizes" in op.attributes:
                     segments = [int(x) for x in ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"])]
                 kind = "constant" if op.name in CONSTANT_OPS else "op"
-                node = Node(nid, kind, op.name, g.name, name=name, source_op=source_op, sources=names,
+                node = SnapshotNode(nid, kind, op.name, g.name, name=name, source_op=source_op, sources=names,
                             location=loc, attributes=attrs,
                             operand_names=operand_names(op.name, len(op.operands), segments))
                 if kind == "constant":
@@ -447,7 +349,7 @@ def read_graph(module: ir.Module | ir.Operation, stage: str | None = None,
             for i, operand in enumerate(ret.operands):
                 nid = next_id("n")
                 name = _io_name(fn, "res_attrs", i) or f"result{i}"
-                node = Node(nid, "output", "output", g.name, name=name,
+                node = SnapshotNode(nid, "output", "output", g.name, name=name,
                             inputs=[value_ids.get(operand) or tensor_for(operand, None, 0)], operand_names=["value"])
                 g.nodes.append(node)
         for node in g.nodes:
@@ -456,4 +358,4 @@ def read_graph(module: ir.Module | ir.Operation, stage: str | None = None,
                 if t.producer is not None:
                     g.edges.append(Edge(next_id("e"), t.producer, t.index, node.id, j, tid))
         functions.append(g)
-    return Graph(functions, stage=stage, source=source if isinstance(source, str) else None)
+    return GraphSnapshot(functions, stage=stage, source=source if isinstance(source, str) else None)

@@ -31,10 +31,12 @@ import numpy as np
 from mlir import ir
 
 from ..errors import GraphExportError
+from ..irutils.attrs import attribute_value, is_resource
 from ..irutils.constants import read_resource_bytes
 from ..irutils.functions import io_names
+from ..irutils.locations import location_info
 from ..irutils.types import NUMPY_DTYPES
-from .model import attribute_value, fused_parts, is_resource, location_info, operand_names
+from .model import fused_parts, operand_names
 
 __all__ = ["DEFAULT_OPSET", "FUSED_MODES", "SUPPORTED_OPS", "to_onnx"]
 
@@ -89,12 +91,12 @@ def constant_value(op: ir.Operation) -> np.ndarray:
     if isinstance(attr, ir.DenseElementsAttr):
         dense = ir.DenseElementsAttr(attr)
         if dense.is_splat:
-            return np.full(shape, attribute_value(dense.get_splat_value()), dtype=dtype)
+            return np.full(shape, attribute_value(dense.get_splat_value(), summary=True), dtype=dtype)
         try:
             return np.array(dense).astype(dtype, copy=False).reshape(shape)
         except Exception:  # noqa: BLE001 - bf16/f16 through Python floats
             n = int(np.prod(shape)) if shape else 1
-            return np.array([float(attribute_value(dense[i])) for i in range(n)]).astype(dtype).reshape(shape)
+            return np.array([float(attribute_value(dense[i], summary=True)) for i in range(n)]).astype(dtype).reshape(shape)
     if is_resource(attr):
         blob = read_resource_bytes(attr)
         n = int(np.prod(shape)) if shape else 1
@@ -256,7 +258,8 @@ class _Exporter:
                                                      out=self.direct[op.results[0]])
             return
         ins = [self.names[v] for v in op.operands]
-        attrs = {op.attributes[i].name: attribute_value(op.attributes[i].attr) for i in range(len(op.attributes))}
+        attrs = {op.attributes[i].name: attribute_value(op.attributes[i].attr, summary=True)
+                 for i in range(len(op.attributes))}
         handler = getattr(self, f"_op_{short}", None)
         if short in _UNARY:
             self.one(_UNARY[short], ins, base, out=self._result_name(op, 0, base))

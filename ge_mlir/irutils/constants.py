@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 from mlir import _mlir_libs, ir
 
+from .ge_ops import create_op
 from .patterns import defining_op
 from .types import NUMPY_DTYPES
 
@@ -167,8 +168,7 @@ def elements_attr(array: np.ndarray, elem: ir.Type, name: str) -> ir.Attribute:
 def make_constant(array: np.ndarray, elem: ir.Type, name: str, loc: ir.Location) -> ir.Value:
     """A new ``ge.constant`` holding ``array`` (rounded to ``elem``)."""
     attr = elements_attr(array, elem, name)
-    # Built generically: this layer sits below the generated dialect classes.
-    return ir.Operation.create("ge.constant", results=[attr.type], attributes={"value": attr}, loc=loc).result
+    return create_op("ge.constant", [attr.type], attributes={"value": attr}, loc=loc).result
 
 
 def tensor_type(value: ir.Value) -> ir.RankedTensorType | None:

@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from mlir import ir
 
 from .attrs import attr_enum
 
-__all__ = ["ONNX_OP_TO_GE", "activation_of", "conv_parts", "recreate", "recreate_conv"]
+__all__ = ["ONNX_OP_TO_GE", "VIEW_OPS", "activation_of", "conv_parts", "create_op", "recreate", "recreate_conv"]
+
+#: Reshape-like ops: lowered to tensor.collapse_shape/expand_shape (or nothing), so bufferization
+#: makes their results views of their input.
+VIEW_OPS = frozenset({"ge.reshape", "ge.flatten", "ge.squeeze", "ge.unsqueeze", "ge.identity"})
+
+
+def create_op(name: str, results: Sequence[ir.Type], operands: Sequence[ir.Value] = (),
+              attributes: dict[str, ir.Attribute] | None = None, loc: ir.Location | None = None) -> ir.Operation:
+    """A ge op built by name at the current insertion point: how this layer builds ge ops, as it sits
+    below the generated builders (``ge_mlir.dialects.ge``); the layers above use those."""
+    if not name.startswith("ge."):
+        raise ValueError(f"create_op builds ge ops, not {name}")
+    return ir.Operation.create(name, results=list(results), operands=list(operands), attributes=attributes, loc=loc)
 
 
 def activation_of(op: ir.Operation) -> str:
@@ -19,8 +34,7 @@ def recreate(op: ir.Operation, operands: list[ir.Value], attributes: dict[str, i
     """A copy of single-result ``op`` at the current insertion point with new operands/attributes."""
     attrs = {name: op.attributes[name] for name in op.attributes if name not in drop}
     attrs.update(attributes or {})
-    return ir.Operation.create(op.name, results=[op.results[0].type], operands=operands,
-                               attributes=attrs, loc=op.location)
+    return create_op(op.name, [op.results[0].type], operands, attrs, op.location)
 
 
 def conv_parts(op: ir.Operation) -> tuple[ir.Value, ir.Value, ir.Value | None, ir.Value | None]:

@@ -21,7 +21,6 @@ instead of reporting it as non-convergence.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -29,11 +28,9 @@ from dataclasses import dataclass, field
 from mlir import ir
 from mlir.rewrite import PatternRewriter
 
-PatternFn = Callable[[ir.OpView, PatternRewriter], bool]
+from .locations import location_names, onnx_op_type
 
-_FUSED_NAME = re.compile(r'\[\s*"((?:[^"\\]|\\.)*)"')
-_NAME_LOC = re.compile(r'loc\(\s*"((?:[^"\\]|\\.)*)"')
-_FUSED_META = re.compile(r'fused<\s*"((?:[^"\\]|\\.)*)"\s*>')
+PatternFn = Callable[[ir.OpView, PatternRewriter], bool]
 
 
 @dataclass(frozen=True)
@@ -47,15 +44,15 @@ class RewriteRecord:
 
     @property
     def node_name(self) -> str | None:
-        """The (ONNX node) name in the location: ``loc(fused<"Add">["add1"])`` -> ``add1``."""
-        m = _FUSED_NAME.search(self.location) or _NAME_LOC.search(self.location)
-        return m.group(1) if m else None
+        """The (ONNX node) name in the location: ``loc(fused<"Add">["add1"])`` -> ``add1``
+        (:func:`~ge_mlir.irutils.locations.location_names`: a file location shows its file)."""
+        names = location_names(self.location)
+        return names[0] if names else None
 
     @property
     def node_type(self) -> str | None:
         """The ONNX op type the importer put in the fused location metadata."""
-        m = _FUSED_META.search(self.location)
-        return m.group(1) if m else None
+        return onnx_op_type(self.location)
 
     def __str__(self) -> str:
         node = f" '{self.node_name}'" if self.node_name is not None else ""

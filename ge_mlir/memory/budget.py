@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._format import format_bytes
 from ..errors import MemoryBudgetError
 from .buffers import Buffer
 from .strategies import live_sets
@@ -13,9 +14,7 @@ __all__ = ["budget_bytes", "check_budget", "peak_point"]
 
 def _mib(n: int) -> str:
     """Bytes in the unit that keeps them readable (a budget can be a few KiB in tests)."""
-    if n >= 2**20:
-        return f"{n / 2**20:.1f} MiB"
-    return f"{n / 2**10:.1f} KiB" if n >= 2**10 else f"{n} B"
+    return format_bytes(n, digits=1, largest="MiB")
 
 
 def _flops(n: int) -> str:

@@ -20,12 +20,11 @@ from __future__ import annotations
 
 from mlir import ir
 
+from ..irutils.ge_ops import VIEW_OPS
 from ..irutils.types import tensor_bytes
 
 __all__ = ["CONSTANT_OPS", "VIEW_OPS", "BlockTensors", "Key", "operands_from_outside", "producer"]
 
-#: Lowered to tensor.collapse_shape/expand_shape (or nothing): bufferization makes them views.
-VIEW_OPS = frozenset({"ge.reshape", "ge.flatten", "ge.squeeze", "ge.unsqueeze", "ge.identity"})
 CONSTANT_OPS = frozenset({"ge.constant", "arith.constant"})
 
 #: A result as (op index, result number).

@@ -2,7 +2,7 @@
 
 Everything here reads the plain dict :func:`ge_mlir.memory.ge_plan_memory.read_memory_plan`
 returns (and ``CompiledModel.memory_plan`` exposes) and imports only the standard
-library, so reports can be made from a saved JSON plan without MLIR:
+library (and ``ge_mlir._format``), so reports can be made from a saved JSON plan without MLIR:
 
 * ``arena``, ``strategy``, ``arenas`` (strategy -> arena bytes),
 * ``no_reuse`` (sum of the buffers), ``lower_bound`` (most bytes live at once in this
@@ -21,19 +21,9 @@ import math
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from .._format import BYTE_UNITS, format_bytes
+
 __all__ = ["format_bytes", "memory_plan_json", "memory_plan_svg", "memory_table", "ratio"]
-
-_UNITS = ("B", "KiB", "MiB", "GiB", "TiB")
-
-
-def format_bytes(n: float) -> str:
-    """``n`` bytes in the largest binary unit that keeps the number at least 1 (``1.50 MiB``)."""
-    n = float(n)
-    i = 0
-    while abs(n) >= 1024 and i < len(_UNITS) - 1:
-        n /= 1024
-        i += 1
-    return f"{int(n)} B" if i == 0 else f"{n:.2f} {_UNITS[i]}"
 
 
 def ratio(value: int, bound: int) -> float | None:
@@ -135,8 +125,8 @@ def memory_plan_svg(plan: dict[str, Any], title: str = "memory plan", width: int
                    f'<text x="{x:.1f}" y="{top + ph + 17}" text-anchor="middle">{p:g}</text>')
         p += xs
     out.append(f'<text x="{left + pw / 2}" y="{height - 10}" text-anchor="middle">program point (op position)</text>')
-    unit = 1024 ** min(max(int(math.log(ymax, 1024)), 0), len(_UNITS) - 1)
-    unit_name = _UNITS[int(round(math.log(unit, 1024)))]
+    unit = 1024 ** min(max(int(math.log(ymax, 1024)), 0), len(BYTE_UNITS) - 1)
+    unit_name = BYTE_UNITS[int(round(math.log(unit, 1024)))]
     ys = _nice_step(ymax / unit, 8)
     v = 0.0
     while v * unit <= ymax:

@@ -36,6 +36,7 @@ from mlir.rewrite import (
     apply_patterns_and_fold_greedily,
 )
 
+from ..dialects import ge
 from ..passes.registry import Option, Pass, PassFailure, register_pass
 from .ge_canonicalize import (
     fold_cast_round_trip,
@@ -72,7 +73,7 @@ def fold_reshape_chain(op: ir.OpView, rewriter: PatternRewriter) -> bool:
     if x.type == result_type:
         return _forward(op, rewriter, x)
     with op.location, rewriter.ip:
-        new = ir.Operation.create("ge.reshape", results=[result_type], operands=[x])
+        new = ge.ReshapeOp(result_type, x)
     rewriter.replace_op(op, [new.results[0]])
     return True
 
@@ -104,12 +105,7 @@ def fold_transpose_pair(op: ir.OpView, rewriter: PatternRewriter) -> bool:
     if composed == list(range(len(composed))) and x.type == op.results[0].type:
         return _forward(op, rewriter, x)
     with op.location, rewriter.ip:
-        new = ir.Operation.create(
-            "ge.transpose",
-            results=[op.results[0].type],
-            operands=[x],
-            attributes={"perm": ir.DenseI64ArrayAttr.get(composed)},
-        )
+        new = ge.TransposeOp(x, ir.DenseI64ArrayAttr.get(composed), results=[op.results[0].type])
     rewriter.replace_op(op, [new.results[0]])
     return True
 

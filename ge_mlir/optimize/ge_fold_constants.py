@@ -38,6 +38,7 @@ from mlir import ir
 from mlir.dialects import func
 from mlir.passmanager import PassManager
 
+from ..dialects import ge
 from ..passes.registry import Option, Pass, register_pass
 from ..irutils.patterns import count_ops, defining_op
 
@@ -238,7 +239,7 @@ class GeFoldConstantsPass(Pass):
             t = ir.RankedTensorType(out.type)
             with producer.location, ir.InsertionPoint(producer):
                 attr = _elements_attr(array, t, threshold)
-                new = ir.Operation.create("ge.constant", results=[t], attributes={"value": attr})
+                new = ge.ConstantOp(attr, results=[t])
             out.replace_all_uses_with(new.results[0])
             created += 1
         self.bump("constants-created", created)
@@ -312,7 +313,7 @@ class GeFoldConstantsPass(Pass):
             mapping: dict[ir.Value, ir.Value] = {}
 
             def cast(v: ir.Value, t: ir.Type) -> ir.Value:
-                return ir.Operation.create("ge.cast", results=[t], operands=[v]).results[0]
+                return ge.CastOp(t, v).results[0]
 
             try:
                 with ir.InsertionPoint(block):

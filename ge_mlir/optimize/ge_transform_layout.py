@@ -46,6 +46,7 @@ import numpy as np
 from mlir import ir
 from mlir.rewrite import PatternRewriter, RewritePatternSet
 
+from ..dialects import ge
 from ..irutils.attrs import attr_enum
 from ..passes.registry import Option, Pass, PassFailure, register_pass
 from ..irutils.constants import constant_array, constant_op, make_constant
@@ -324,10 +325,7 @@ class GeTransformLayoutPass(Pass):
                 out = relaid_constant(v, before, PERMS[want])
             else:
                 with ir.InsertionPoint(before), before.location:
-                    out = ir.Operation.create(
-                        "ge.trans_data", results=[new_t], operands=[v],
-                        attributes={"src_format": _format_attr(have), "dst_format": _format_attr(want)},
-                    ).results[0]
+                    out = ge.TransDataOp(v, _format_attr(have), _format_attr(want), results=[new_t]).results[0]
                 self.bump("trans-data-inserted")
                 counts["inserted"] += 1
             layout[out] = want

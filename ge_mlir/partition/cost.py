@@ -1,6 +1,6 @@
 """The cost model that balances pipeline stages and proposes strategies.
 
-An op's time is estimated as its FLOPs (:func:`ge_mlir.memory.ge_rematerialize.op_flops`)
+An op's time is estimated as its FLOPs (:func:`ge_mlir.irutils.cost.op_flops`)
 at ``FLOPS_PER_S`` plus the bytes it reads and writes at ``BYTES_PER_S``: rough
 figures of one CPU core (they only need to rank ops, not predict latency).
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from mlir import ir
 
+from ..irutils.cost import op_flops
 from ..irutils.types import tensor_bytes
-from ..memory.ge_rematerialize import op_flops
 
 FLOPS_PER_S = 50e9
 BYTES_PER_S = 10e9

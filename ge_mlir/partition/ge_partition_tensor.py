@@ -28,20 +28,21 @@ from dataclasses import dataclass
 import numpy as np
 from mlir import ir
 
+from ..dialects import ge
 from ..errors import PassFailure
 from ..irutils.constants import constant_array, make_constant
+from ..irutils.locations import location_names
 from ..passes.registry import Option, Pass, register_pass
 from . import sharding as sh
 from ..parallel_strategy import ParallelWarning
 
 _RESOURCE = re.compile(r"dense_resource<([^>]+)>")
-_LOC_NAMES = re.compile(r'\[\s*"((?:[^"\\]|\\.)*)"|loc\(\s*"((?:[^"\\]|\\.)*)"')
 
 
 def op_names(op: ir.Operation) -> list[str]:
     """What a rule's pattern is matched against: the op's node names (its location) and the
     names of its constant operands (weights keep their framework names, e.g. ``fc1.weight``)."""
-    names = [a or b for a, b in _LOC_NAMES.findall(str(op.location))]
+    names = location_names(op.location)
     for v in op.operands:
         d = v.owner
         if getattr(d, "name", None) == "ge.constant":
@@ -95,9 +96,10 @@ def split_qkv(op: ir.Operation) -> bool:
                 operands.append(make_constant(np.ascontiguousarray(bias[start:start + size]),
                                               wtype.element_type, f"bias.part{i}", op.location))
             rtype = user.results[i].type
-            attrs = {a.name: a.attr for a in (op.attributes[i] for i in range(len(op.attributes)))}
-            new = ir.Operation.create("ge.matmul", results=[rtype], operands=operands, attributes=attrs,
-                                      loc=op.location)
+            new = ge.MatMulOp(operands[0], operands[1], bias=operands[2] if bias is not None else None,
+                              results=[rtype], loc=op.location)
+            for a in (op.attributes[i] for i in range(len(op.attributes))):
+                new.operation.attributes[a.name] = a.attr  # activation and any tag the op carries
             user.results[i].replace_all_uses_with(new.result)
             start += size
     user.erase()

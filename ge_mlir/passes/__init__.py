@@ -11,7 +11,7 @@ Built-in passes load lazily: naming one in a pipeline imports its module
 (``ge-x-y`` is ``ge_x_y.py`` in one of :data:`registry.BUILTIN_PASS_PACKAGES`);
 :func:`list_passes` imports them all.
 
-Passes can also be written on a graph view of each function (:class:`Graph`, :class:`Node`,
+Passes can also be written on a graph view of each function (:class:`GraphView`, :class:`Node`,
 :func:`graph_pass`; ``ge_mlir.passes.graph_view``) without knowing MLIR.
 """
 
@@ -30,7 +30,7 @@ from .registry import (
 from .report import PassReport, PassReportEntry
 
 #: Names loaded from ``graph_view`` on first use (``ge-opt --version`` imports no pass machinery it does not run).
-_GRAPH_VIEW = {"Graph": "Graph", "GraphPass": "GraphPass", "GraphValue": "Value", "Node": "Node",
+_GRAPH_VIEW = {"GraphView": "GraphView", "GraphPass": "GraphPass", "GraphValue": "Value", "Node": "Node",
                "graph_pass": "graph_pass", "graphs": "graphs"}
 
 
@@ -45,9 +45,9 @@ __all__ = [
     "STAGES",
     "FusionPass",
     "FusionPattern",
-    "Graph",
     "GraphPass",
     "GraphValue",
+    "GraphView",
     "Node",
     "Option",
     "Pass",

@@ -3,8 +3,8 @@
 Runs on the bufferized IR (the end of the CPU ``bufferized`` stage, after ``ge-plan-memory``)
 of every public single-block function with a body. The function's top-level ops are split
 into **regions**: maximal runs of consecutive work ops whose locations name the same ONNX
-node (``ge_mlir.errors.node_name``; a fused conv+bn+relu is located at its conv, so it is one
-region). Ops that cost nothing at run time (constants, scalar arithmetic, views such as
+node (``ge_mlir.irutils.locations.node_name``; a fused conv+bn+relu is located at its conv, so it
+is one region). Ops that cost nothing at run time (constants, scalar arithmetic, views such as
 ``memref.view``/``subview``/``collapse_shape``, ``memref.get_global``) neither start nor end a
 region; a work op whose location names no node gets a region of its own, named after the op.
 A node can own several regions when other nodes' ops come in between.
@@ -31,15 +31,14 @@ region in program order: ``node`` (the ONNX node name, or ``<op.name>`` for an u
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from mlir import ir
 from mlir.dialects import arith, func, llvm, memref, scf
 
 from ..._log import get_logger
-from ...errors import node_name
 from ...irutils.functions import symbol_name
+from ...irutils.locations import node_name, onnx_op_type
 from ...passes.registry import Pass, register_pass
 
 #: The function attribute describing the profile buffer and its regions.
@@ -63,8 +62,6 @@ FREE_DIALECTS = ("arith", "index", "ub")
 #: What was timed (``GE_MLIR_LOG=debug``): one line per region.
 log = get_logger("profile")
 
-_FUSED_META = re.compile(r'fused<\s*"((?:[^"\\]|\\.)*)"\s*>')
-
 
 def is_free(op: ir.Operation) -> bool:
     """Whether a top-level op costs nothing at run time (see :data:`FREE_OPS`)."""
@@ -72,12 +69,6 @@ def is_free(op: ir.Operation) -> bool:
     if len(op.regions):
         return False
     return name in FREE_OPS or name.split(".", 1)[0] in FREE_DIALECTS
-
-
-def op_type_of(loc: ir.Location) -> str:
-    """The ONNX op type in the location's ``fused<"OpType">`` metadata ("" when there is none)."""
-    m = _FUSED_META.search(str(loc))
-    return m.group(1) if m else ""
 
 
 def find_regions(block: ir.Block) -> list[dict[str, Any]]:
@@ -98,7 +89,7 @@ def find_regions(block: ir.Block) -> list[dict[str, Any]]:
             if op.name not in current["kinds"]:
                 current["kinds"].append(op.name)
             continue
-        current = {"node": key, "op_type": op_type_of(op.location) if name is not None else "",
+        current = {"node": key, "op_type": (onnx_op_type(op.location) or "") if name is not None else "",
                    "first": op, "last": op, "ops": 1, "kinds": [op.name]}
         regions.append(current)
     return regions

@@ -18,8 +18,9 @@ from mlir import ir
 
 import ge_mlir
 from ge_mlir.errors import CompileError, MemoryBudgetError
-from ge_mlir.memory.ge_rematerialize import (RECOMPUTE_ID_ATTR, checkpoint_matcher, op_flops, read_recompute,
-                                           recompute_table, rematerialize_function)
+from ge_mlir.irutils.cost import op_flops
+from ge_mlir.memory.ge_rematerialize import (RECOMPUTE_ID_ATTR, checkpoint_matcher, read_recompute, recompute_table,
+                                           rematerialize_function)
 
 ROOT = Path(__file__).resolve().parents[3]
 CHECKPOINTS = ["Conv", "MaxPool"]

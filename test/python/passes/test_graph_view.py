@@ -25,7 +25,7 @@ from ge_mlir.config import pass_modules as config_module
 from ge_mlir.api import parse_module, run_pipeline
 from ge_mlir.errors import GraphEditError, PassFailedError
 from ge_mlir.irutils.patterns import rewrite_budget
-from ge_mlir.passes import Graph, GraphPass, graph_pass, graphs, list_passes, register_pass, registry
+from ge_mlir.passes import GraphPass, GraphView, graph_pass, graphs, list_passes, register_pass, registry
 from ge_mlir.passes.graph_view import friendly_name
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -99,7 +99,7 @@ def test_reads_nodes_names_attrs_shapes(graph):
     assert "perm" in graph.node("t").attrs and len(graph.node("mul").attrs) == 0
     with pytest.raises(LookupError, match="no node named 'r3'; did you mean 'r2', 'r1'"):
         graph.node("r3")
-    assert repr(graph) == "<Graph @main: 8 nodes, 2 inputs, 2 outputs>"
+    assert repr(graph) == "<GraphView @main: 8 nodes, 2 inputs, 2 outputs>"
 
 
 def test_friendly_names():
@@ -213,7 +213,7 @@ def test_graph_pass_class_form(ctx, isolated_registry):
         summary = "counts nodes"
         stage = "after-import"
 
-        def transform(self, graph: Graph):
+        def transform(self, graph: GraphView):
             self.bump("nodes", len(graph))
 
     module = parse_module(GRAPH)
