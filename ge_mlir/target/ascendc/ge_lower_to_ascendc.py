@@ -5,7 +5,7 @@ inputs then outputs, and one ``ascendc.kernel`` per scheduled step, launched
 in program order:
 
 * chains of elementwise ops (single-use producers of the same shape) fuse
-  into one vector kernel (:func:`kernels.elementwise_kernel`); constants
+  into one vector kernel (:func:`.kernels.elementwise.elementwise_kernel`); constants
   that are scalars become immediate operands, operands that broadcast along
   rows or columns are read once per block;
 * ``matmul``/``gemm``: a cube kernel on ``A`` and ``B^T`` (constant weights
@@ -42,8 +42,15 @@ from ...irutils.functions import io_names
 from ...irutils.patterns import defining_op
 from ...irutils.types import NUMPY_DTYPES
 from ...passes.registry import Option, Pass, PassFailure, register_pass
-from . import kernels as K
-from . import kernels_copy as KC
+from .kernel_builder import ELEM_TYPES, KernelBuilder, align_up, cores, elem_bytes, elem_type, gm_t, ub_budget
+from .kernels.cast import cast_kernel
+from .kernels.copy import coalesce, contiguous_strides, copy_rows_kernel, fill_kernel, gather_kernel, where_kernel
+from .kernels.cube import im2col_kernel, matmul_kernel
+from .kernels.elementwise import elementwise_kernel
+from .kernels.layout import transpose2d_kernel, transpose_rows_kernel
+from .kernels.rows import column_reduce_kernel, layer_norm_kernel, row_reduce_kernel, softmax_kernel
+from .kernels.window import depthwise_nhwc_kernel, pool_nhwc_kernel
+from .program import Program
 
 _ELEMENTWISE_BINARY = {"ge.add": "add", "ge.sub": "sub", "ge.mul": "mul", "ge.div": "div",
                        "ge.max": "max", "ge.min": "min"}
@@ -175,14 +182,14 @@ class Lowering:
         self.buffers[v] = buf
         return buf
 
-    def launch(self, kb: K.KernelBuilder, args: list[Buffer]) -> None:
+    def launch(self, kb: KernelBuilder, args: list[Buffer]) -> None:
         for b in args:
-            nbytes = b.numel * K.elem_bytes(b.elem)
+            nbytes = b.numel * elem_bytes(b.elem)
             if nbytes > self.gm_bytes:
                 raise Unsupported(f"a {b.kind} tensor of {nbytes} bytes is larger than the device memory "
                                   f"({self.gm_bytes} bytes)")
         # GM traffic for the cost model: each argument read or written once (a lower bound).
-        kb.account(gm_bytes=sum(b.numel * K.elem_bytes(b.elem) for b in args))
+        kb.account(gm_bytes=sum(b.numel * elem_bytes(b.elem) for b in args))
         self.kernels.append(kb.finish())
         self.launches.append(Launch(kb.name, args))
 
@@ -220,7 +227,7 @@ class _ChainBuilder:
     def __init__(self, low: Lowering, root: ir.Operation):
         self.low, self.root = low, root
         self.out_shape = _shape(root.results[0])
-        self.prog = K.Program(_elem(root.results[0]))
+        self.prog = Program(_elem(root.results[0]))
         self.leaves: list[tuple[ir.Value, str, int]] = []
         self.leaf_regs: dict[ir.Value, tuple] = {}
         self.split = len(self.out_shape)
@@ -354,7 +361,7 @@ def lower_elementwise_chain(low: Lowering, root: ir.Operation) -> None:
     if isinstance(result, float):
         raise Unsupported("an elementwise chain of constants only (fold constants first)")
     cb.prog.result = result
-    kb = K.elementwise_kernel(low.name("elementwise"), cb.prog, cb.out_shape, cb.split)
+    kb = elementwise_kernel(low.name("elementwise"), cb.prog, cb.out_shape, cb.split)
     args = [low.buffer(v) for v, _, _ in cb.leaves] + [low.result_buffer(root.results[0])]
     low.launch(kb, args)
 
@@ -364,7 +371,7 @@ def epilogue(low: Lowering, acc: Buffer, out_value: ir.Value, shape: list[int], 
              scale: float = 1.0, bias_scale: float = 1.0) -> None:
     """``out = act(scale * acc + bias_scale * bias + residual)`` as one vector kernel."""
     elem = _elem(out_value)
-    prog = K.Program(elem)
+    prog = Program(elem)
     x = prog.input()
     args = [acc]
     if scale != 1.0:
@@ -383,7 +390,7 @@ def epilogue(low: Lowering, acc: Buffer, out_value: ir.Value, shape: list[int], 
             r = prog.scalar("muls", r, bias_scale)
         x = prog.binary("add", x, r)
     prog.result = prog.activation(act, x, alpha)
-    kb = K.elementwise_kernel(low.name("epilogue"), prog, shape, split if bias is not None else len(shape))
+    kb = elementwise_kernel(low.name("epilogue"), prog, shape, split if bias is not None else len(shape))
     low.launch(kb, [*args, low.result_buffer(out_value)])
 
 
@@ -408,11 +415,11 @@ def _matmul_bt(low: Lowering, b: ir.Value, k: int, n: int, batch_b: int) -> Buff
             return low.buffer(x)
         if bt_perm[-1] == len(bt_perm) - 1:
             out = low.temp(elem, batch_b * k * n)
-            kb = K.transpose_rows_kernel(low.name("transpose"), elem, _shape(x), bt_perm)
+            kb = transpose_rows_kernel(low.name("transpose"), elem, _shape(x), bt_perm)
             low.launch(kb, [low.buffer(x), out])
             return out
     out = low.temp(elem, batch_b * k * n)
-    kb = K.transpose2d_kernel(low.name("transpose"), elem, batch_b, k, n)
+    kb = transpose2d_kernel(low.name("transpose"), elem, batch_b, k, n)
     low.launch(kb, [low.buffer(b), out])
     return out
 
@@ -464,7 +471,7 @@ def lower_matmul(low: Lowering, op: ir.Operation) -> None:
     act = attr_enum(op, "activation", "none")
     needs_epilogue = bias is not None or act != "none" or alpha != 1.0
     acc = low.temp(elem, batch * m * n) if needs_epilogue else low.result_buffer(out)
-    kb = K.matmul_kernel(low.name("matmul"), elem, batch, m, n, k, a_batched, b_batched)
+    kb = matmul_kernel(low.name("matmul"), elem, batch, m, n, k, a_batched, b_batched)
     low.launch(kb, [low.buffer(a), bt, acc])
     if needs_epilogue:
         bias_op, residual = None, None
@@ -511,7 +518,7 @@ def lower_conv2d(low: Lowering, op: ir.Operation) -> None:
     dil = attr_ints(op, "dilations", [1, 1])
     ckk = c * kh * kw
     col = low.temp(elem, n * oh * ow * ckk)
-    kb = K.im2col_kernel(low.name("im2col"), elem, nchw, n, c, h, wd, kh, kw, oh, ow, strides, pads[:2], dil)
+    kb = im2col_kernel(low.name("im2col"), elem, nchw, n, c, h, wd, kh, kw, oh, ow, strides, pads[:2], dil)
     low.launch(kb, [low.buffer(x), col])
     act = attr_enum(op, "activation", "none")
     needs_epilogue = bias is not None or residual is not None or act != "none"
@@ -521,12 +528,12 @@ def lower_conv2d(low: Lowering, op: ir.Operation) -> None:
     if nchw:
         # out[b] (F x P) = W (F x CKK) x col[b]^T, col[b] being P x CKK = B^T.
         wbuf = low.const_buffer(warr.reshape(f, ckk), elem)
-        kb = K.matmul_kernel(low.name("matmul"), elem, n, f, oh * ow, ckk, False, True)
+        kb = matmul_kernel(low.name("matmul"), elem, n, f, oh * ow, ckk, False, True)
         low.launch(kb, [wbuf, col, acc])
     else:
         # out (N*P x F) = col (N*P x CKK, (kh, kw, c) order) x W'^T, W' = F x (kh, kw, c).
         wbuf = low.const_buffer(warr.transpose(0, 2, 3, 1).reshape(f, ckk), elem)
-        kb = K.matmul_kernel(low.name("matmul"), elem, 1, n * oh * ow, f, ckk, False, False)
+        kb = matmul_kernel(low.name("matmul"), elem, 1, n * oh * ow, f, ckk, False, False)
         low.launch(kb, [col, wbuf, acc])
     if needs_epilogue:
         bias_op = None
@@ -559,10 +566,10 @@ def lower_depthwise_conv2d(low: Lowering, op: ir.Operation) -> None:
     act = attr_enum(op, "activation", "none")
     prog = None
     if act != "none":
-        prog = K.Program(elem)
+        prog = Program(elem)
         prog.result = prog.activation(act, prog.input(), attr_float(op, "activation_alpha", None))
     pads = attr_ints(op, "pads", [0, 0, 0, 0])
-    kb = K.depthwise_nhwc_kernel(low.name("depthwise"), elem, n, h, wd, c, oh, ow, kh, kw,
+    kb = depthwise_nhwc_kernel(low.name("depthwise"), elem, n, h, wd, c, oh, ow, kh, kw,
                                  attr_ints(op, "strides", [1, 1]), pads[:2], attr_ints(op, "dilations", [1, 1]),
                                  bias is not None, prog)
     # Filter [C, 1, KH, KW] -> [KH, KW, C]: one channel vector per window position.
@@ -595,7 +602,7 @@ def lower_conv_transpose2d(low: Lowering, op: ir.Operation) -> None:
     # Bt (KH*KW*F x C): row (ky, kx, f) holds W[:, f, ky, kx].
     bt = low.const_buffer(warr.transpose(2, 3, 1, 0).reshape(cols, cin).copy(), elem)
     acc = low.temp(elem, n * h * wd * cols)
-    low.launch(K.matmul_kernel(low.name("matmul"), elem, 1, n * h * wd, cols, cin, False, False),
+    low.launch(matmul_kernel(low.name("matmul"), elem, 1, n * h * wd, cols, cin, False, False),
                [low.buffer(x), bt, acc])
     act = attr_enum(op, "activation", "none") if "activation" in op.attributes else "none"
     if bias is not None or act != "none":
@@ -604,12 +611,12 @@ def lower_conv_transpose2d(low: Lowering, op: ir.Operation) -> None:
             raise Unsupported("conv_transpose2d with a non-constant bias")
         biased = low.temp(elem, n * h * wd * cols)
         bias_op = (low.const_buffer(np.tile(barr.reshape(-1), kh * kw), elem), "row", 0) if barr is not None else None
-        prog = K.Program(elem)
+        prog = Program(elem)
         v = prog.input()
         if bias_op is not None:
             v = prog.binary("add", v, prog.input("row"))
         prog.result = prog.activation(act, v)
-        kb = K.elementwise_kernel(low.name("epilogue"), prog, [n * h * wd, cols], 1 if bias_op else 2)
+        kb = elementwise_kernel(low.name("epilogue"), prog, [n * h * wd, cols], 1 if bias_op else 2)
         low.launch(kb, [acc] + ([bias_op[0]] if bias_op else []) + [biased])
         acc = biased
     # out[b, y*KH + ky, x*KW + kx, :] = acc[(b, y, x), (ky, kx, :)]: rows over (b, y, ky, x, kx).
@@ -632,13 +639,13 @@ def lower_batch_norm(low: Lowering, op: ir.Operation) -> None:
     shape = _shape(op.results[0])
     elem = _elem(op.results[0])
     nchw = attr_enum(op, "data_format", "NCHW") == "NCHW"
-    prog = K.Program(elem)
+    prog = Program(elem)
     x = prog.input()
     kind, split = ("col", 2) if nchw else ("row", len(shape) - 1)
     ar = prog.input(kind, len(a) if nchw else 0)
     br = prog.input(kind, len(b) if nchw else 0)
     prog.result = prog.binary("add", prog.binary("mul", x, ar), br)
-    kb = K.elementwise_kernel(low.name("batch_norm"), prog, shape, split)
+    kb = elementwise_kernel(low.name("batch_norm"), prog, shape, split)
     low.launch(kb, [low.buffer(op.operands[0]), low.const_buffer(a, elem), low.const_buffer(b, elem),
                     low.result_buffer(op.results[0])])
 
@@ -649,7 +656,7 @@ def lower_softmax(low: Lowering, op: ir.Operation) -> None:
     if any(d != 1 for d in shape[axis + 1 :]):
         raise Unsupported("softmax over an axis other than the last")
     cols = shape[axis]
-    kb = K.softmax_kernel(low.name("softmax"), _elem(op.results[0]), _numel(shape) // cols, cols)
+    kb = softmax_kernel(low.name("softmax"), _elem(op.results[0]), _numel(shape) // cols, cols)
     low.launch(kb, [low.buffer(op.operands[0]), low.result_buffer(op.results[0])])
 
 
@@ -663,7 +670,7 @@ def lower_layer_norm(low: Lowering, op: ir.Operation) -> None:
         if v is not None and _numel(_shape(v)) != cols:
             raise Unsupported("layer_norm scale/bias that broadcast within the normalized axes")
     rms = op.name == "ge.rms_norm"
-    kb = K.layer_norm_kernel(low.name("rms_norm" if rms else "layer_norm"), _elem(x), _numel(shape) // cols, cols,
+    kb = layer_norm_kernel(low.name("rms_norm" if rms else "layer_norm"), _elem(x), _numel(shape) // cols, cols,
                              attr_float(op, "epsilon", 1e-6 if rms else 1e-5), True, bias is not None,
                              center=not rms)
     args = [low.buffer(x), low.buffer(scale)] + ([low.buffer(bias)] if bias is not None else [])
@@ -677,9 +684,9 @@ def lower_transpose(low: Lowering, op: ir.Operation) -> None:
     rank = len(shape)
     elem = _elem(x)
     if perm[-1] == rank - 1:
-        kb = K.transpose_rows_kernel(low.name("transpose"), elem, shape, perm)
+        kb = transpose_rows_kernel(low.name("transpose"), elem, shape, perm)
     elif perm == list(range(rank - 2)) + [rank - 1, rank - 2]:
-        kb = K.transpose2d_kernel(low.name("transpose"), elem, _numel(shape[:-2]), shape[-2], shape[-1])
+        kb = transpose2d_kernel(low.name("transpose"), elem, _numel(shape[:-2]), shape[-2], shape[-1])
     else:
         raise Unsupported(f"transpose with perm {perm}")
     low.launch(kb, [low.buffer(x), low.result_buffer(op.results[0])])
@@ -697,7 +704,7 @@ def lower_trans_data(low: Lowering, op: ir.Operation) -> None:
         batch, rows, cols = n, h * w, c
     else:
         raise Unsupported(f"trans_data {src} -> {dst}")
-    kb = K.transpose2d_kernel(low.name("trans_data"), _elem(x), batch, rows, cols)
+    kb = transpose2d_kernel(low.name("trans_data"), _elem(x), batch, rows, cols)
     low.launch(kb, [low.buffer(x), low.result_buffer(op.results[0])])
 
 
@@ -716,10 +723,10 @@ def lower_reduce(low: Lowering, op: ir.Operation) -> None:
     if base is None:
         raise Unsupported(f"{op.name}")
     if axes == list(range(rank - len(axes), rank)):
-        kb = K.row_reduce_kernel(low.name("reduce"), elem, base, _numel(shape) // reduced, reduced, scale)
+        kb = row_reduce_kernel(low.name("reduce"), elem, base, _numel(shape) // reduced, reduced, scale)
     elif axes == list(range(axes[0], axes[-1] + 1)) and axes[-1] < rank - 1:
         # Contiguous middle axes: rows of the trailing block, summed per leading index.
-        kb = K.column_reduce_kernel(low.name("reduce"), elem, base, _numel(shape[: axes[0]]), reduced,
+        kb = column_reduce_kernel(low.name("reduce"), elem, base, _numel(shape[: axes[0]]), reduced,
                                     _numel(shape[axes[-1] + 1 :]), scale)
     else:
         raise Unsupported(f"reduction over axes {axes}")
@@ -738,11 +745,11 @@ def lower_global_pool(low: Lowering, op: ir.Operation) -> None:
     # Any number of spatial axes (1-D, 2-D, 3-D pools): they are one reduced block.
     if attr_enum(op, "data_format", "NCHW") == "NHWC":
         n, c, spatial = shape[0], shape[-1], _numel(shape[1:-1])
-        kb = K.column_reduce_kernel(low.name("global_pool"), elem, kind, n, spatial, c,
+        kb = column_reduce_kernel(low.name("global_pool"), elem, kind, n, spatial, c,
                                     1.0 / spatial if kind == "sum" else 1.0)
     else:
         n, c, spatial = shape[0], shape[1], _numel(shape[2:])
-        kb = K.row_reduce_kernel(low.name("global_pool"), elem, kind, n * c, spatial,
+        kb = row_reduce_kernel(low.name("global_pool"), elem, kind, n * c, spatial,
                                  1.0 / spatial if kind == "sum" else 1.0)
     low.launch(kb, [low.buffer(x), low.result_buffer(op.results[0])])
 
@@ -766,16 +773,16 @@ def lower_pool(low: Lowering, op: ir.Operation) -> None:
     pads = attr_ints(op, "pads", [0, 0, 0, 0])
     kind = "max" if op.name == "ge.max_pool2d" else "avg"
     cip = attr_bool(op, "count_include_pad", False)
-    kb = K.pool_nhwc_kernel(low.name("pool"), elem, kind, n, h, w, c, oh, ow,
+    kb = pool_nhwc_kernel(low.name("pool"), elem, kind, n, h, w, c, oh, ow,
                             attr_ints(op, "kernel_shape", [1, 1]), attr_ints(op, "strides", [1, 1]), pads[:2], cip)
     if not nchw:
         low.launch(kb, [low.buffer(x), low.result_buffer(op.results[0])])
         return
     x_nhwc = low.temp(elem, n * h * w * c)
     y_nhwc = low.temp(elem, n * oh * ow * c)
-    low.launch(K.transpose2d_kernel(low.name("trans_data"), elem, n, c, h * w), [low.buffer(x), x_nhwc])
+    low.launch(transpose2d_kernel(low.name("trans_data"), elem, n, c, h * w), [low.buffer(x), x_nhwc])
     low.launch(kb, [x_nhwc, y_nhwc])
-    low.launch(K.transpose2d_kernel(low.name("trans_data"), elem, n, oh * ow, c),
+    low.launch(transpose2d_kernel(low.name("trans_data"), elem, n, oh * ow, c),
                [y_nhwc, low.result_buffer(op.results[0])])
 
 
@@ -796,13 +803,13 @@ def lower_cast(low: Lowering, op: ir.Operation) -> None:
         # Through f32 (e.g. int64 ids to f16): integers up to 2^24 are exact in f32, so only the
         # second cast rounds, and anything larger overflows f16 either way.
         mid = low.temp("f32", n)
-        low.launch(K.cast_kernel(low.name("cast"), src, "f32", n, _CASTS[(src, "f32")]), [low.buffer(x), mid])
-        low.launch(K.cast_kernel(low.name("cast"), "f32", dst, n, _CASTS[("f32", dst)]),
+        low.launch(cast_kernel(low.name("cast"), src, "f32", n, _CASTS[(src, "f32")]), [low.buffer(x), mid])
+        low.launch(cast_kernel(low.name("cast"), "f32", dst, n, _CASTS[("f32", dst)]),
                    [mid, low.result_buffer(op.results[0])])
         return
     if mode is None:
         raise Unsupported(f"cast {src} -> {dst} (not a conversion the vector Cast documents)")
-    kb = K.cast_kernel(low.name("cast"), src, dst, n, mode)
+    kb = cast_kernel(low.name("cast"), src, dst, n, mode)
     low.launch(kb, [low.buffer(x), low.result_buffer(op.results[0])])
 
 
@@ -813,8 +820,8 @@ def lower_cast(low: Lowering, op: ir.Operation) -> None:
 
 def _launch_copy(low: Lowering, family: str, elem: str, shape: list[int], src: Buffer, src_strides: list[int],
                  src_offset: int, dst: Buffer, dst_strides: list[int], dst_offset: int) -> None:
-    dims, cols, ss, ds = KC.coalesce(shape, src_strides, dst_strides)
-    kb = KC.copy_rows_kernel(low.name(family), elem, dims, cols, ss, src_offset, ds, dst_offset)
+    dims, cols, ss, ds = coalesce(shape, src_strides, dst_strides)
+    kb = copy_rows_kernel(low.name(family), elem, dims, cols, ss, src_offset, ds, dst_offset)
     low.launch(kb, [src, dst])
 
 
@@ -822,13 +829,13 @@ def lower_split(low: Lowering, op: ir.Operation) -> None:
     x = op.operands[0]
     shape = _shape(x)
     axis = attr_int(op, "axis", 0) % len(shape)
-    strides = KC.contiguous_strides(shape)
+    strides = contiguous_strides(shape)
     start = 0
     for r in op.results:
         out_shape = _shape(r)
         if _numel(out_shape):
             _launch_copy(low, "split", _elem(x), out_shape, low.buffer(x), strides, start * strides[axis],
-                         low.result_buffer(r), KC.contiguous_strides(out_shape), 0)
+                         low.result_buffer(r), contiguous_strides(out_shape), 0)
         start += out_shape[axis]
 
 
@@ -836,14 +843,14 @@ def lower_concat(low: Lowering, op: ir.Operation) -> None:
     out = op.results[0]
     out_shape = _shape(out)
     axis = attr_int(op, "axis", 0) % len(out_shape)
-    strides = KC.contiguous_strides(out_shape)
+    strides = contiguous_strides(out_shape)
     dst = low.result_buffer(out)
     start = 0
     for x in op.operands:
         shape = _shape(x)
         if _numel(shape):
             # Each input writes its own slab of the output (one launch each).
-            _launch_copy(low, "concat", _elem(out), shape, low.buffer(x), KC.contiguous_strides(shape), 0,
+            _launch_copy(low, "concat", _elem(out), shape, low.buffer(x), contiguous_strides(shape), 0,
                          dst, strides, start * strides[axis])
         start += shape[axis]
 
@@ -862,21 +869,21 @@ def lower_slice(low: Lowering, op: ir.Operation) -> None:
         st = st + d if st < 0 else st
         st = min(max(st, 0), d - 1) if sp < 0 else min(max(st, 0), d)
         first[a], step[a] = st, sp
-    strides = KC.contiguous_strides(shape)
+    strides = contiguous_strides(shape)
     if not _numel(out_shape):
         return
     offset = sum(f * s for f, s in zip(first, strides))
     _launch_copy(low, "slice", _elem(x), out_shape, low.buffer(x), [s * p for s, p in zip(strides, step)], offset,
-                 low.result_buffer(op.results[0]), KC.contiguous_strides(out_shape), 0)
+                 low.result_buffer(op.results[0]), contiguous_strides(out_shape), 0)
 
 
 def lower_expand(low: Lowering, op: ir.Operation) -> None:
     x = op.operands[0]
     out_shape = _shape(op.results[0])
     shape = [1] * (len(out_shape) - len(_shape(x))) + _shape(x)
-    strides = [0 if d == 1 and o != 1 else s for d, o, s in zip(shape, out_shape, KC.contiguous_strides(shape))]
+    strides = [0 if d == 1 and o != 1 else s for d, o, s in zip(shape, out_shape, contiguous_strides(shape))]
     _launch_copy(low, "expand", _elem(x), out_shape, low.buffer(x), strides, 0, low.result_buffer(op.results[0]),
-                 KC.contiguous_strides(out_shape), 0)
+                 contiguous_strides(out_shape), 0)
 
 
 def lower_tile(low: Lowering, op: ir.Operation) -> None:
@@ -885,8 +892,8 @@ def lower_tile(low: Lowering, op: ir.Operation) -> None:
     reps = attr_ints(op, "repeats", [1] * len(shape))
     # out[r_0, i_0, r_1, i_1, ...] = x[i_0, i_1, ...]: a copy over the interleaved axes.
     ishape, istrides, ostrides = [], [], []
-    out_strides = KC.contiguous_strides(_shape(op.results[0]))
-    for d, r, s, o in zip(shape, reps, KC.contiguous_strides(shape), out_strides):
+    out_strides = contiguous_strides(_shape(op.results[0]))
+    for d, r, s, o in zip(shape, reps, contiguous_strides(shape), out_strides):
         ishape += [r, d]
         istrides += [0, s]
         ostrides += [o * d, o]
@@ -902,7 +909,7 @@ def lower_gather(low: Lowering, op: ir.Operation) -> None:
     outer, inner, nidx = _numel(shape[:axis]), _numel(shape[axis + 1 :]), _numel(ishape)
     if not _numel(_shape(op.results[0])):
         return
-    kb = KC.gather_kernel(low.name("gather"), _elem(data), idx_elem, outer, shape[axis], nidx, inner)
+    kb = gather_kernel(low.name("gather"), _elem(data), idx_elem, outer, shape[axis], nidx, inner)
     low.launch(kb, [low.buffer(data), low.buffer(indices), low.result_buffer(op.results[0])])
 
 
@@ -926,13 +933,13 @@ def lower_where(low: Lowering, op: ir.Operation) -> None:
         if s is None and _shape(v) != out_shape:
             raise Unsupported(f"where with a broadcast operand of shape {_shape(v)}")
         scalars.append(s)
-    if _numel(out_shape) * K.elem_bytes(elem) > low.gm_bytes:  # before packing a mask that large
-        raise Unsupported(f"an output of {_numel(out_shape) * K.elem_bytes(elem)} bytes is larger than the "
+    if _numel(out_shape) * elem_bytes(elem) > low.gm_bytes:  # before packing a mask that large
+        raise Unsupported(f"an output of {_numel(out_shape) * elem_bytes(elem)} bytes is larger than the "
                           f"device memory ({low.gm_bytes} bytes)")
     # The condition broadcast to the output, one bit per element, LSB first (Select's mask layout).
     bits = np.packbits(np.broadcast_to(carr.astype(bool), out_shape).reshape(-1), bitorder="little")
     mask = Buffer("ui8", int(bits.size), "const", value=bits)
-    kb = KC.where_kernel(low.name("where"), elem, _numel(out_shape), scalars[0], scalars[1])
+    kb = where_kernel(low.name("where"), elem, _numel(out_shape), scalars[0], scalars[1])
     args = [mask] + [low.buffer(v) for v, s in zip((x, y), scalars) if s is None]
     low.launch(kb, [*args, low.result_buffer(op.results[0])])
 
@@ -970,16 +977,16 @@ def lower_resize(low: Lowering, op: ir.Operation) -> None:
         if mode == "nearest" or (len(taps) == 1 and np.all(w[:, taps[0]] == 1)):
             # One tap with weight 1 per output index: a pure gather.
             pick = idx[np.arange(len(idx)), np.argmax(w, axis=1)]
-            kb = KC.gather_kernel(low.name("resize"), elem, "i32", outer, shape[d], out_shape[d], inner)
+            kb = gather_kernel(low.name("resize"), elem, "i32", outer, shape[d], out_shape[d], inner)
             low.launch(kb, [cur, Buffer("i32", len(pick), "const", value=pick.astype(np.int32)), out])
         else:
             gathered = []
             for j in taps:
                 g = low.temp(elem, _numel(new_shape))
-                kb = KC.gather_kernel(low.name("resize"), elem, "i32", outer, shape[d], out_shape[d], inner)
+                kb = gather_kernel(low.name("resize"), elem, "i32", outer, shape[d], out_shape[d], inner)
                 low.launch(kb, [cur, Buffer("i32", len(idx), "const", value=idx[:, j].astype(np.int32)), g])
                 gathered.append(g)
-            prog = K.Program(elem)
+            prog = Program(elem)
             on_last = d == len(new_shape) - 1
             acc = None
             for _ in taps:
@@ -989,12 +996,12 @@ def lower_resize(low: Lowering, op: ir.Operation) -> None:
             prog.result = acc
             args = [b for g, j in zip(gathered, taps)
                     for b in (g, low.const_buffer(w[:, j].astype(np.float64), elem))]
-            kb = K.elementwise_kernel(low.name("resize"), prog, new_shape, len(new_shape) - 1 if on_last else d + 1)
+            kb = elementwise_kernel(low.name("resize"), prog, new_shape, len(new_shape) - 1 if on_last else d + 1)
             low.launch(kb, [*args, out])
         cur, shape = out, new_shape
     if not axes:
-        _launch_copy(low, "resize", elem, in_shape, cur, KC.contiguous_strides(in_shape), 0,
-                     low.result_buffer(op.results[0]), KC.contiguous_strides(in_shape), 0)
+        _launch_copy(low, "resize", elem, in_shape, cur, contiguous_strides(in_shape), 0,
+                     low.result_buffer(op.results[0]), contiguous_strides(in_shape), 0)
 
 
 def lower_pad(low: Lowering, op: ir.Operation) -> None:
@@ -1011,11 +1018,11 @@ def lower_pad(low: Lowering, op: ir.Operation) -> None:
     pads = attr_ints(op, "pads", [0] * (2 * rank))
     begin, end = pads[:rank], pads[rank:]
     out = low.result_buffer(op.results[0])
-    low.launch(KC.fill_kernel(low.name("pad"), elem, _numel(out_shape), attr_float(op, "value", 0.0)), [out])
+    low.launch(fill_kernel(low.name("pad"), elem, _numel(out_shape), attr_float(op, "value", 0.0)), [out])
     copy = [d + min(b, 0) + min(e, 0) for d, b, e in zip(shape, begin, end)]
     if _numel(copy) <= 0 or any(c <= 0 for c in copy):
         return
-    in_strides, out_strides = KC.contiguous_strides(shape), KC.contiguous_strides(out_shape)
+    in_strides, out_strides = contiguous_strides(shape), contiguous_strides(out_shape)
     src = sum(max(-b, 0) * s for b, s in zip(begin, in_strides))
     dst = sum(max(b, 0) * s for b, s in zip(begin, out_strides))
     _launch_copy(low, "pad", elem, copy, low.buffer(x), in_strides, src, out, out_strides, dst)
@@ -1097,7 +1104,7 @@ def lower_function(fn: ir.Operation, gm_bytes: int = 64 << 30) -> Lowering:
         if t is None or not t.has_static_shape:
             raise PassFailure(f"the ascendc target needs static shapes; the function has a {v.type} "
                               "argument or result (fix the input shapes at import)", at=fn)
-        if str(t.element_type) not in K._ELEM_TYPES:
+        if str(t.element_type) not in ELEM_TYPES:
             raise PassFailure(f"the ascendc target has no {t.element_type} tensors", at=fn)
     n_in = len(args)
     for i, a in enumerate(args):
@@ -1150,9 +1157,9 @@ def lower_function(fn: ir.Operation, gm_bytes: int = 64 << 30) -> Lowering:
                                   f"chain ending at '{name}')", at=refused) from None
             raise PassFailure(f"cannot lower '{name}' to ascendc: {e}", at=op) from None
     for v, out in copies:
-        prog = K.Program(_elem(v))
+        prog = Program(_elem(v))
         prog.result = prog.input()
-        kb = K.elementwise_kernel(low.name("copy"), prog, _shape(v), len(_shape(v)))
+        kb = elementwise_kernel(low.name("copy"), prog, _shape(v), len(_shape(v)))
         low.launch(kb, [low.buffer(v), out])
     return low
 
@@ -1165,14 +1172,14 @@ def build_host(low: Lowering, module_block: ir.Block, name: str, loc: ir.Locatio
     args = list(block.arguments)
     outputs = low.outputs
     arg_bufs = [low.buffers[a] for a in args] + outputs
-    nbytes = [b.numel * K.elem_bytes(b.elem) for b in arg_bufs]
+    nbytes = [b.numel * elem_bytes(b.elem) for b in arg_bufs]
     ret = block.operations[len(block.operations) - 1].operation
     values = list(args) + list(ret.operands)
     ins, outs = io_names(fn, identifiers=True)
     names = ins + outs
     with ir.InsertionPoint(module_block), loc:
         host = ascendc.HostOp(name, len(args), nbytes)
-        body = host.body.blocks.append(*[K.gm_t(b.elem) for b in arg_bufs])
+        body = host.body.blocks.append(*[gm_t(b.elem) for b in arg_bufs])
         # Names and shapes for the emitted graph manifest (graph.json) and host code.
         host.operation.attributes["arg_names"] = ir.ArrayAttr.get([ir.StringAttr.get(n) for n in names])
         host.operation.attributes["arg_shapes"] = ir.ArrayAttr.get(
@@ -1185,13 +1192,13 @@ def build_host(low: Lowering, module_block: ir.Block, name: str, loc: ir.Locatio
             for b in launch.args:
                 if b.ssa is None:
                     if b.kind == "temp":
-                        b.ssa = ascendc.GmAllocOp(K.gm_t(b.elem), b.numel * K.elem_bytes(b.elem)).result
+                        b.ssa = ascendc.GmAllocOp(gm_t(b.elem), b.numel * elem_bytes(b.elem)).result
                     else:
                         value = b.value
                         if isinstance(value, np.ndarray):
                             value = ir.DenseElementsAttr.get(value.reshape(-1), type=ir.RankedTensorType.get(
-                                [value.size], K.elem_type(b.elem)))
-                        b.ssa = ascendc.GmConstantOp(K.gm_t(b.elem), value).result
+                                [value.size], elem_type(b.elem)))
+                        b.ssa = ascendc.GmConstantOp(gm_t(b.elem), value).result
                 values.append(b.ssa)
             ascendc.LaunchOp(ir.FlatSymbolRefAttr.get(launch.kernel), values)
 
@@ -1261,7 +1268,7 @@ def kernel_summaries(module: ir.Module) -> list[dict[str, object]]:
                 mem = position_memory(pos)
                 nbytes = ir.IntegerAttr(o.attributes["bytes"]).value
                 num = ir.IntegerAttr(o.attributes["num"]).value if "num" in o.attributes else 1
-                usage[mem] = usage.get(mem, 0) + num * K.align_up(nbytes, _ALIGN[mem])
+                usage[mem] = usage.get(mem, 0) + num * align_up(nbytes, _ALIGN[mem])
         kind = str(KernelKindAttr(op.attributes["kind"]).value)
         blocks = ir.IntegerAttr(op.attributes["block_dim"]).value
         work = {}
@@ -1307,7 +1314,7 @@ class GeLowerToAscendCPass(Pass):
         # Vector kernels run on the AIV cores, cube kernels on the AIC cores (a SoC without separate
         # vector cores runs both on its AI cores).
         vector_cores = target.aiv or target.aic
-        with module.context, fn.location, K.ub_budget(target.ub - UB_HEADROOM), K.cores(vector_cores, target.aic):
+        with module.context, fn.location, ub_budget(target.ub - UB_HEADROOM), cores(vector_cores, target.aic):
             low = lower_function(fn, int(SOCS.get(target.soc, SOCS[DEFAULT_SOC])["gm_bytes"]))
             kernels = low.kernels
             # A template bug is an internal error naming the kernel here, as when the
