@@ -47,7 +47,7 @@ class AscendCTarget(Target):
 
         from ...passes.pipeline import run_elements
         from .emit import write_project
-        from .ge_lower_to_ascendc import kernel_summaries
+        from .summary import kernel_summaries
 
         soc, output_dir, run_on = options.soc, target_options["output_dir"], target_options["run_on"]
         lower = f"ge-lower-to-ascendc{{soc={soc}}}" if soc else "ge-lower-to-ascendc"
