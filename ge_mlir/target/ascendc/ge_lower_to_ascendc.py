@@ -39,7 +39,7 @@ from ...passes.registry import Option, Pass, PassFailure, register_pass
 from .kernel_builder import cores, ub_budget
 from .lowering.driver import lower_function
 from .lowering.host_op import build_host, share_identical_kernels
-from .targets import DEFAULT_SOC, SOCS, UB_HEADROOM, target_attr
+from .socs import DEFAULT_SOC, SOCS, UB_HEADROOM, soc_info
 
 
 @register_pass
@@ -69,13 +69,13 @@ class GeLowerToAscendCPass(Pass):
         if soc and soc not in SOCS:
             raise PassFailure(f"unknown soc '{soc}' (known: {', '.join(SOCS)})", at=module)
         if soc or "ascendc.target" not in module.attributes:
-            module.attributes["ascendc.target"] = target_attr(soc or DEFAULT_SOC)
+            module.attributes["ascendc.target"] = SOCS[soc or DEFAULT_SOC].target_attr()
         target = TargetAttr(module.attributes["ascendc.target"])
         # Vector kernels run on the AIV cores, cube kernels on the AIC cores (a SoC without separate
         # vector cores runs both on its AI cores).
         vector_cores = target.aiv or target.aic
         with module.context, fn.location, ub_budget(target.ub - UB_HEADROOM), cores(vector_cores, target.aic):
-            low = lower_function(fn, int(SOCS.get(target.soc, SOCS[DEFAULT_SOC])["gm_bytes"]))
+            low = lower_function(fn, soc_info(target.soc).gm_bytes)
             kernels = low.kernels
             # A template bug is an internal error naming the kernel here, as when the
             # kernels were text to parse. Like then, the scratch module has no

@@ -31,7 +31,7 @@ class AscendCTarget(Target):
         run_on = target_options["run_on"]
         if run_on not in RUN_ON:
             raise CompileError(f"unknown run_on {run_on!r} (choices: {', '.join(RUN_ON)})")
-        from .targets import SOCS
+        from .socs import SOCS
 
         if options.soc is not None and options.soc not in SOCS:
             raise CompileError(f"unknown soc {options.soc!r} (known: {', '.join(SOCS)})")

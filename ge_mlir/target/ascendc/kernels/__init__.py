@@ -1,13 +1,13 @@
 """Kernel templates of the ge -> ascendc lowering, one module per family.
 
-Each template builds one ``ascendc.kernel`` with :class:`..kernel_builder.KernelBuilder`.
+Each template builds one ``ascendc.kernel`` with ``KernelBuilder`` (:mod:`..kernel_builder`).
 Templates follow the canonical Ascend C structure: a TPipe, double-buffered VECIN/VECOUT
 queues, tiles sized to the unified buffer, blocks (AI cores) taking tiles round-robin by
 ``GetBlockIdx()``, ``DataCopyPad`` for ragged tails and rows. Every size that depends on the
 shapes is a tiling field (``ascendc.tiling_get``), so the host passes them in the kernel's
 tiling struct.
 
-* :mod:`.elementwise` -- a fused chain of elementwise ops (:class:`..program.Program`) over a
+* :mod:`.elementwise` -- a fused chain of elementwise ops (a ``Program``, :mod:`..program`) over a
   flat tensor, or over rows when an operand broadcasts along rows or columns;
 * :mod:`.cube` -- ``C[b] = A[b] x B[b]`` on the cube (Nd2Nz into L1, LoadData into L0A/L0B,
   Mmad over K tiles in L0C, Fixpipe to GM), and im2col, the B^T of a convolution as a matmul;

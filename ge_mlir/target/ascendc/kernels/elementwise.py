@@ -1,4 +1,4 @@
-"""The elementwise kernel: a :class:`~..program.Program` (a fused chain of elementwise ops, an
+"""The elementwise kernel: a ``Program`` (:mod:`..program`: a fused chain of elementwise ops, an
 epilogue) over a flat tensor, or over rows when an operand broadcasts along rows ("row"
 operands, e.g. a bias over the last axis) or along columns ("col" operands, e.g. a per-channel
 NCHW bias)."""
