@@ -43,4 +43,3 @@ def stage_band(kb: KernelBuilder, src: ir.Value, x_gm: ir.Value, nchw: bool, b: 
             kb.copy_in(src, x_gm, off, kb.mul(nrows, kb.c(w * c)), pad=True)
     kb.end_if()
     return lo
-

@@ -133,7 +133,6 @@ def _cube_slice(kb: KernelBuilder, t: ir.Value, off: ir.Value, frag: int) -> ir.
     return kb.slice(t, off, frag)
 
 
-
 def im2col_kernel(name: str, elem: str, nchw: bool, n: int, c: int, h: int, w: int, kh: int, kw: int,
                   oh: int, ow: int, strides: Sequence[int], pads: Sequence[int],
                   dilations: Sequence[int]) -> KernelBuilder:
@@ -203,4 +202,3 @@ def im2col_kernel(name: str, elem: str, nchw: bool, n: int, c: int, h: int, w: i
             kb.flag("mte3_s")
         kb.flag("s_mte2")
     return kb
-

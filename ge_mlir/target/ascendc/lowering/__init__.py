@@ -1,6 +1,6 @@
 """ge -> ascendc lowerings, one module per op family (used by ``ge-lower-to-ascendc``).
 
-* :mod:`.common` -- the lowering state (global-memory :class:`~.common.Buffer`\ s, kernel
+* :mod:`.common` -- the lowering state (global-memory buffers, kernel
   launches) and the ``@lowering`` registry;
 * :mod:`.chain` -- fused chains of elementwise ops, one vector kernel each;
 * :mod:`.elementwise` -- batch_norm, where, cast, and the contractions' epilogue;
@@ -13,5 +13,3 @@
 * :mod:`.host_op` -- the ``ascendc.host`` op that launches the kernels, and the sharing of
   identical kernels.
 """
-
-

@@ -1,6 +1,6 @@
 """Data movement: ``transpose`` (row copies when the last axis stays, a through-UB kernel when
 only the last two axes swap), ``trans_data`` NCHW <-> NHWC, and split, concat, slice, expand,
-tile, pad and resize as strided row copies, gathers and fills (:mod:`..kernels.copy`)."""
+tile, gather, resize and pad as strided row copies, gathers and fills (:mod:`..kernels.copy`)."""
 
 from __future__ import annotations
 

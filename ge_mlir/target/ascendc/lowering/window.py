@@ -48,6 +48,8 @@ def lower_pool(low: Lowering, op: ir.Operation) -> None:
 
 
 def lower_depthwise_conv2d(low: Lowering, op: ir.Operation) -> None:
+    """A grouped ``conv2d`` (:func:`.contraction.lower_conv2d`): depthwise in NHWC (groups = C = F)
+    with a constant filter, as one vector kernel with bias and the fused activation."""
     x, w, bias, residual = conv_parts(op)
     groups = attr_int(op, "groups", 1)
     warr = constant_data(w)
