@@ -7,7 +7,7 @@ Per model of ``speed_models()`` (bench/models.py: torch-exported, random weights
 with ``target="ascendc"`` (the project is written and built with g++ against the shim), one run on the
 shim, and onnxruntime on the same inputs. Printed: compile time (ge-mlir stages plus the g++ build), the
 shim run time (a CPU emulation: no device speed), the kernels emitted and launched, the cost model's device-time
-estimate and its largest kernel (a roofline model with assumed rates, see ge_mlir/target/ascendc/cost.py),
+estimate and its largest kernel (a roofline model with assumed rates, see ge_mlir/target/ascendc/cost.py and socs.py),
 and the error relative to the output's largest magnitude: ``max|ge - ort| / max|ort|``.
 
 Tolerances (the issue's): fp32 1e-4. ``--fp16 NAMES`` also runs those models converted to float16

@@ -12,7 +12,7 @@ strategy), the same planner and checker as the CPU target's ``ge-plan-memory``.
 
 Each tensor reserves the documented piece of a carved-up ``aclrtMalloc`` block,
 ``ALIGN_UP(bytes, 32) + 32`` bytes, at an offset that is a multiple of the SoC preset's
-``gm_align`` (64 B; ``ge_mlir.target.ascendc.targets``). Every plan is verified by the
+``gm_align`` (64 B; ``ge_mlir.target.ascendc.socs``). Every plan is verified by the
 independent checker (:func:`ge_mlir.memory.checker.check_plan`) before anything is written.
 
 Results: an ``offset`` (i64, bytes into the arena) on each ``gm_alloc`` and the plan on the
@@ -36,7 +36,7 @@ from ...memory.buffers import Buffer, Plan
 from ...memory.checker import check_plan
 from ...memory.ge_plan_memory import MEMORY_PLAN_ATTR
 from ...memory.planner import STRATEGIES, lower_bound, no_reuse, plan
-from .targets import gm_align, gm_segment_bytes
+from .socs import gm_align, gm_segment_bytes
 
 __all__ = ["OFFSET_ATTR", "DeviceTensor", "check_device_plan", "device_tensors"]
 

@@ -31,7 +31,7 @@ class AscendCTarget(Target):
         run_on = target_options["run_on"]
         if run_on not in RUN_ON:
             raise CompileError(f"unknown run_on {run_on!r} (choices: {', '.join(RUN_ON)})")
-        from .targets import SOCS
+        from .socs import SOCS
 
         if options.soc is not None and options.soc not in SOCS:
             raise CompileError(f"unknown soc {options.soc!r} (known: {', '.join(SOCS)})")
@@ -47,7 +47,7 @@ class AscendCTarget(Target):
 
         from ...passes.pipeline import run_elements
         from .emit import write_project
-        from .ge_lower_to_ascendc import kernel_summaries
+        from .summary import kernel_summaries
 
         soc, output_dir, run_on = options.soc, target_options["output_dir"], target_options["run_on"]
         lower = f"ge-lower-to-ascendc{{soc={soc}}}" if soc else "ge-lower-to-ascendc"

@@ -373,7 +373,7 @@ def test_checker_catches_module_cycles(tree):
     assert not by_name.package_cycles()
     # TYPE_CHECKING imports never run: no cycle.
     typing = _planted(tree, {"ge_mlir.errors": errors + "\nfrom typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
-                                                "    from .options import CompileOptions\n"})
+                                                "    from .parallel_strategy import parse_strategy\n"})
     assert not any("ge_mlir.errors" in c for c in typing.module_cycles())
 
 

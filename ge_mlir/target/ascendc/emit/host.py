@@ -145,7 +145,7 @@ def _arena(host: ir.Operation, kernels: dict[str, ir.Operation], soc: str | None
     allocation)."""
     from ....memory.ge_plan_memory import MEMORY_PLAN_ATTR, read_memory_plan
     from ..ge_plan_device_memory import OFFSET_ATTR, check_device_plan, device_tensors
-    from ..targets import gm_align
+    from ..socs import gm_align
 
     allocs = [o.operation for o in host.regions[0].blocks[0].operations if o.operation.name == "ascendc.gm_alloc"]
     if MEMORY_PLAN_ATTR not in host.attributes:

@@ -10,7 +10,7 @@ from pathlib import Path
 from mlir import ir
 
 from ....dialects.ascendc import KernelKindAttr
-from ..targets import DEFAULT_SOC, SOCS
+from ..socs import DEFAULT_SOC, SOCS
 from .common import NUMPY, enum_case, error, i64, render, target_soc_arch, tiling_fields
 from .host import Host, emit_host, runner
 from .kernel import _KernelEmitter
@@ -19,7 +19,7 @@ from .kernel import _KernelEmitter
 def emit_project(module: ir.Module) -> dict[str, str | bytes]:
     """The files of the Ascend C project for ``module`` (file name -> text or bytes)."""
     kernels, host_op = _top_level(module)
-    soc, arch = target_soc_arch(module) or (DEFAULT_SOC, str(SOCS[DEFAULT_SOC]["arch"]))
+    soc, arch = target_soc_arch(module) or (DEFAULT_SOC, SOCS[DEFAULT_SOC].arch)
 
     files: dict[str, str | bytes] = {}
     protos = []

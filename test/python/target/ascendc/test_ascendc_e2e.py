@@ -22,7 +22,7 @@ import ge_mlir
 from ge_mlir.errors import CompileError
 from ge_mlir.memory.buffers import Buffer, Plan
 from ge_mlir.memory.checker import check_plan
-from ge_mlir.target.ascendc.targets import gm_segment_bytes
+from ge_mlir.target.ascendc.socs import gm_segment_bytes
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is needed to build against the shim")
 

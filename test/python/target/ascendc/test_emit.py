@@ -378,7 +378,7 @@ def _device_allocations(host_cpp):
 def test_planned_host_allocates_one_arena():
     from ge_mlir.memory.checker import check_plan
     from ge_mlir.memory.ge_plan_memory import read_memory_plan
-    from ge_mlir.target.ascendc.targets import gm_segment_bytes
+    from ge_mlir.target.ascendc.socs import gm_segment_bytes
 
     with ir.Context():
         module = _planned(ARENA_CHAIN)

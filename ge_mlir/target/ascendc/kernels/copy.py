@@ -1,4 +1,5 @@
-"""Data-movement kernels of the ge -> ascendc lowering: strided row copies and gathers.
+"""Data-movement kernels of the ge -> ascendc lowering: strided row copies, gathers, selects
+and fills.
 
 * :func:`copy_rows_kernel` -- ``y[dst] = x[src]`` for rows addressed by affine
   functions of a row index (split, concat, slice, expand, tile, transposes that
@@ -6,9 +7,11 @@
 * :func:`gather_kernel` -- ``y[o, i, :] = x[o, idx[i], :]`` with the indices read
   from global memory on the scalar pipe (embedding lookups, ONNX Gather);
 * :func:`coalesce` -- merges the axes of a strided copy into as few rows of
-  contiguous elements as possible (the longest DataCopyPad bursts).
+  contiguous elements as possible (the longest DataCopyPad bursts);
+* :func:`where_kernel` -- ``Select`` with a compile-time mask; :func:`fill_kernel` -- a
+  constant (the border of a pad).
 
-Both kernels stage a row (or a chunk of a long row) in the unified buffer:
+The copy and gather kernels stage a row (or a chunk of a long row) in the unified buffer:
 MTE2 brings it in, MTE3 writes it out, with explicit ``MTE2 -> MTE3`` and
 ``MTE3 -> MTE2`` flags around the one buffer. Blocks take rows round-robin by
 ``GetBlockIdx()``, so every output row is written by exactly one block.
@@ -20,9 +23,9 @@ from collections.abc import Sequence
 
 from mlir import ir
 
-from ...errors import Unsupported
-from .kernels import KernelBuilder, align_up, ceil_div, elem_bytes
-from . import kernels as K
+from ....errors import Unsupported
+from .. import kernel_builder
+from ..kernel_builder import KernelBuilder, align_up, ceil_div, elem_bytes, local_t
 
 
 def contiguous_strides(shape: Sequence[int]) -> list[int]:
@@ -83,7 +86,7 @@ def _copy_row(kb: KernelBuilder, buf: ir.Value, x_gm: ir.Value, src: ir.Value, y
 
 def _chunk(elem: str, cols: int, reserved: int = 0) -> int:
     align = 32 // elem_bytes(elem)
-    room = max(align, ((K.UB_BUDGET - reserved) // elem_bytes(elem)) // align * align)
+    room = max(align, ((kernel_builder.UB_BUDGET - reserved) // elem_bytes(elem)) // align * align)
     return min(align_up(cols, align), room)
 
 
@@ -96,7 +99,7 @@ def copy_rows_kernel(name: str, elem: str, dims: Sequence[int], cols: int, src_s
     for d in dims:
         rows *= d
     chunk = _chunk(elem, cols)
-    kb = KernelBuilder(name, blocks=max(1, min(K.MAX_BLOCKS, rows)))
+    kb = KernelBuilder(name, blocks=max(1, min(kernel_builder.MAX_BLOCKS, rows)))
     x_gm, y_gm = kb.arg("x", elem), kb.arg("y", elem)
     pipe = kb.pipe()
     buf = kb.tbuf_tensor(pipe, "veccalc", elem, chunk)
@@ -118,7 +121,7 @@ def gather_kernel(name: str, elem: str, idx_elem: str, outer: int, axis_dim: int
     ib = elem_bytes(idx_elem)
     ichunk = min(align_up(nidx, 32 // ib), 2048)
     chunk = _chunk(elem, inner, ichunk * ib)
-    kb = KernelBuilder(name, blocks=max(1, min(K.MAX_BLOCKS, nidx)))
+    kb = KernelBuilder(name, blocks=max(1, min(kernel_builder.MAX_BLOCKS, nidx)))
     kb.account(scalar_ops=outer * nidx)
     x_gm, i_gm, y_gm = kb.arg("x", elem), kb.arg("indices", idx_elem), kb.arg("y", elem)
     pipe = kb.pipe()
@@ -154,17 +157,17 @@ def where_kernel(name: str, elem: str, total: int, x_scalar: float | None, y_sca
     tensors = [s is None for s in (x_scalar, y_scalar)]
     # Tiles of 256 elements: the mask of a tile is then whole 32-byte blocks.
     units = 2 * sum(tensors) + 2 + sum(1 for t in tensors if not t)
-    tile = max(256, (K.UB_BUDGET // (units * eb + 1)) // 256 * 256)
+    tile = max(256, (kernel_builder.UB_BUDGET // (units * eb + 1)) // 256 * 256)
     tile = min(tile, align_up(total, 256))
     ntiles = ceil_div(total, tile)
-    kb = KernelBuilder(name, blocks=max(1, min(K.MAX_BLOCKS, ntiles)))
+    kb = KernelBuilder(name, blocks=max(1, min(kernel_builder.MAX_BLOCKS, ntiles)))
     kb.account(vector_bytes=total * eb)
     m_gm = kb.arg("mask", "ui8")
     x_gm = kb.arg("x", elem) if x_scalar is None else None
     y_gm = kb.arg("y", elem) if y_scalar is None else None
     o_gm = kb.arg("out", elem)
     pipe = kb.pipe()
-    lt, ot, mt = K.local_t(elem, tile, "vecin"), K.local_t(elem, tile, "vecout"), K.local_t("ui8", tile // 8, "vecin")
+    lt, ot, mt = local_t(elem, tile, "vecin"), local_t(elem, tile, "vecout"), local_t("ui8", tile // 8, "vecin")
     mq = kb.queue(pipe, "vecin", 2, 2, tile // 8)
     qs = [kb.queue(pipe, "vecin", 2, 2, tile * eb) if gm is not None else None for gm in (x_gm, y_gm)]
     oq = kb.queue(pipe, "vecout", 2, 2, tile * eb)
@@ -207,9 +210,9 @@ def fill_kernel(name: str, elem: str, total: int, value: float) -> KernelBuilder
     """``y[:] = value``: one tile duplicated once per block, written tile by tile (DataCopyPad tail)."""
     eb = elem_bytes(elem)
     align = 32 // eb
-    tile = min(align_up(total, align), max(align, (K.UB_BUDGET // eb) // align * align))
+    tile = min(align_up(total, align), max(align, (kernel_builder.UB_BUDGET // eb) // align * align))
     ntiles = ceil_div(total, tile)
-    kb = KernelBuilder(name, blocks=max(1, min(K.MAX_BLOCKS, ntiles)))
+    kb = KernelBuilder(name, blocks=max(1, min(kernel_builder.MAX_BLOCKS, ntiles)))
     y_gm = kb.arg("y", elem)
     pipe = kb.pipe()
     buf = kb.tbuf_tensor(pipe, "vecout", elem, tile)
