@@ -113,11 +113,15 @@ def is_resource(attr: ir.Attribute) -> bool:
     return True
 
 
+#: Constants larger than this are not read into numpy (``constants.constant_array``
+#: answers None: not usable as a constant by the passes and lowerings).
+MAX_READ_BYTES = 1 << 34
+
+
 def _elements_array(attr: ir.Attribute) -> Any:
     """Dense elements as numpy (when numpy holds them and they are not huge), else the attribute."""
     # Imported here: irutils.types loads ml_dtypes (over a second), and modules that only read
     # scalar attributes import this one at start-up.
-    from .constants import MAX_READ_BYTES
     from .types import numpy_dtype
 
     dense = ir.DenseElementsAttr(attr)

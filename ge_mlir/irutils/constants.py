@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 from mlir import _mlir_libs, ir
 
+from .attrs import MAX_READ_BYTES as _MAX_READ_BYTES
 from .ge_ops import create_op
 from .patterns import defining_op
 from .types import NUMPY_DTYPES
@@ -122,9 +123,8 @@ def constant_op(value: ir.Value, ops: tuple[str, ...] = ("ge.constant",)) -> ir.
     return op if op is not None and op.name in ops else None
 
 
-#: Constants larger than this are not read into numpy (``constant_array``
-#: answers None: not usable as a constant by the passes and lowerings).
-MAX_READ_BYTES = 1 << 34
+# Defined with the attribute reader, which needs it and sits below this module.
+MAX_READ_BYTES = _MAX_READ_BYTES
 
 
 def constant_array(value: ir.Value, ops: tuple[str, ...] = ("ge.constant",)) -> np.ndarray | None:

@@ -56,10 +56,7 @@ BY_NAME_REGISTRIES: dict[str, str] = {
 
 #: Module cycles being removed elsewhere, each with the change that removes it. A listed cycle
 #: that no longer exists fails the test too, so the list only shrinks.
-KNOWN_CYCLES: dict[frozenset[str], str] = {
-    frozenset({"ge_mlir.target.ascendc.kernels", "ge_mlir.target.ascendc.kernels_rows"}):
-        "the Ascend C kernels split into kernel_builder/program/kernels/<family> (issue 39, item 3)",
-}
+KNOWN_CYCLES: dict[frozenset[str], str] = {}
 
 
 @dataclass(frozen=True)

@@ -26,10 +26,6 @@ EXCEPTIONS: dict[str, str] = {
     "target/cpu/codegen.py::window_to_vectors": _SPLIT_ELSEWHERE,
     "memory/estimate.py": _SPLIT_ELSEWHERE,
     "memory/estimate.py::estimate_function": _SPLIT_ELSEWHERE,
-    "target/ascendc/kernels.py": _SPLIT_ELSEWHERE,
-    "target/ascendc/kernels.py::elementwise_kernel": _SPLIT_ELSEWHERE,
-    "target/ascendc/ge_lower_to_ascendc.py": _SPLIT_ELSEWHERE,
-    "passes/graph_view.py": _SPLIT_ELSEWHERE,
 }
 
 
