@@ -88,24 +88,24 @@ _BINARY = ("add", "sub", "mul", "div", "pow", "max", "min", "mod", "and", "or", 
 #: ge ops lowered to one elementwise ``linalg.generic`` (in-place candidates).
 ELEMENTWISE_OPS = frozenset(f"ge.{n}" for n in (*_UNARY, *_BINARY, "cast", "where", "batch_norm"))
 #: Below this many output columns (rows x padded width) a stride-1 convolution uses
-#: im2col rather than shifted matmuls (``ge_mlir.target.cpu.codegen._SHIFTED_MIN_COLUMNS``).
+#: im2col rather than shifted matmuls (``ge_mlir.target.cpu.codegen.strategy.SHIFTED_MIN_COLUMNS``).
 SHIFTED_MIN_COLUMNS = 1000
 #: A constant filter of this many filters and input channels runs as matmuls over the output
-#: positions (``ge_mlir.target.cpu.codegen._ROWS_MIN_FILTERS``, ``_ROWS_MIN_CHANNELS``).
+#: positions (``ge_mlir.target.cpu.codegen.strategy.ROWS_MIN_FILTERS``, ``ROWS_MIN_CHANNELS``).
 ROWS_MIN_FILTERS = 16
 ROWS_MIN_CHANNELS = 8
 #: Other batch-1 convolutions of at most this many patch rows (``C*kh*kw``) run im2col one output
-#: row at a time (``ge_mlir.target.cpu.codegen._ROW_IM2COL_MAX_K``).
+#: row at a time (``ge_mlir.target.cpu.codegen.strategy.ROW_IM2COL_MAX_K``).
 ROW_IM2COL_MAX_K = 1024
 #: 1x1 stride-1 convolutions with at least this many output columns run as filters-by-positions
-#: tiles over the input rows (``codegen._POINTWISE_COLUMNS_MIN_WIDTH``).
+#: tiles over the input rows (``codegen.strategy.POINTWISE_COLUMNS_MIN_WIDTH``).
 POINTWISE_COLUMNS_MIN_WIDTH = 48
-#: Most taps of a window op the codegen writes as vector code (``codegen._MAX_TAPS``).
+#: Most taps of a window op the codegen writes as vector code (``codegen.strategy.MAX_WINDOW_TAPS``).
 VECTOR_WINDOW_MAX_TAPS = 64
-#: Largest C * F of a Winograd convolution (``ge_mlir.target.cpu.codegen._WINOGRAD_MAX_CF``).
+#: Largest C * F of a Winograd convolution (``ge_mlir.target.cpu.codegen.strategy.WINOGRAD_MAX_CF``).
 WINOGRAD_MAX_CF = 128 * 128
 #: Filter counts of direct stem tiles and Winograd convolutions are multiples of this (their
-#: tiles are stored transposed in blocks of it: ``codegen._TRANSPOSE_BLOCK``).
+#: tiles are stored transposed in blocks of it: ``codegen.strategy.TRANSPOSE_BLOCK``).
 TRANSPOSE_BLOCK = 8
 #: Whether the estimate models Winograd convolutions (the ``winograd`` compile option), for the
 #: op models of the estimate being made.
@@ -262,12 +262,12 @@ def _conv_core(m: OpModel, x_pos: int, xt: ir.RankedTensorType, padded: list[int
     elem, acc_elem = _elem_name(xt), _elem_name(xt, acc=True)
     is_float = isinstance(xt.element_type, ir.FloatType) and ir.FloatType(xt.element_type).width in (32, 64)
     acc_shape = [n, f, ho, wo]
-    # The codegen's choice (ge_mlir.target.cpu.codegen.apply_strategy): matmuls over the output
+    # The codegen's choice (ge_mlir.target.cpu.codegen.driver.apply_strategy): matmuls over the output
     # positions for a constant filter (any stride) or a wide 1x1 stride-1 one, else shifted
     # matmuls over the padded width (stride 1, large images), else direct tiles (few channels,
     # f32, a constant filter), else im2col one output row at a time, else im2col.
     single = groups == 1 and is_float and n == 1
-    # Winograd F(2x2, 3x3) (codegen.conv_to_winograd): the per-row-pair scratch of transformed
+    # Winograd F(2x2, 3x3) (codegen.conv_winograd.conv_to_winograd): the per-row-pair scratch of transformed
     # inputs [16, C, Wo/2] and products [16, Wo/2, F] (one thread's figure, as row patches).
     winograd = (_WINOGRAD.get() and single and constant_filter and str(xt.element_type) == "f32"
                 and (kh, kw) == (3, 3) and strides == [1, 1] and dilations == [1, 1] and ho % 2 == 0
@@ -279,7 +279,7 @@ def _conv_core(m: OpModel, x_pos: int, xt: ir.RankedTensorType, padded: list[int
     # same memory as the output-position path.)
     rows = single and (pointwise or constant_filter and f >= ROWS_MIN_FILTERS and c >= ROWS_MIN_CHANNELS)
     columns = single and not rows and kh * kw > 1 and strides == [1, 1] and ho * wp >= SHIFTED_MIN_COLUMNS
-    # Few channels, f32, a constant filter: direct register tiles (codegen.conv_to_direct_rows),
+    # Few channels, f32, a constant filter: direct register tiles (codegen.conv_rows.conv_to_direct_rows),
     # the same memory as the output-position path.
     rows = rows or (single and not columns and constant_filter and str(xt.element_type) == "f32"
                     and c < ROWS_MIN_CHANNELS and f >= ROWS_MIN_FILTERS and f % TRANSPOSE_BLOCK == 0)
@@ -513,7 +513,7 @@ def _gemm(op: ir.Operation) -> OpModel:
 def _vector_window(xt: ir.RankedTensorType, out_t: ir.RankedTensorType, wo: int, strides: list[int],
                    dilations: list[int], taps: int) -> bool:
     """Whether the codegen writes a depthwise convolution or pool as vector code with its
-    epilogue in the vectors (``codegen.window_to_vectors``): f32 in and out, at least two output
+    epilogue in the vectors (``codegen.windows.window_to_vectors``): f32 in and out, at least two output
     columns, row stride 1 or 2 (2 without dilation), at most 64 taps."""
     return (str(xt.element_type) == "f32" and str(out_t.element_type) == "f32" and wo >= 2
             and strides[1] in (1, 2) and not (strides[1] == 2 and dilations[1] != 1)

@@ -162,14 +162,14 @@ def test_estimate_mirrors_the_codegen_thresholds():
     does not import them); a threshold changed on one side only would make it model another
     lowering than the one compiled."""
     from ge_mlir.memory import estimate
-    from ge_mlir.target.cpu import codegen
+    from ge_mlir.target.cpu.codegen import strategy
 
-    pairs = {"SHIFTED_MIN_COLUMNS": "_SHIFTED_MIN_COLUMNS", "ROWS_MIN_FILTERS": "_ROWS_MIN_FILTERS",
-             "ROWS_MIN_CHANNELS": "_ROWS_MIN_CHANNELS", "ROW_IM2COL_MAX_K": "_ROW_IM2COL_MAX_K",
-             "POINTWISE_COLUMNS_MIN_WIDTH": "_POINTWISE_COLUMNS_MIN_WIDTH", "VECTOR_WINDOW_MAX_TAPS": "_MAX_TAPS",
-             "WINOGRAD_MAX_CF": "_WINOGRAD_MAX_CF", "TRANSPOSE_BLOCK": "_TRANSPOSE_BLOCK"}
+    pairs = {"SHIFTED_MIN_COLUMNS": "SHIFTED_MIN_COLUMNS", "ROWS_MIN_FILTERS": "ROWS_MIN_FILTERS",
+             "ROWS_MIN_CHANNELS": "ROWS_MIN_CHANNELS", "ROW_IM2COL_MAX_K": "ROW_IM2COL_MAX_K",
+             "POINTWISE_COLUMNS_MIN_WIDTH": "POINTWISE_COLUMNS_MIN_WIDTH", "VECTOR_WINDOW_MAX_TAPS": "MAX_WINDOW_TAPS",
+             "WINOGRAD_MAX_CF": "WINOGRAD_MAX_CF", "TRANSPOSE_BLOCK": "TRANSPOSE_BLOCK"}
     for mine, theirs in pairs.items():
-        assert getattr(estimate, mine) == getattr(codegen, theirs), (mine, theirs)
+        assert getattr(estimate, mine) == getattr(strategy, theirs), (mine, theirs)
 
 
 def test_vector_window_ops_need_no_accumulator():
