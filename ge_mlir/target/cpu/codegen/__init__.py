@@ -33,14 +33,19 @@
 
 Everything else (elementwise, reductions, data movement) is left to
 ``convert-linalg-to-loops`` and LLVM's loop vectorizer; large generics are split over
-threads (:mod:`.threads`). The tuning thresholds are in :mod:`.strategy`.
+threads (:mod:`.threads`).
 
-The CPU pipeline runs this as the passes ``ge-apply-codegen-strategy``
-(:func:`apply_strategy`, on tensors) and ``ge-hoist-vector-transfers`` (after bufferization).
+Which path each op takes is decided in one place, :mod:`.strategy` (with every tuning threshold),
+from the facts :mod:`.selection` reads off the IR. The CPU pipeline runs this as the passes
+``ge-select-codegen-strategy`` (:func:`select_strategy`: the path recorded on each op as
+``ge.cpu_strategy``), ``ge-apply-codegen-strategy`` (:func:`apply_strategy`, on tensors: each op
+by the recipe of its path, the record removed) and ``ge-hoist-vector-transfers`` (after
+bufferization).
 """
 
 from __future__ import annotations
 
-from .driver import apply_strategy
+from .driver import apply_strategy, kernel_options
+from .selection import STRATEGY_ATTR, select_strategy
 
-__all__ = ["apply_strategy"]
+__all__ = ["STRATEGY_ATTR", "apply_strategy", "kernel_options", "select_strategy"]

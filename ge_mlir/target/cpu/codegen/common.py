@@ -11,7 +11,8 @@ from mlir import ir
 from mlir.dialects import tensor
 
 __all__ = [
-    "PARALLEL_TAG", "TAP_TAG", "TILE_TAG", "WINDOW_OPS", "array_constant", "collapse", "expand", "fill_scalar",
+    "PARALLEL_TAG", "TAP_TAG", "TILE_TAG", "WINDOW_OPS", "array_constant", "collapse", "constant_weights",
+    "conv_operands", "expand", "fill_scalar",
     "float_conv_operands", "index_plus", "int_list", "is_zero_fill", "lowest_padded", "near_equal_runs",
     "ops_named", "over_panels", "replace_rewritten", "static_slice", "static_type", "tile_runs", "tile_splits",
     "zero_of",
@@ -101,6 +102,26 @@ def float_conv_operands(op: ir.Operation):
     if any(0 in t.shape for t in (xt, wt, ot)):  # zero-size: plain loops (nothing to run)
         return None
     return x, w, out, xt, wt, ot
+
+
+def conv_operands(op: ir.Operation):
+    """:func:`float_conv_operands` of a convolution the selection gave a rewrite path (its
+    operands are static f32/f64 tensors of one type); ValueError when they are not."""
+    operands = float_conv_operands(op)
+    if operands is None:
+        raise ValueError(f"{op.name} has no static f32/f64 operands of one type: it has no rewrite path")
+    return operands
+
+
+def constant_weights(v: ir.Value, what: str) -> np.ndarray:
+    """The array of the constant ``v`` a recipe lays out at compile time; ValueError when ``v`` is
+    not a constant the compile can read (the selection only chooses such recipes for constants)."""
+    from ....irutils.constants import constant_array
+
+    array = constant_array(v, ("arith.constant",))
+    if array is None:
+        raise ValueError(f"{what} is not a constant the compile can read")
+    return array
 
 
 def array_constant(array: np.ndarray, elem: ir.Type, name: str) -> ir.Value:

@@ -8,15 +8,13 @@ from mlir import ir
 from mlir.dialects import linalg, tensor
 
 from .common import (
-    TAP_TAG, collapse, expand, float_conv_operands, int_list, is_zero_fill, over_panels, replace_rewritten,
-    static_slice, static_type, tile_runs, tile_splits,
+    TAP_TAG, collapse, conv_operands, expand, int_list, is_zero_fill, over_panels, replace_rewritten, static_slice,
+    tile_runs, tile_splits,
 )
 from .epilogue import fusable_epilogue, store_tile
-from .strategy import (
-    PARALLEL_MIN_MACS, POINTWISE_COLUMNS_MIN_WIDTH, ROW_IM2COL_MAX_K, ROWS_MIN_FILTERS, SHIFTED_MIN_COLUMNS,
-)
+from .strategy import PARALLEL_MIN_MACS
 
-__all__ = ["conv_to_img2col", "conv_to_row_im2col", "conv_to_shifted_matmuls", "positions_as_columns"]
+__all__ = ["conv_to_img2col", "conv_to_row_im2col", "conv_to_shifted_matmuls"]
 
 
 def _shifted_input(x: ir.Value, extra: int, zero: ir.Value) -> ir.Value:
@@ -84,7 +82,7 @@ def _shifted_input(x: ir.Value, extra: int, zero: ir.Value) -> ir.Value:
     return tensor.insert_slice(flat, base, [], [], [], [0, 0], [c, hp * wp], [1, 1])
 
 
-def conv_to_shifted_matmuls(op: ir.Operation, tile_m: int, tile_n: int, threads: int, tag: int) -> bool:
+def conv_to_shifted_matmuls(op: ir.Operation, tile_m: int, tile_n: int, threads: int, tag: int) -> None:
     """A stride-1 ``conv_2d_nchw_fchw`` (batch 1) as shifted matmuls summed in register tiles.
 
     With the output computed over the padded width Wp (the last columns of
@@ -99,26 +97,15 @@ def conv_to_shifted_matmuls(op: ir.Operation, tile_m: int, tile_n: int, threads:
     accumulator through the caches nine times: a ResNet-18 layer-1 convolution with bias and ReLU
     1.70 -> 1.12 ms on one core of the 2-core EPYC, onnxruntime 0.98).
     Column panels run in an ``scf.forall`` when ``threads`` > 1 and the convolution is large.
-    False when it does not apply."""
-    operands = float_conv_operands(op)
-    if operands is None:
-        return False
-    x, w, out, xt, wt, ot = operands
-    n, c, hp, wp = xt.shape
+    The path :data:`~.strategy.ConvPath.SHIFTED_MATMULS` (batch 1, stride 1, not 1x1, an output
+    that starts as zeros, at least ``SHIFTED_MIN_COLUMNS`` output columns over the padded width)."""
+    from mlir.dialects import arith, scf
+
+    x, w, out, xt, wt, ot = conv_operands(op)
+    c, _, wp = xt.shape[1:]
     f, _, kh, kw = wt.shape
     _, _, ho, wo = ot.shape
-    strides, dilations = int_list(op, "strides"), int_list(op, "dilations")
-    if n != 1 or strides != [1, 1] or kh * kw == 1 or not is_zero_fill(out):
-        return False
-    # Small images: kh*kw passes over short rows lost to one im2col matmul (measured with the
-    # earlier form, one whole-output matmul per tap; this form only takes filters that are not
-    # constants or too few for conv_to_shifted_rows: 56x56 2.5 vs 3.8 ms, 28x28 2.8 vs 2.6,
-    # 7x7 20.8 vs 3.1). At 32x32 (1088
-    # columns: the UNet decoder's 64->32 conv) shifted matmuls are as fast and need no 9x
-    # patch matrix (UNet 3.87 vs 4.03 ms, arena 2.06 vs 3.28 MiB), hence 1000.
-    if ho * wp < SHIFTED_MIN_COLUMNS:
-        return False
-    from mlir.dialects import arith, scf
+    dilations = int_list(op, "dilations")
 
     elem = xt.element_type
     if str(elem) == "f64":
@@ -179,25 +166,6 @@ def conv_to_shifted_matmuls(op: ir.Operation, tile_m: int, tile_n: int, threads:
         y = tensor.extract_slice(ir.RankedTensorType.get([1, f, ho, wo], elem), full, [], [], [],
                                  [0, 0, 0, 0], [1, f, ho, wo], [1, 1, 1, 1])
     replace_rewritten(op, out, y)
-    return True
-
-
-def positions_as_columns(op: ir.Operation) -> bool:
-    """Whether a 1x1 stride-1 convolution's register tiles are better filters by output
-    positions (the row's input read as the matmul's right operand, tiles stored without a
-    transpose: :func:`conv_to_row_im2col`) than positions by filters
-    (:func:`conv_to_shifted_rows`): for rows of at least 48 columns. Measured on one core of the
-    2-core EPYC with bias and ReLU6, ms, AVX-512 code (TN = 32) / AVX2 code (TN = 16):
-    MobileNetV2's 16 -> 96 at 112 x 112 0.397 -> 0.214 / 0.555 -> 0.381, 24 -> 144 at 56 x 56
-    0.172 -> 0.128 / 0.261 -> 0.210, 144 -> 24 0.205 -> 0.148 / 0.263 -> 0.224; but at 28 x 28
-    32 -> 192 0.083 -> 0.096 / 0.113 -> 0.120 and 192 -> 32 0.106 -> 0.138 (AVX2), at 14 x 14
-    96 -> 576 0.118 -> 0.344 (short rows split into narrow column tiles)."""
-    ot = static_type(op.results[0].type)
-    wt = static_type(op.operands[1].type)
-    if ot is None or wt is None or ot.rank != 4 or wt.rank != 4 or wt.shape[2:] != [1, 1] \
-            or int_list(op, "strides") != [1, 1]:
-        return False
-    return ot.shape[3] >= POINTWISE_COLUMNS_MIN_WIDTH
 
 
 class _RowIm2col:
@@ -380,8 +348,7 @@ class _RowIm2col:
         return loop.results[0]
 
 
-def conv_to_row_im2col(op: ir.Operation, tile_m: int, tile_n: int, threads: int, tag: int,
-                       pointwise: bool = False) -> bool:
+def conv_to_row_im2col(op: ir.Operation, tile_m: int, tile_n: int, threads: int, tag: int) -> None:
     """A batch-1 convolution as im2col one output row at a time, its matmul tiles storing through
     the epilogue.
 
@@ -391,23 +358,16 @@ def conv_to_row_im2col(op: ir.Operation, tile_m: int, tile_n: int, threads: int,
     each stored through the convolution's epilogue into the ``[1, F, Ho, Wo]`` result. For few
     input channels (ResNet's and MobileNetV2's 3-channel stems), where a K loop per tap is too
     short for :func:`conv_to_shifted_rows`: im2col for the whole image wrote and read back a
-    7.4 MB patch matrix and ran the epilogue as its own pass. Output rows are the iterations of
-    an ``scf.forall`` with threads. False when it does not apply (also for fewer than
-    ``ROWS_MIN_FILTERS`` filters: narrower than a register tile)."""
+    7.4 MB patch matrix and ran the epilogue as its own pass. A 1x1 stride-1 convolution's
+    patches of an output row are its input row (no gather): the path
+    :data:`~.strategy.ConvPath.POINTWISE` on wide rows. Output rows are the iterations of an
+    ``scf.forall`` with threads. The paths :data:`~.strategy.ConvPath.ROW_IM2COL` and ``POINTWISE``
+    (batch 1, at most ``ROW_IM2COL_MAX_K`` patch rows, at least a register tile's width of
+    filters, an output that starts as zeros)."""
     from mlir.dialects import arith
 
-    operands = float_conv_operands(op)
-    if operands is None:
-        return False
-    x, w, out, xt, wt, ot = operands
-    n, c = xt.shape[:2]
-    f, _, kh, kw = wt.shape
-    _, _, ho, wo = ot.shape
-    strides = int_list(op, "strides")
-    if n != 1 or c * kh * kw > ROW_IM2COL_MAX_K or f < ROWS_MIN_FILTERS or not is_zero_fill(out):
-        return False
-    if (kh * kw == 1) != pointwise or (pointwise and not (kh == kw == 1 and strides == [1, 1])):
-        return False
+    x, w, out, _, _, ot = conv_operands(op)
+    _, f, ho, wo = ot.shape
     epilogue = fusable_epilogue(op)
     r = _RowIm2col(op, x, w, epilogue, tile_m, tile_n, tag)
     anchor = epilogue if epilogue is not None else op
@@ -419,15 +379,12 @@ def conv_to_row_im2col(op: ir.Operation, tile_m: int, tile_n: int, threads: int,
         acc = epilogue.operands[-1] if epilogue is not None else tensor.EmptyOp([1, f, ho, wo], r.elem).result
         acc = r.over_rows(acc, threads)
     replace_rewritten(op, out, acc, epilogue)
-    return True
 
 
-def conv_to_img2col(op: ir.Operation) -> bool:
-    """Rewrites one ``linalg.conv_2d_nchw_fchw``; False when it does not apply."""
-    operands = float_conv_operands(op)
-    if operands is None:
-        return False
-    x, w, out, xt, wt, ot = operands
+def conv_to_img2col(op: ir.Operation) -> None:
+    """A ``linalg.conv_2d_nchw_fchw`` as a patch matrix and one matmul (batched for batch > 1):
+    the path :data:`~.strategy.ConvPath.IMG2COL`, every static f32/f64 convolution's fallback."""
+    x, w, out, xt, wt, ot = conv_operands(op)
     n, c, _, _ = xt.shape
     f, _, kh, kw = wt.shape
     _, _, ho, wo = ot.shape
@@ -471,4 +428,3 @@ def conv_to_img2col(op: ir.Operation) -> bool:
         y = expand(y, [n, f, ho, wo], [[0], [1], [2, 3]])
     op.results[0].replace_all_uses_with(y)
     op.erase()
-    return True

@@ -12,16 +12,16 @@ from mlir import ir
 from mlir.dialects import linalg, tensor
 
 from .common import (
-    TAP_TAG, array_constant, collapse, float_conv_operands, int_list, is_zero_fill, near_equal_runs, over_panels,
+    TAP_TAG, array_constant, collapse, constant_weights, conv_operands, int_list, near_equal_runs, over_panels,
     replace_rewritten, tile_runs,
 )
-from .epilogue import fusable_epilogue, placed, store_rows_transposed, store_tile, vector_epilogue_ok
-from .strategy import PARALLEL_MIN_MACS, ROWS_MIN_CHANNELS, ROWS_MIN_FILTERS, TRANSPOSE_BLOCK
+from .epilogue import fusable_epilogue, placed, store_rows_transposed, store_tile
+from .strategy import PARALLEL_MIN_MACS
 
 __all__ = ["conv_to_direct_rows", "conv_to_shifted_rows", "over_row_blocks", "transposed_tile_conv"]
 
 
-def conv_to_shifted_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: int, tag: int) -> bool:
+def conv_to_shifted_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: int, tag: int) -> None:
     """A ``conv_2d_nchw_fchw`` (batch 1, constant filter, any kernel and stride) as matmuls over
     the output positions, summed in register tiles and stored through its epilogue.
 
@@ -38,25 +38,17 @@ def conv_to_shifted_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: in
     :func:`store_tile`): no accumulator, no transpose or epilogue pass. Measured on one core of the 2-core EPYC against
     im2col, with bias and ReLU: 512 -> 512 channels at 7 x 7 1.7 -> 1.18 ms (onnxruntime 1.25),
     256 -> 512 at 14 x 14 stride 2 0.95 -> 0.51 ms; 1x1 ones too (MobileNetV2's 96 -> 576 at
-    14 x 14 with ReLU6 0.169 -> 0.107 ms: no [C, HW] row stride, the epilogue in the tile). False
-    when it does not apply (also when the filter is not a constant, has fewer than
-    ``ROWS_MIN_FILTERS`` rows or fewer than ``ROWS_MIN_CHANNELS`` input channels)."""
-    from ....irutils.constants import constant_array
+    14 x 14 with ReLU6 0.169 -> 0.107 ms: no [C, HW] row stride, the epilogue in the tile). The
+    path :data:`~.strategy.ConvPath.SHIFTED_ROWS` (batch 1, a constant filter of enough filters and
+    channels, an output that starts as zeros)."""
+    from mlir.dialects import arith, scf
 
-    operands = float_conv_operands(op)
-    if operands is None:
-        return False
-    x, w, out, xt, wt, ot = operands
-    n, c = xt.shape[:2]
+    x, w, out, xt, wt, ot = conv_operands(op)
+    c = xt.shape[1]
     f, _, kh, kw = wt.shape
     _, _, ho, wo = ot.shape
     strides, dilations = int_list(op, "strides"), int_list(op, "dilations")
-    if n != 1 or f < ROWS_MIN_FILTERS or c < ROWS_MIN_CHANNELS or not is_zero_fill(out):
-        return False
-    warr = constant_array(w, ("arith.constant",))
-    if warr is None:
-        return False
-    from mlir.dialects import arith, scf
+    warr = constant_weights(w, "the filter")
 
     elem = xt.element_type
     if str(elem) == "f64":
@@ -146,10 +138,9 @@ def conv_to_shifted_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: in
             acc = over_panels(acc, 1, col0, tn, panels, parallel,
                                lambda panel, p, f0, w=wconst, tn=tn: panel_rows(panel, p, f0, w, tn))
     replace_rewritten(op, out, acc, epilogue)
-    return True
 
 
-def conv_to_direct_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: int) -> bool:
+def conv_to_direct_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: int) -> None:
     """A batch-1 f32 ``conv_2d_nchw_fchw`` with a constant filter and few input channels (the
     3-channel stems) as direct register tiles of output positions by filters, written as vector
     code: no patch matrix, no phase split.
@@ -163,26 +154,17 @@ def conv_to_direct_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: int
     49 loops of 3 steps, unrolled by LLVM into straight-line code with spills (ResNet-18's stem
     1.40 ms); im2col one output row at a time (:func:`conv_to_row_im2col`) gathers a
     ``[147, Wo]`` patch row, and its ``[147, TN]`` panel with the 37.6 KiB filter overflows the
-    L1 (ResNet-18's stem 1.03 ms against 0.94 for this scheme, written first in C). False when it
-    does not apply (not f32, a filter that is not a constant, fewer than ``ROWS_MIN_FILTERS``
-    filters, a filter count not a multiple of 8, a tile of more than 8 rows or columns not a
-    multiple of 8, an epilogue that is not vector code)."""
+    L1 (ResNet-18's stem 1.03 ms against 0.94 for this scheme, written first in C). The path
+    :data:`~.strategy.ConvPath.DIRECT_ROWS` (f32, few input channels, a constant filter of a
+    multiple of 8 filters, tiles that store transposed, an epilogue of vector code)."""
     from mlir.dialects import arith, scf, vector
 
-    operands = float_conv_operands(op)
-    if operands is None:
-        return False
-    _, _, _, xt, wt, ot = operands
+    _, _, _, xt, wt, ot = conv_operands(op)
     c = xt.shape[1]
     f, _, kh, kw = wt.shape
     _, _, ho, wo = ot.shape
     strides, dilations = int_list(op, "strides"), int_list(op, "dilations")
-    if f < ROWS_MIN_FILTERS:
-        return False
-    tiled = transposed_tile_conv(op, tile_m, tile_n)
-    if tiled is None:
-        return False
-    x, out, warr, epilogue = tiled
+    x, out, warr, epilogue = transposed_tile_conv(op)
     elem = xt.element_type
     index = ir.IndexType.get()
     dyn = ir.ShapedType.get_dynamic_stride_or_offset()
@@ -264,7 +246,6 @@ def conv_to_direct_rows(op: ir.Operation, tile_m: int, tile_n: int, threads: int
         else:
             acc = all_panels(acc, None, ho, parallel)
     replace_rewritten(op, out, acc, epilogue)
-    return True
 
 
 def over_row_blocks(acc: ir.Value, threads: int, units: int, unit_rows: int, scratch: list[list[int]],
@@ -304,24 +285,10 @@ def over_row_blocks(acc: ir.Value, threads: int, units: int, unit_rows: int, scr
     return par.results[0]
 
 
-def transposed_tile_conv(op: ir.Operation, tile_m: int, tile_n: int):
+def transposed_tile_conv(op: ir.Operation):
     """(padded input, output, filter array, epilogue or None) of a convolution whose register
-    tiles :func:`store_rows_transposed` can store: f32, batch 1, a constant filter of a multiple
-    of 8 filters, tiles of at most 8 rows by a multiple of 8 columns (every JIT CPU's tile; the
-    estimate assumes it), an output that starts as zeros and an epilogue of vector code; else None."""
-    from ....irutils.constants import constant_array
-
-    operands = float_conv_operands(op)
-    if operands is None:
-        return None
-    x, w, out, xt, wt, _ = operands
-    if xt.shape[0] != 1 or str(xt.element_type) != "f32" or wt.shape[0] % TRANSPOSE_BLOCK \
-            or tile_m > TRANSPOSE_BLOCK or tile_n % TRANSPOSE_BLOCK or not is_zero_fill(out):
-        return None
-    epilogue = fusable_epilogue(op)
-    if epilogue is not None and not vector_epilogue_ok(epilogue):
-        return None
-    warr = constant_array(w, ("arith.constant",))
-    if warr is None:
-        return None
-    return x, out, warr, epilogue
+    tiles :func:`store_rows_transposed` stores (the selection's ``_transposed_tiles``: f32, batch 1,
+    a constant filter of a multiple of 8 filters, tiles that store transposed, an output that
+    starts as zeros and an epilogue of vector code)."""
+    x, w, out, _, _, _ = conv_operands(op)
+    return x, out, constant_weights(w, "the filter"), fusable_epilogue(op)

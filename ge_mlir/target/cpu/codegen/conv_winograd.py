@@ -8,10 +8,10 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import tensor
 
-from .common import array_constant, float_conv_operands, index_plus, int_list, near_equal_runs, replace_rewritten, tile_runs
+from .common import array_constant, conv_operands, index_plus, near_equal_runs, replace_rewritten, tile_runs
 from .conv_rows import over_row_blocks, transposed_tile_conv
 from .epilogue import store_rows_transposed
-from .strategy import PARALLEL_MIN_MACS, ROWS_MIN_CHANNELS, WINOGRAD_MAX_CF
+from .strategy import PARALLEL_MIN_MACS
 
 __all__ = ["conv_to_winograd"]
 
@@ -187,7 +187,7 @@ class _Winograd:
         return list(loop.results)
 
 
-def conv_to_winograd(op: ir.Operation, tile_m: int, tile_n: int, threads: int) -> bool:
+def conv_to_winograd(op: ir.Operation, tile_m: int, tile_n: int, threads: int) -> None:
     """A batch-1 f32 3x3 stride-1 ``conv_2d_nchw_fchw`` with a constant filter as Winograd
     F(2x2, 3x3): 16 products per 2 x 2 output tile and channel instead of 36.
 
@@ -199,25 +199,17 @@ def conv_to_winograd(op: ir.Operation, tile_m: int, tile_n: int, threads: int) -
     ``M[xi] = V[xi]^T U[xi]`` (tiles by filters, K = C) into its columns of ``M[16, tiles, F]``; then the output
     transform ``A^T M A`` per tile, its two output rows stored transposed through the epilogue
     (:func:`store_rows_transposed`). The scratch of a row pair (16 x (C + F) x Wo/2 floats:
-    229 KB for ResNet-18's 64-channel layers) stays in the L2. False when it does not apply (not f32, batch 1, 3x3, stride and
-    dilation 1, an even output, a constant filter, at least ``ROWS_MIN_CHANNELS`` channels, C * F
-    at most ``WINOGRAD_MAX_CF``, a multiple of 8 filters, a vector epilogue)."""
+    229 KB for ResNet-18's 64-channel layers) stays in the L2. The path
+    :data:`~.strategy.ConvPath.WINOGRAD` (f32, batch 1, 3x3, stride and dilation 1, padded by 1, an
+    even output, a constant filter, enough channels, C * F at most ``WINOGRAD_MAX_CF``, a multiple
+    of 8 filters, a vector epilogue)."""
     from mlir.dialects import arith
 
-    operands = float_conv_operands(op)
-    if operands is None:
-        return False
-    _, _, _, xt, wt, ot = operands
-    _, c, hp, wp = xt.shape
-    f, _, kh, kw = wt.shape
+    _, _, _, xt, wt, ot = conv_operands(op)
+    c = xt.shape[1]
+    f = wt.shape[0]
     _, _, ho, wo = ot.shape
-    if (kh, kw) != (3, 3) or int_list(op, "strides") != [1, 1] or int_list(op, "dilations") != [1, 1] \
-            or ho % 2 or wo % 2 or (hp, wp) != (ho + 2, wo + 2) or c < ROWS_MIN_CHANNELS or c * f > WINOGRAD_MAX_CF:
-        return False
-    tiled = transposed_tile_conv(op, tile_m, tile_n)
-    if tiled is None:
-        return False
-    x, out, warr, epilogue = tiled
+    x, out, warr, epilogue = transposed_tile_conv(op)
     elem = xt.element_type
     th, tw = ho // 2, wo // 2
     w = _Winograd(op, x, epilogue, tile_m, tile_n)
@@ -240,4 +232,3 @@ def conv_to_winograd(op: ir.Operation, tile_m: int, tile_n: int, threads: int) -
         else:
             acc = w.row_pairs(acc, tensor.EmptyOp(vshape, elem).result, tensor.EmptyOp(mshape, elem).result, None, th)[0]
     replace_rewritten(op, out, acc, epilogue)
-    return True

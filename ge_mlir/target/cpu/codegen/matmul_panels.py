@@ -13,16 +13,12 @@ from .common import (
     TAP_TAG, array_constant, collapse, is_zero_fill, ops_named, over_panels, static_slice, static_type, tile_runs,
     tile_splits,
 )
-from .strategy import PACK_MAX_BYTES, PACKED_MIN_ROWS, PARALLEL_MIN_MACS
+from .strategy import CACHE_LINE_BYTES, PARALLEL_MIN_MACS, SPREAD_MIN_ROWS
 
 __all__ = ["defer_zero_fill", "matmul_to_packed_panels", "spread_constant_rows", "zero_accumulators"]
 
 
-_DEFAULT_MATMUL_MAPS = ("[affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, "
-                        "affine_map<(d0, d1, d2) -> (d0, d1)>]")
-
-
-def matmul_to_packed_panels(op: ir.Operation, tile_m: int, tile_n: int, threads: int, tag: int) -> bool:
+def matmul_to_packed_panels(op: ir.Operation, tile_m: int, tile_n: int, threads: int, tag: int) -> None:
     """A ``linalg.matmul`` with a constant B as register tiles over B packed in column panels.
 
     B ``[K, N]`` is stored at compile time as ``[N / TN, K, TN]`` (mmt4d's layout for the right
@@ -31,36 +27,26 @@ def matmul_to_packed_panels(op: ir.Operation, tile_m: int, tile_n: int, threads:
     every row of every panel). Loops: column panels (an ``scf.forall`` with threads), row tiles,
     then the tile's K loop (``[TM, K] x [K, TN]`` per tile, tagged ``tag`` for :func:`tiling_script`).
     An output that starts as zeros starts each tile from a zero vector. Column remainders get
-    narrower packed panels, row remainders smaller tiles (:func:`tile_splits`). False when it does not
-    apply (B not a constant, fewer than ``PACKED_MIN_ROWS`` rows, mixed or other element types)."""
+    narrower packed panels, row remainders smaller tiles (:func:`tile_splits`). The path
+    :data:`~.strategy.MatmulPath.PACKED_PANELS` (f32/f64, plain maps, a constant B the compile
+    can read, at least ``PACKED_MIN_ROWS`` rows)."""
     from mlir.dialects import arith, scf
 
     from ....irutils.constants import constant_array, constant_op, read_resource_array
 
-    if op.name != "linalg.matmul" or len(op.operands) != 3 or len(op.results) != 1:
-        return False
     a, b, out = op.operands
-    at, bt, ot = static_type(a.type), static_type(b.type), static_type(out.type)
-    if at is None or bt is None or ot is None or at.rank != 2 or bt.rank != 2:
-        return False
-    if {str(t.element_type) for t in (at, bt, ot)} not in ({"f32"}, {"f64"}) or any(0 in t.shape for t in (at, bt)):
-        return False
-    if "indexing_maps" in op.attributes and str(op.attributes["indexing_maps"]) != _DEFAULT_MATMUL_MAPS:
-        return False
+    at, bt, ot = (ir.RankedTensorType(v.type) for v in (a, b, out))
     m, k = at.shape
     n = bt.shape[1]
-    if m < PACKED_MIN_ROWS:
-        return False
     barr = constant_array(b, ("arith.constant",))
     if barr is None:
         # Past what the constant folders read (MAX_RESOURCE_ELEMENTS): the largest weights are the
         # ones that gain most (GPT-2's 256 x 50257 logits weight, unpacked, read a new page in
         # every K step), and this reads the blob once to write its packed copy.
         cop = constant_op(b, ("arith.constant",))
-        nbytes = k * n * (ir.FloatType(bt.element_type).width // 8)
-        flat = read_resource_array(cop.attributes["value"]) if cop is not None and nbytes <= PACK_MAX_BYTES else None
+        flat = read_resource_array(cop.attributes["value"]) if cop is not None else None
         if flat is None or flat.size != k * n:
-            return False
+            raise ValueError("packed panels need a constant B the compile can read")
         barr = flat.reshape(k, n)
     elem = ot.element_type
     if str(elem) == "f64":
@@ -113,7 +99,6 @@ def matmul_to_packed_panels(op: ir.Operation, tile_m: int, tile_n: int, threads:
     op.erase()
     if zero_init and not list(fill.results[0].uses):
         fill.erase()
-    return True
 
 
 def spread_constant_rows(op: ir.Operation) -> bool:
@@ -134,8 +119,8 @@ def spread_constant_rows(op: ir.Operation) -> bool:
         return False
     k, n = bt.shape
     width = 4 if str(bt.element_type) == "f32" else 8
-    line = 64 // width
-    if k < 16 or n % line or (n // line) % 2:
+    line = CACHE_LINE_BYTES // width
+    if k < SPREAD_MIN_ROWS or n % line or (n // line) % 2:
         return False
     arr = constant_array(b, ("arith.constant",))
     if arr is None:

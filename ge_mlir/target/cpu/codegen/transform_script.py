@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from mlir import ir
 
-from .common import TAP_TAG, TILE_TAG, static_type, tile_splits
+from .common import TAP_TAG, TILE_TAG, tile_splits
 from .strategy import PARALLEL_MIN_MACS
 from .threads import task_shape
 
@@ -18,26 +18,16 @@ __all__ = ["TilePlan", "contraction_tiling", "tiling_script"]
 TilePlan = list[tuple[int | None, list[tuple[int | None, list[int]]]]]
 
 
-def contraction_tiling(op: ir.Operation, tile_m: int, tile_n: int, gemv_n: int = 0) -> TilePlan | None:
-    """[(row split, [(column split, tile sizes)])] for one contraction, or None.
+def contraction_tiling(op: ir.Operation, tile_m: int, tile_n: int, gemv_n: int = 0) -> TilePlan:
+    """[(row split, [(column split, tile sizes)])] for one contraction of the path
+    :data:`~.strategy.MatmulPath.TILED` (static, f32/f64, not empty).
 
     ``tile_n`` counts f32 columns; f64 tiles take the same registers, so half the columns.
     One-row tiles (a batch-1 linear layer, a decode step: matrix-vector products) are
     ``gemv_n`` columns wide (default ``4 * tile_n``): with one row, two vectors of columns are
     only two FMA chains per K step, bound by the FMA latency; more chains keep the FMA units
     busy and stream B at memory speed."""
-    ts = [static_type(v.type) for v in op.operands]
-    if any(t is None for t in ts):
-        return None
-    # Mixed-precision contractions (f16 in, f32 accumulate) leave 2-D vector
-    # casts the LLVM lowering cannot translate; they keep the loop form.
-    if {str(t.element_type) for t in ts} not in ({"f32"}, {"f64"}):
-        return None
-    # Zero-size operands (an empty batch, K = 0) keep the loop form: there is
-    # nothing to tile, tile_splits(0) has no part, and tiling a K = 0 contraction
-    # trips an assertion in linalg's slice computation (process abort).
-    if any(0 in t.shape for t in ts):
-        return None
+    ts = [ir.RankedTensorType(v.type) for v in op.operands]
     gemv_n = gemv_n or 4 * tile_n
     if str(ts[2].element_type) == "f64":
         tile_n, gemv_n = max(1, tile_n // 2), max(1, gemv_n // 2)

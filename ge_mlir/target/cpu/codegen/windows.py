@@ -9,18 +9,16 @@ import math
 from mlir import ir
 from mlir.dialects import linalg, tensor
 
-from ....irutils.windows import clamped_max_window_ok
-from .common import collapse, expand, fill_scalar, int_list, lowest_padded, over_panels, replace_rewritten, static_type
+from .common import collapse, expand, fill_scalar, int_list, lowest_padded, over_panels, replace_rewritten
 from .epilogue import fusable_epilogue, vector_epilogue, vector_epilogue_ok
 from .strategy import (
-    FLAT_WINDOW_MAX_COLUMNS, MAX_WINDOW_TAPS, PARALLEL_MIN_ITERATIONS, vector_reads_fit, vector_starts,
-    vector_taps, vector_width,
+    FLAT_WINDOW_MAX_COLUMNS, PARALLEL_MIN_ITERATIONS, vector_reads_fit, vector_starts, vector_taps, vector_width,
 )
 
 __all__ = ["window_to_taps", "window_to_vectors"]
 
 
-def window_to_taps(op: ir.Operation) -> bool:
+def window_to_taps(op: ir.Operation) -> None:
     """Depthwise convolution / pooling as one elementwise generic over its taps.
 
     ``out[n,c,y,x] = out + sum_t w[c,t] * x[n,c,y*s+ky*d,x*s+kx*d]`` (max for
@@ -35,17 +33,13 @@ def window_to_taps(op: ir.Operation) -> bool:
     and fewer than :data:`FLAT_WINDOW_MAX_COLUMNS` output columns, it also runs over the
     padded width: tap (ky, kx) is the contiguous window at ``ky*d*Wp + kx*d`` of the flattened
     input (as the shifted-matmul convolution), the result ``[Ho, Wp]`` rows of which the
-    ``[Ho, Wo]`` view is taken: one long vector loop instead of ``Ho`` short ones.
+    ``[Ho, Wo]`` view is taken: one long vector loop instead of ``Ho`` short ones. The path
+    :data:`~.strategy.WindowPath.TAPS` (static float operands of one element type, at most
+    ``MAX_WINDOW_TAPS`` taps).
     """
     x, w, out = op.operands[0], op.operands[1], op.operands[2]
-    xt, wt, ot = static_type(x.type), static_type(w.type), static_type(out.type)
-    if xt is None or wt is None or ot is None or not isinstance(xt.element_type, ir.FloatType):
-        return False
-    if xt.element_type != ot.element_type or any(0 in t.shape for t in (xt, wt, ot)):
-        return False
+    xt, wt, ot = (ir.RankedTensorType(v.type) for v in (x, w, out))
     kh, kw = wt.shape[-2], wt.shape[-1]
-    if kh * kw > MAX_WINDOW_TAPS:
-        return False
     n, c, hp, wp = xt.shape
     _, _, ho, wo = ot.shape
     strides, dilations = int_list(op, "strides"), int_list(op, "dilations")
@@ -125,38 +119,34 @@ def window_to_taps(op: ir.Operation) -> bool:
         fill = out.owner.operation if isinstance(out.owner, ir.OpView) else out.owner
         if not list(fill.results[0].uses):
             fill.erase()
-    return True
 
 
-def _vector_plans(x: ir.Value, kind: str, depthwise: bool, out_hw: tuple[int, int], kernel: tuple[int, int],
-                  strides: list[int], dilations: list[int], width: int):
+def _vector_plans(x: ir.Value, clamped: bool, wo: int, kw: int, strides: list[int], dilations: list[int],
+                  width: int):
     """(input read, top, left, its rows, its columns, {first column: taps, or None for a border
-    vector}) of a window op's vector code, or None when a vector would read outside the input.
+    vector}) of a window op's vector code.
 
-    A max pool of a lowest-value-padded input reads the input where it is, taps clamped into it
-    (:mod:`ge_mlir.irutils.windows`): the padded copy and its fill go (ResNet-18's stem output,
-    3.3 MB, was filled and written padded only for the pool to read it back). Its vectors whose
-    reads stay inside the input's columns read as usual; the others (borders) read the columns
-    their clamped taps span once and shuffle the taps out."""
-    ho, wo = out_hw
-    kh, kw = kernel
+    ``clamped``: a max pool of a lowest-value-padded input reads the input where it is, taps
+    clamped into it (:mod:`ge_mlir.irutils.windows`): the padded copy and its fill go (ResNet-18's
+    stem output, 3.3 MB, was filled and written padded only for the pool to read it back). Its
+    vectors whose reads stay inside the input's columns read as usual; the others (borders) read
+    the columns their clamped taps span once and shuffle the taps out. Else every vector reads
+    the padded input as the last one does (:func:`~.strategy.select_window_path` checked it fits)."""
     sx = strides[1]
     starts = vector_starts(wo, width)
-    unpadded = lowest_padded(x) if kind == "max" and not depthwise else None
-    if unpadded is not None:
+    if clamped:
+        unpadded = lowest_padded(x)
+        if unpadded is None:
+            raise ValueError("a clamped max pool's input is not an input padded with its lowest value")
         src, top, left = unpadded
         h, w_in = ir.RankedTensorType(src.type).shape[2:]
-        if clamped_max_window_ok((h, w_in), (ho, wo), (kh, kw), strides, dilations, (top, left)):
-            plans = {}
-            for x0 in starts:
-                tx = vector_taps(sx * x0, left + w_in, kw, sx, dilations[1], width)
-                plans[x0] = tx if vector_reads_fit(sx * x0, tx, left, left + w_in, width) else None
-            return src, top, left, h, w_in, plans
+        plans = {}
+        for x0 in starts:
+            tx = vector_taps(sx * x0, left + w_in, kw, sx, dilations[1], width)
+            plans[x0] = tx if vector_reads_fit(sx * x0, tx, left, left + w_in, width) else None
+        return src, top, left, h, w_in, plans
     hp, wp = ir.RankedTensorType(x.type).shape[2:]
-    last = sx * starts[-1]
-    taps = vector_taps(last, wp, kw, sx, dilations[1], width)
-    if any(o < 0 for o, _ in taps) or not vector_reads_fit(last, taps, 0, wp, width):
-        return None
+    taps = vector_taps(sx * starts[-1], wp, kw, sx, dilations[1], width)
     return x, 0, 0, hp, wp, {x0: taps for x0 in starts}
 
 
@@ -290,7 +280,7 @@ class _WindowVectors:
         return images.results[0]
 
 
-def window_to_vectors(op: ir.Operation, lanes: int, threads: int) -> bool:
+def window_to_vectors(op: ir.Operation, lanes: int, threads: int, clamped: bool = False) -> None:
     """A depthwise convolution or pooling (f32, NCHW) as vector code over output columns, its
     epilogue applied before the one store.
 
@@ -307,32 +297,18 @@ def window_to_vectors(op: ir.Operation, lanes: int, threads: int) -> bool:
     onnxruntime's (1.46 of 4.9 ms). A max pool of an input padded with -inf whose windows all
     overlap the input reads the input in place, taps past its edges clamped onto the edge
     (:mod:`ge_mlir.irutils.windows`): border vectors read the columns their taps span once and shuffle
-    the taps out; the padded buffer and its fill go. False when it does not apply (not f32, not a
-    fresh output, a one-column output, a row stride other than 1 or 2, stride 2 with dilation)."""
+    the taps out; the padded buffer and its fill go (``clamped``: the path
+    :data:`~.strategy.WindowPath.CLAMPED_VECTORS`). The paths ``VECTORS`` and ``CLAMPED_VECTORS``
+    (f32, a fresh output, at least two output columns, a row stride of 1 or 2, 2 without dilation)."""
     from mlir.dialects import arith
 
     x, w, out = op.operands[0], op.operands[1], op.operands[2]
-    xt, wt, ot = static_type(x.type), static_type(w.type), static_type(out.type)
-    if xt is None or wt is None or ot is None or xt.rank != 4 or {str(xt.element_type), str(ot.element_type),
-                                                                   str(wt.element_type)} != {"f32"}:
-        return False
-    if any(0 in t.shape for t in (xt, wt, ot)):
-        return False
+    xt, wt, ot = (ir.RankedTensorType(v.type) for v in (x, w, out))
     kh, kw = wt.shape[-2], wt.shape[-1]
     n, c = xt.shape[:2]
     _, _, ho, wo = ot.shape
-    strides, dilations = int_list(op, "strides"), int_list(op, "dilations")
-    depthwise = op.name.startswith("linalg.depthwise")
-    kind = "max" if op.name.endswith("_max") else "sum"
-    init = fill_scalar(out)
-    fresh = init is not None and (init == -math.inf if kind == "max" else init == 0.0)
-    sx = strides[1]
-    if not fresh or wo < 2 or kh * kw > MAX_WINDOW_TAPS or sx not in (1, 2) or (sx == 2 and dilations[1] != 1):
-        return False
     vl = vector_width(wo, lanes)
-    plans = _vector_plans(x, kind, depthwise, (ho, wo), (kh, kw), strides, dilations, vl)
-    if plans is None:
-        return False
+    plans = _vector_plans(x, clamped, wo, kw, int_list(op, "strides"), int_list(op, "dilations"), vl)
     epilogue = fusable_epilogue(op)
     if epilogue is not None and not vector_epilogue_ok(epilogue):
         epilogue = None
@@ -344,9 +320,8 @@ def window_to_vectors(op: ir.Operation, lanes: int, threads: int) -> bool:
         parallel = threads > 1 and c > 1 and n * c * ho * wo * kh * kw >= PARALLEL_MIN_ITERATIONS
         acc = over_panels(acc, 1, 0, 1, c, parallel, v.channel)
     replace_rewritten(op, out, acc, epilogue)
-    if plans[0] != x:  # the unpadded input read in place: the padded copy goes
+    if clamped:  # the unpadded input read in place: the padded copy goes
         _erase_if_unused(x)
-    return True
 
 
 def _erase_if_unused(v: ir.Value) -> None:
