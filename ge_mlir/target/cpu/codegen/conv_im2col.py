@@ -12,7 +12,7 @@ from .common import (
     tile_runs, tile_splits,
 )
 from .epilogue import fusable_epilogue, store_tile
-from .strategy import PARALLEL_MIN_MACS
+from .strategy import PARALLEL_MIN_MACS, row_im2col_splits_by_phase
 
 __all__ = ["conv_to_img2col", "conv_to_row_im2col", "conv_to_shifted_matmuls"]
 
@@ -201,8 +201,7 @@ class _RowIm2col:
         # phase kx mod s, element ox + kx floordiv s, so each gathered row is a contiguous run (the
         # strided gather read every element on its own, 147 x 112 of them per ResNet stem row).
         s1 = self.s1 = strides[1]
-        self.phases = (s1 > 1 and dilations[1] == 1 and not self.direct
-                       and (self.wo - 1) + (self.kw - 1) // s1 < self.wp // s1)
+        self.phases = not self.direct and row_im2col_splits_by_phase(self.kw, self.wo, self.wp, s1, dilations[1])
         if self.phases:
             self.gather_map = ir.AffineMap.get(5, 0, [d(0), d(1), d(2) * cst(dilations[0]), d(3) % cst(s1),
                                                       d(4) + ir.AffineFloorDivExpr.get(d(3), cst(s1))])

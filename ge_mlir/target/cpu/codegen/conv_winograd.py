@@ -230,5 +230,6 @@ def conv_to_winograd(op: ir.Operation, tile_m: int, tile_n: int, threads: int) -
 
             acc = over_row_blocks(acc, threads, th, 2, [vshape, mshape], block)
         else:
-            acc = w.row_pairs(acc, tensor.EmptyOp(vshape, elem).result, tensor.EmptyOp(mshape, elem).result, None, th)[0]
+            vbuf, mbuf = tensor.EmptyOp(vshape, elem).result, tensor.EmptyOp(mshape, elem).result
+            acc = w.row_pairs(acc, vbuf, mbuf, None, th)[0]
     replace_rewritten(op, out, acc, epilogue)

@@ -101,10 +101,10 @@ def matmul_facts(op: ir.Operation) -> MatmulFacts | None:
         if cop is not None and isinstance(bt.element_type, ir.FloatType) and resource_array_readable(
                 cop.attributes["value"]):
             blob_bytes = math.prod(bt.shape) * (ir.FloatType(bt.element_type).width // 8)
+    maps = op.attributes["indexing_maps"] if "indexing_maps" in op.attributes else None
     return MatmulFacts(
         batched=op.name == "linalg.batch_matmul", element=_element(types), shapes=tuple(tuple(t.shape) for t in types),
-        default_maps="indexing_maps" not in op.attributes or str(op.attributes["indexing_maps"]) == _DEFAULT_MATMUL_MAPS,
-        constant_b=constant_b, b_blob_bytes=blob_bytes)
+        default_maps=maps is None or str(maps) == _DEFAULT_MATMUL_MAPS, constant_b=constant_b, b_blob_bytes=blob_bytes)
 
 
 def select_op(op: ir.Operation, options: KernelOptions) -> ConvPath | WindowPath | MatmulPath:

@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from ....irutils.windows import clamped_max_window_ok
 
 __all__ = [
-    "FLAT_WINDOW_MAX_COLUMNS", "MAX_WINDOW_TAPS", "PACKED_MIN_ROWS", "PACK_MAX_BYTES", "PARALLEL_MIN_ITERATIONS",
-    "PARALLEL_MIN_MACS", "POINTWISE_COLUMNS_MIN_WIDTH", "ROWS_MIN_CHANNELS", "ROWS_MIN_FILTERS", "ROW_IM2COL_MAX_K",
-    "SHIFTED_MIN_COLUMNS", "TRANSPOSE_BLOCK", "WINOGRAD_MAX_CF", "CACHE_LINE_BYTES", "SPREAD_MIN_ROWS", "ConvFacts", "ConvPath", "KernelOptions",
-    "MatmulFacts", "MatmulPath", "VectorTap", "WindowFacts", "WindowPath", "k_block", "select_conv_path",
+    "CACHE_LINE_BYTES", "FLAT_WINDOW_MAX_COLUMNS", "K_BLOCK_MAX", "K_BLOCK_MIN", "MAX_WINDOW_TAPS", "PACKED_MIN_ROWS",
+    "PACK_MAX_BYTES", "PARALLEL_MIN_ITERATIONS", "PARALLEL_MIN_MACS", "POINTWISE_COLUMNS_MIN_WIDTH",
+    "ROWS_MIN_CHANNELS", "ROWS_MIN_FILTERS", "ROW_IM2COL_MAX_K", "SHIFTED_MIN_COLUMNS", "SPREAD_MIN_ROWS",
+    "TRANSPOSE_BLOCK", "WINOGRAD_MAX_CF", "ConvFacts", "ConvPath", "KernelOptions", "MatmulFacts", "MatmulPath",
+    "VectorTap", "WindowFacts", "WindowPath", "k_block", "row_im2col_splits_by_phase", "select_conv_path",
     "select_matmul_path", "select_window_path", "tiles_store_transposed", "vector_reads_fit", "vector_starts",
     "vector_taps", "vector_width",
 ]
@@ -74,6 +75,15 @@ ROW_IM2COL_MAX_K = 1024
 #: 192 -> 32 0.106 -> 0.138 (AVX2), at 14 x 14 96 -> 576 0.118 -> 0.344 (short rows split into
 #: narrow column tiles).
 POINTWISE_COLUMNS_MIN_WIDTH = 48
+
+
+
+def row_im2col_splits_by_phase(kw: int, wo: int, wp: int, stride: int, dilation: int) -> bool:
+    """Whether im2col one output row at a time gathers a strided row from the input split once by
+    column phase (``[1, C, Hp, s, Wp / s]``, phase p holding columns p, p + s, ...): every tap of
+    every position must lie in a phase's columns (no dilation along the rows)."""
+    return stride > 1 and dilation == 1 and (wo - 1) + (kw - 1) // stride < wp // stride
+
 
 # --------------------------------------------------------------------------
 # Matmuls
