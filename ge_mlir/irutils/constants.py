@@ -28,7 +28,8 @@ from .types import NUMPY_DTYPES
 
 __all__ = [
     "MAX_READ_BYTES", "MAX_RESOURCE_ELEMENTS", "RESOURCE_THRESHOLD", "constant_array", "constant_op",
-    "make_constant", "read_resource", "read_resource_bytes", "tensor_type",
+    "constant_readable", "make_constant", "read_resource", "read_resource_array", "read_resource_bytes",
+    "resource_array_readable", "tensor_type",
 ]
 
 #: Largest dense_resource blob read through ctypes.
@@ -66,32 +67,45 @@ def _get_data() -> Any:
     return _GET_DATA or None
 
 
-def read_resource(attr: ir.Attribute, ttype: ir.RankedTensorType) -> np.ndarray | None:
-    """An f32/f64 ``dense_resource`` blob as numpy, or None (other type, too large, missing or short blob)."""
+def _blob(attr: ir.Attribute) -> _Bytes | None:
+    """The bytes of a ``dense_resource`` attribute where they are (no copy), or None when the
+    library does not export the accessor."""
+    get = _get_data()
+    if get is None:
+        return None
+    storage = ctypes.c_void_p(_capsule_ptr(attr._CAPIPtr, b"mlir.ir.Attribute._CAPIPtr"))
+    return get(ctypes.byref(storage))
+
+
+def _readable_resource(attr: ir.Attribute, ttype: ir.RankedTensorType) -> _Bytes | None:
+    """The blob :func:`read_resource` reads, or None when it would give None."""
     elem = str(ttype.element_type)
     if elem not in ("f32", "f64") or not ttype.has_static_shape:
         return None
     n = int(np.prod(ttype.shape)) if ttype.shape else 1
-    get = _get_data()
-    if n > MAX_RESOURCE_ELEMENTS or get is None:
+    if n > MAX_RESOURCE_ELEMENTS:
         return None
-    dtype = np.dtype(_NUMPY_OF[elem])
-    storage = ctypes.c_void_p(_capsule_ptr(attr._CAPIPtr, b"mlir.ir.Attribute._CAPIPtr"))
-    blob = get(ctypes.byref(storage))
-    if not blob.data or blob.size < n * dtype.itemsize:
+    blob = _blob(attr)
+    if blob is None or not blob.data or blob.size < n * np.dtype(_NUMPY_OF[elem]).itemsize:
         return None
+    return blob
+
+
+def read_resource(attr: ir.Attribute, ttype: ir.RankedTensorType) -> np.ndarray | None:
+    """An f32/f64 ``dense_resource`` blob as numpy, or None (other type, too large, missing or short blob)."""
+    blob = _readable_resource(attr, ttype)
+    if blob is None:
+        return None
+    n = int(np.prod(ttype.shape)) if ttype.shape else 1
+    dtype = np.dtype(_NUMPY_OF[str(ttype.element_type)])
     return np.frombuffer(ctypes.string_at(blob.data, n * dtype.itemsize), dtype, count=n).reshape(ttype.shape)
 
 
 def read_resource_bytes(attr: ir.Attribute) -> bytes | None:
     """The raw bytes of a ``dense_resource`` blob (any element type), or None (missing,
     elided, or the library does not export the accessor). No size limit: callers check."""
-    get = _get_data()
-    if get is None:
-        return None
-    storage = ctypes.c_void_p(_capsule_ptr(attr._CAPIPtr, b"mlir.ir.Attribute._CAPIPtr"))
-    blob = get(ctypes.byref(storage))
-    if not blob.data:
+    blob = _blob(attr)
+    if blob is None or not blob.data:
         return None
     return ctypes.string_at(blob.data, blob.size)
 
@@ -101,20 +115,28 @@ def read_resource_array(attr: ir.Attribute) -> np.ndarray | None:
     (an embedding table of millions of elements, integer ids), or None (not a resource, an element
     type numpy cannot hold, a missing or short blob). The blob is read only when ``attr`` is a
     resource: the C API reader reinterprets any other attribute's storage (and aborts)."""
+    if not resource_array_readable(attr):
+        return None
+    ttype = ir.RankedTensorType(attr.type)
+    dtype = np.dtype(NUMPY_DTYPES[str(ttype.element_type)])
+    n = int(np.prod(ttype.shape)) if ttype.shape else 1
+    raw = read_resource_bytes(attr)
+    return np.frombuffer(raw[: n * dtype.itemsize], dtype, count=n).copy()
+
+
+def resource_array_readable(attr: ir.Attribute) -> bool:
+    """Whether :func:`read_resource_array` gives ``attr``'s data, without reading it."""
     try:
         ir.DenseResourceElementsAttr(attr)
     except (ValueError, TypeError):
-        return None
+        return False
     ttype = ir.RankedTensorType(attr.type)
     elem = str(ttype.element_type)
     if elem not in NUMPY_DTYPES or elem == "i1" or not ttype.has_static_shape:
-        return None
-    dtype = np.dtype(NUMPY_DTYPES[elem])
+        return False
     n = int(np.prod(ttype.shape)) if ttype.shape else 1
-    raw = read_resource_bytes(attr)
-    if raw is None or len(raw) < n * dtype.itemsize:
-        return None
-    return np.frombuffer(raw[: n * dtype.itemsize], dtype, count=n).copy()
+    blob = _blob(attr)
+    return blob is not None and bool(blob.data) and blob.size >= n * np.dtype(NUMPY_DTYPES[elem]).itemsize
 
 
 def constant_op(value: ir.Value, ops: tuple[str, ...] = ("ge.constant",)) -> ir.Operation | None:
@@ -127,9 +149,9 @@ def constant_op(value: ir.Value, ops: tuple[str, ...] = ("ge.constant",)) -> ir.
 MAX_READ_BYTES = _MAX_READ_BYTES
 
 
-def constant_array(value: ir.Value, ops: tuple[str, ...] = ("ge.constant",)) -> np.ndarray | None:
-    """The value of a ``ge.constant`` result (or of any of ``ops``, e.g. ``arith.constant`` during
-    lowering) as numpy, or None (not constant / not readable)."""
+def _readable_constant(value: ir.Value, ops: tuple[str, ...]):
+    """(attribute, type, its blob or None for dense elements) of a constant that
+    :func:`constant_array` reads, else None."""
     op = constant_op(value, ops)
     if op is None:
         return None
@@ -143,16 +165,34 @@ def constant_array(value: ir.Value, ops: tuple[str, ...] = ("ge.constant",)) -> 
     if nbytes > MAX_READ_BYTES:  # a splat of petabytes: reading it would end in MemoryError
         return None
     try:
-        dense = ir.DenseElementsAttr(attr)
+        ir.DenseElementsAttr(attr)
+        return attr, ttype, None
     except (ValueError, TypeError):
-        dense = None
-    if dense is not None:
-        return np.array(dense).reshape(ttype.shape)
+        pass
     try:
         ir.DenseResourceElementsAttr(attr)
     except (ValueError, TypeError):
         return None
+    blob = _readable_resource(attr, ttype)
+    return None if blob is None else (attr, ttype, blob)
+
+
+def constant_array(value: ir.Value, ops: tuple[str, ...] = ("ge.constant",)) -> np.ndarray | None:
+    """The value of a ``ge.constant`` result (or of any of ``ops``, e.g. ``arith.constant`` during
+    lowering) as numpy, or None (not constant / not readable)."""
+    found = _readable_constant(value, ops)
+    if found is None:
+        return None
+    attr, ttype, blob = found
+    if blob is None:
+        return np.array(ir.DenseElementsAttr(attr)).reshape(ttype.shape)
     return read_resource(attr, ttype)
+
+
+def constant_readable(value: ir.Value, ops: tuple[str, ...] = ("ge.constant",)) -> bool:
+    """Whether :func:`constant_array` gives ``value``'s array, without reading it (a pass that
+    decides on a constant before it rewrites reads it once)."""
+    return _readable_constant(value, ops) is not None
 
 
 def elements_attr(array: np.ndarray, elem: ir.Type, name: str) -> ir.Attribute:

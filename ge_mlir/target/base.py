@@ -70,6 +70,14 @@ class Target:
         rewrite in place), calling ``done`` after each."""
         raise NotImplementedError
 
+    def memory_model(self, options: Mapping[str, Any]) -> Any:
+        """What the target's lowering of each ge op holds in memory besides the ge tensors, for the
+        memory estimate before lowering (:func:`ge_mlir.memory.estimate.estimate_function`): a
+        :class:`ge_mlir.memory.op_model.MemoryModel` under the compile ``options`` the estimate is
+        made with (``winograd``, ``fuse_elementwise``), or None for the target-neutral model (every
+        op reads its operands and writes its results, nothing more)."""
+        return None
+
     def runnable(self, compile_to: str) -> bool:
         """Whether a compile stopped after ``compile_to`` can be called."""
         return compile_to == self.stages[-1]

@@ -14,7 +14,24 @@ from mlir import ir
 
 from ...errors import PassFailure
 from ...passes.registry import Pass, register_pass
-from .codegen import hoist_vector_transfers
+
+_HOIST_SCRIPT = """
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %f = transform.structured.match ops{["func.func"]} in %root : (!transform.any_op) -> !transform.any_op
+    %h = transform.structured.hoist_redundant_vector_transfers %f : (!transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+}"""
+
+
+def hoist_vector_transfers(module: ir.Module | ir.Operation) -> None:
+    """After bufferization: the matmul accumulator tile's read/write leave the K loop (see the module doc)."""
+    from mlir.dialects.transform import interpreter
+
+    with module.context, ir.Location.unknown():
+        script = ir.Module.parse(_HOIST_SCRIPT)
+        interpreter.apply_named_sequence(module.operation, script.body.operations[0], script)
 
 
 @register_pass

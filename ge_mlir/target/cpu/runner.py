@@ -98,7 +98,8 @@ def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, 
         if codegen:
             # The strategy's im2col matrices are checked before bufferization, which aborts on overflowing sizes.
             wino = "" if winograd else " winograd=false"
-            passes += [f"ge-apply-codegen-strategy{{cpu={cpu} threads={threads}{wino}}}",
+            passes += [f"ge-select-codegen-strategy{{cpu={cpu}{wino}}}",
+                       f"ge-apply-codegen-strategy{{cpu={cpu} threads={threads}{wino}}}",
                        'ge-check-tensor-sizes{after="the CPU codegen strategy"}']
         passes += ["ge-copy-duplicate-results", ONE_SHOT_RETURNING_PIPELINE if dynamic_results else ONE_SHOT_PIPELINE]
         if not dynamic_results:

@@ -71,6 +71,13 @@ class CpuTarget(Target):
                             executable=exe if compile_to == "llvm" else None,
                             profiler=exe.profiler if compile_to == "llvm" else None)
 
+    def memory_model(self, options: Mapping[str, Any]) -> Any:
+        """The CPU lowering's memory model (:mod:`.memory_model`: the codegen's own path selection)."""
+        from .memory_model import cpu_memory_model
+
+        return cpu_memory_model(winograd=options.get("winograd", True),
+                                fuse_elementwise=options.get("fuse_elementwise", True))
+
     def save_artefact(self, executable: Any, directory: Path) -> dict[str, Any]:
         """``model.so``: the JIT's object code linked by the C compiler (:mod:`.artefact`)."""
         from .artefact import save_native
@@ -92,11 +99,12 @@ class CpuTarget(Target):
 
 def cpu_scratch_bytes(op: ir.Operation) -> int:
     """Bytes the CPU lowering of ``op`` holds besides its operands and results, at most at once:
-    the scratch model ``ge-rematerialize`` is given here. From the estimator's lowering model
-    (:func:`ge_mlir.memory.estimate.lowering_model`): padded input copies, im2col matrices, row
+    the scratch model ``ge-rematerialize`` is given here. From the CPU memory model
+    (:func:`.memory_model.lowering_model`): padded input copies, im2col matrices, row
     copies and accumulators of convolutions and matmuls, statistics of normalizations, summed per
     step of the op's lowering, the largest step."""
-    from ...memory.estimate import STEPS, lowering_model
+    from ...memory.op_model import STEPS
+    from .memory_model import lowering_model
 
     model = lowering_model(op)
     steps = [0] * len(STEPS)

@@ -157,21 +157,6 @@ def test_pool_writes_into_the_padded_buffer_of_the_conv():
     assert (e.peak_op, e.peak_step) == ("ge.conv2d", "compute")
 
 
-def test_estimate_mirrors_the_codegen_thresholds():
-    """The estimate restates the codegen's path choices (the planner sits below the targets and
-    does not import them); a threshold changed on one side only would make it model another
-    lowering than the one compiled."""
-    from ge_mlir.memory import estimate
-    from ge_mlir.target.cpu import codegen
-
-    pairs = {"SHIFTED_MIN_COLUMNS": "_SHIFTED_MIN_COLUMNS", "ROWS_MIN_FILTERS": "_ROWS_MIN_FILTERS",
-             "ROWS_MIN_CHANNELS": "_ROWS_MIN_CHANNELS", "ROW_IM2COL_MAX_K": "_ROW_IM2COL_MAX_K",
-             "POINTWISE_COLUMNS_MIN_WIDTH": "_POINTWISE_COLUMNS_MIN_WIDTH", "VECTOR_WINDOW_MAX_TAPS": "_MAX_TAPS",
-             "WINOGRAD_MAX_CF": "_WINOGRAD_MAX_CF", "TRANSPOSE_BLOCK": "_TRANSPOSE_BLOCK"}
-    for mine, theirs in pairs.items():
-        assert getattr(estimate, mine) == getattr(codegen, theirs), (mine, theirs)
-
-
 def test_vector_window_ops_need_no_accumulator():
     e = _estimate(DEPTHWISE)
     assert {b.kind for b in e.top_workspace} == {"padded input"}

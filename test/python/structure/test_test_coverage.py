@@ -46,9 +46,23 @@ def test_every_op_has_an_invalid_case():
     assert len(_mnemonics()) == 100
 
 
+#: Passes whose lit tests are split by what they rewrite into one folder (one file per strategy,
+#: named after the strategy): those files stand for test/**/<pass-name>*.mlir.
+SPLIT_PASS_TESTS = {
+    "ge-select-codegen-strategy": "Target/CPU/codegen",
+    "ge-apply-codegen-strategy": "Target/CPU/codegen",
+}
+
+
+def _runs(text: str, name: str) -> bool:
+    """Whether a RUN line of ``text`` runs pass ``name``."""
+    return any(name in line for line in text.splitlines() if line.lstrip().startswith("// RUN:"))
+
+
 def test_every_pass_has_a_lit_test():
     """One pass, one lit test: test/**/<pass-name>*.mlir runs it and asserts
-    (FileCheck lines or --verify-diagnostics expectations)."""
+    (FileCheck lines or --verify-diagnostics expectations); a pass of SPLIT_PASS_TESTS has its
+    tests in that folder instead, every file of which runs it."""
     from ge_mlir.passes import list_passes
 
     tests = list((ROOT / "test").rglob("*.mlir"))
@@ -57,7 +71,20 @@ def test_every_pass_has_a_lit_test():
         if cls.name.startswith("ge-test-"):
             continue
         files = [p for p in tests if p.name.startswith(cls.name)]
+        if cls.name in SPLIT_PASS_TESTS:
+            folder = ROOT / "test" / SPLIT_PASS_TESTS[cls.name]
+            files = [p for p in folder.glob("*.mlir") if _runs(p.read_text(), cls.name)]
         texts = [p.read_text() for p in files]
         if not any(cls.name in t and ("CHECK" in t or "expected-" in t) for t in texts):
             missing.append(cls.name)
     assert not missing, f"passes without a lit test named after them: {missing}"
+
+
+def test_split_pass_tests_run_their_pass():
+    """Every file of a split pass test folder runs one of the passes it stands for."""
+    for folder in set(SPLIT_PASS_TESTS.values()):
+        names = [n for n, f in SPLIT_PASS_TESTS.items() if f == folder]
+        files = sorted((ROOT / "test" / folder).glob("*.mlir"))
+        assert files, folder
+        for p in files:
+            assert any(_runs(p.read_text(), n) for n in names), p

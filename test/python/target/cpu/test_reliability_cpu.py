@@ -295,7 +295,7 @@ def test_constant_out_of_range_index_fails_at_compile_time():
 
 
 @pytest.mark.parametrize("op_type,x_shape,w_shape", [
-    ("Gemm", (0, 4), (4, 5)),          # empty batch: was IndexError in codegen._chunks
+    ("Gemm", (0, 4), (4, 5)),          # empty batch: was IndexError in codegen.common.tile_splits
     ("MatMul", (0, 4), (4, 5)),
     ("MatMul", (2, 0, 4), (4, 5)),     # empty rows of a batched matmul
     ("MatMul", (3, 0), (0, 5)),        # K = 0: zeros (tiling it aborted the process)

@@ -298,7 +298,7 @@ def test_transposed_tile_stores(xs, f, attrs, epilogue, level, monkeypatch):
 
 
 #: Stems (few input channels, a constant filter, a multiple of 8 filters): direct register tiles
-#: of positions by filters (codegen.conv_to_direct_rows). Rows of 20, 32, 4 and 11 positions give
+#: of positions by filters (codegen.conv_rows.conv_to_direct_rows). Rows of 20, 32, 4 and 11 positions give
 #: tile remainders at 8 (AVX-512) and 6 (AVX2, SSE) rows; 40 filters a 32 + 8 split at AVX-512
 #: (16 + 16 + 8 at AVX2); 16 and 32 filters one panel (two threads split the rows).
 DIRECT_ROWS = [
