@@ -16,17 +16,8 @@ PACKAGE = Path(__file__).resolve().parents[3] / "ge_mlir"
 MAX_MODULE_LINES = 1000  # a module must have fewer lines
 MAX_FUNCTION_LINES = 150  # a function or method must have fewer lines
 
-_SPLIT_ELSEWHERE = "being split on another branch (issue 39)"
-
 #: "path" (relative to ge_mlir/) for a module, "path::qualified.name" for a function -> why it may exceed.
-EXCEPTIONS: dict[str, str] = {
-    "target/cpu/codegen.py": _SPLIT_ELSEWHERE,
-    "target/cpu/codegen.py::conv_to_winograd": _SPLIT_ELSEWHERE,
-    "target/cpu/codegen.py::conv_to_row_im2col": _SPLIT_ELSEWHERE,
-    "target/cpu/codegen.py::window_to_vectors": _SPLIT_ELSEWHERE,
-    "memory/estimate.py": _SPLIT_ELSEWHERE,
-    "memory/estimate.py::estimate_function": _SPLIT_ELSEWHERE,
-}
+EXCEPTIONS: dict[str, str] = {}
 
 
 def _generated(text: str) -> bool:
