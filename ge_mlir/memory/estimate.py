@@ -1,8 +1,8 @@
 """Memory estimation on the ge graph, before lowering.
 
 :func:`estimate_module` reads an optimized ge module (the ``optimized`` stage of
-``ge_mlir.compile``) and predicts what the CPU target's memory plan
-(``ge-plan-memory``, ``CompiledModel.memory_plan``) will need, without lowering:
+``ge_mlir.compile``) and predicts what a target's memory plan (``ge-plan-memory``,
+``CompiledModel.memory_plan``; the CPU's by default) will need, without lowering:
 
 * **weights**: the bytes of every constant (ONNX initializers become ``ge.constant``);
 * **activation peak**: the arena the planner (:func:`ge_mlir.memory.planner.plan`, the
@@ -12,10 +12,12 @@
   source; returned tensors become the caller's out-parameters and cost nothing, also through
   one reshape-like view, unless the lowering returns a view of an internal buffer or the tensor
   is returned only through several views: then it is copied out);
-* **workspace**: what the scratch buffers the CPU lowering materialises besides the ge
+* **workspace**: what the scratch buffers the target's lowering materialises besides the ge
   tensors add to that arena (they are planned together with the tensors; the
-  workspace is the joint arena minus the activation peak). Per op kind, see
-  :func:`lowering_model`: padded inputs of convolutions and pools, the im2col patch
+  workspace is the joint arena minus the activation peak). The target says what they are
+  (:meth:`ge_mlir.target.base.Target.memory_model`, a :class:`~.op_model.MemoryModel`); the
+  CPU's, per op kind (:func:`ge_mlir.target.cpu.memory_model.lowering_model`): padded inputs of
+  convolutions and pools, the im2col patch
   matrix of strided or small-image convolutions, the padded-row copy of stride-1
   convolutions computed as shifted matmuls, matmul/convolution accumulators that a
   bias/activation/residual epilogue reads, transposed inputs (``gemm`` ``trans_a``,
@@ -24,7 +26,7 @@
 * the **program point of the peak** (a ge op and the step of its lowering), and the
   largest tensors with the ONNX nodes that produce them.
 
-The lowering of one ge op is modelled as four steps (:data:`STEPS`): ``prep``
+The lowering of one ge op is modelled as four steps (:data:`~.op_model.STEPS`): ``prep``
 (copies of inputs: padding, transposes), ``gather`` (im2col / row copies, the
 accumulator of an im2col convolution), ``compute`` (the contraction or reduction) and
 ``epilogue`` (the elementwise step writing the result). Program points are
@@ -32,7 +34,8 @@ accumulator of an im2col convolution), ``compute`` (the contraction or reduction
 once (an input copied into a padded buffer and the result written after it) do not
 overlap in the estimate either.
 
-Two effects of bufferization are modelled: a tensor that a convolution or pool pads
+Two effects of bufferization are modelled, on what the target's model says (its padded
+operands and in-place candidates): a tensor that a convolution or pool pads
 is written by its producer straight into the padded buffer (empty-tensor
 elimination: its size becomes the padded size, and the consumer copies nothing) when
 the producer's result is a fresh buffer and the tensor is the first one padded; and,

@@ -45,7 +45,20 @@ bufferization).
 
 from __future__ import annotations
 
-from .driver import apply_strategy, kernel_options
-from .selection import STRATEGY_ATTR, select_strategy
+from typing import Any
 
 __all__ = ["STRATEGY_ATTR", "apply_strategy", "kernel_options", "select_strategy"]
+
+
+def __getattr__(name: str) -> Any:
+    # Loaded on first use: the memory model imports the selection (.strategy) without the recipes
+    # and the MLIR dialects they build with.
+    if name in ("apply_strategy", "kernel_options"):
+        from . import driver
+
+        return getattr(driver, name)
+    if name in ("STRATEGY_ATTR", "select_strategy"):
+        from . import selection
+
+        return getattr(selection, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
