@@ -35,9 +35,7 @@ config.environment["PATH"] = os.pathsep.join(
 plugin = _pkg_dir("ge_mlir.dialects._ge_ops_gen").parent / "lib" / "libGeMLIR.so"
 config.substitutions.append(("%ge_plugin", str(plugin)))
 config.substitutions.append(("%python", sys.executable))
-# PYTHONPATH and scikit-build-core's SKBUILD_EDITABLE_SKIP pass through, so that lit tests the
-# ge_mlir the caller's Python imports (another checkout of the sources, say), as pytest does.
-for var in ("HOME", "TMPDIR", "PYTHONPATH", "SKBUILD_EDITABLE_SKIP"):
+for var in ("HOME", "TMPDIR"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 # Every RUN line compiles for real and writes nothing under ~/.cache (the compile cache's own
