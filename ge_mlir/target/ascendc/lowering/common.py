@@ -18,30 +18,17 @@ import numpy as np
 from mlir import ir
 
 from ....errors import Unsupported
+from ...lowering_registry import LoweringRegistry
 from ....irutils.constants import constant_array, constant_op, read_resource_array
 from ....irutils.types import NUMPY_DTYPES
 from ..kernel_builder import KernelBuilder, elem_bytes
 
 LoweringFn = Callable[["Lowering", ir.Operation], None]
 
-_REGISTRY: dict[str, LoweringFn] = {}
-
-
-def lowering(*names: str) -> Callable[[LoweringFn], LoweringFn]:
-    """Registers ``fn`` as the lowering of the ge ops ``names`` (without ``ge.``)."""
-
-    def register(fn: LoweringFn) -> LoweringFn:
-        for name in names:
-            if name in _REGISTRY:
-                raise ValueError(f"ge.{name} already has a lowering ({_REGISTRY[name].__name__})")
-            _REGISTRY[name] = fn
-        return fn
-
-    return register
-
-
-def registered_lowerings() -> dict[str, LoweringFn]:
-    return dict(_REGISTRY)
+_REGISTRY: LoweringRegistry[LoweringFn] = LoweringRegistry()
+#: ``@lowering("relu", ...)``: registers the decorated function for those ge ops (without ``ge.``).
+lowering = _REGISTRY.lowering
+registered_lowerings = _REGISTRY.registered
 
 
 #: Element types the vector and cube kernels compute in.

@@ -20,27 +20,14 @@ from mlir import ir
 from mlir.dialects import arith, linalg, tensor
 
 from ....errors import Unsupported
+from ...lowering_registry import LoweringRegistry
 
 LoweringFn = Callable[[ir.OpView], "ir.Value | Sequence[ir.Value] | None"]
 
-_REGISTRY: dict[str, LoweringFn] = {}
-
-
-def lowering(*names: str) -> Callable[[LoweringFn], LoweringFn]:
-    """Registers ``fn`` as the lowering of the ge ops ``names`` (without ``ge.``)."""
-
-    def register(fn: LoweringFn) -> LoweringFn:
-        for name in names:
-            if name in _REGISTRY:
-                raise ValueError(f"ge.{name} already has a lowering ({_REGISTRY[name].__name__})")
-            _REGISTRY[name] = fn
-        return fn
-
-    return register
-
-
-def registered_lowerings() -> dict[str, LoweringFn]:
-    return dict(_REGISTRY)
+_REGISTRY: LoweringRegistry[LoweringFn] = LoweringRegistry()
+#: ``@lowering("relu", ...)``: registers the decorated function for those ge ops (without ``ge.``).
+lowering = _REGISTRY.lowering
+registered_lowerings = _REGISTRY.registered
 
 
 # --------------------------------------------------------------------------
