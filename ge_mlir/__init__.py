@@ -52,14 +52,14 @@ from .errors import (
 )
 from ._dialect import library_path, load_dialect, register_dialect, native_version
 from .api import parse_module, run_pipeline, verify, Context
-from .config import CompileOptions
 
 if TYPE_CHECKING:
+    from .config import CompileOptions
     from .runtime.model import CompiledModel
 
 # The compiler driver (front ends, optimizer, targets) loads on first use, so
 # that tools which only parse IR and run passes (ge-opt) do not pay for it.
-_LAZY = {"STAGES": "runtime.stages", "CompiledModel": "runtime.model", "IOSpec": "runtime.model",
+_LAZY = {"CompileOptions": "config", "STAGES": "runtime.stages", "CompiledModel": "runtime.model", "IOSpec": "runtime.model",
          "GraphEngine": "compiler", "StagedGraph": "compiler",
          "ConfigError": "config", "estimate_memory": "compiler", "MemoryEstimate": "memory.estimate",
          "export_graph": "graph.export", "load": "runtime.model",

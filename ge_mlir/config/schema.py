@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GeMlirError
+from ..planner_strategies import AGGRESSIVE, PLANNER_STRATEGIES
 
 __all__ = [
     "DATA_FORMATS", "DEFAULT_PRECISION_MODE", "FUSION_SWITCH_ALL", "MEMORY_REUSE_STRATEGIES", "MEMORY_SECTION",
@@ -34,12 +35,9 @@ DATA_FORMATS: tuple[str, ...] = ("ND", "NCHW", "NHWC", "NC1HWC0", "FRACTAL_NZ", 
 
 #: The memory planner's placement strategies, in its tie-break order (on equal arenas the first
 #: wins, so greedy-by-size, the CPU target's original planner, keeps its IR unless another is
-#: smaller). The names live here, below the planner (``ge_mlir.memory.planner.STRATEGIES`` is this
-#: tuple), because the options and the config keys that name a strategy are checked before any
-#: planner is loaded; the planner maps each name to its implementation.
-PLANNER_STRATEGIES: tuple[str, ...] = ("greedy-by-size", "greedy-by-breadth", "best-fit", "exact")
-#: Every planner strategy, keeping the smallest arena.
-AGGRESSIVE = "aggressive"
+#: smaller). The names live in ``ge_mlir.planner_strategies`` (layer 0), below both the
+#: configuration, which checks them before any planner is loaded, and the planner
+#: (``ge_mlir.memory.planner.STRATEGIES`` is the same tuple), which maps each to its implementation.
 #: ``memory_reuse_strategy`` values (compile option and ``ge.exec.memory.memory_reuse_strategy``).
 MEMORY_REUSE_STRATEGIES: tuple[str, ...] = (AGGRESSIVE, *PLANNER_STRATEGIES)
 

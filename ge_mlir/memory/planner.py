@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..config.schema import AGGRESSIVE, PLANNER_STRATEGIES
+from ..planner_strategies import AGGRESSIVE, PLANNER_STRATEGIES
 from .buffers import Buffer, Plan
 from .strategies import HEURISTICS, arena_of, interval_bound, round_up, solve_exact
 

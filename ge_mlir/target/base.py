@@ -14,14 +14,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 from mlir import ir
 
 from ..errors import ArtefactError
 from ..irutils.types import TensorSpec
-from ..config.options import ResolvedOptions
+
+if TYPE_CHECKING:  # annotations only: loading a saved model needs no configuration
+    from ..config.options import ResolvedOptions
 
 __all__ = ["Target", "TargetResult"]
 

@@ -7,15 +7,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mlir import ir
 
 from ...errors import CompileError
-from ...config.options import ResolvedOptions
 from ...memory.budget import check_budget
 from ...memory.ge_plan_memory import read_memory_plan
 from ..base import StageCallback, Target, TargetResult
+
+if TYPE_CHECKING:  # annotations only: loading a saved model needs no configuration
+    from ...config.options import ResolvedOptions
 
 #: Where an ``ascendc`` compile can run: the CPU shim (g++), nowhere (only
 #: the project), or an NPU through the CANN toolkit.

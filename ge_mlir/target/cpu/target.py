@@ -12,18 +12,20 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mlir import ir
 
 from ...errors import CompileError
 from ...irutils.functions import pick_function
 from ...irutils.types import TensorSpec
-from ...config.options import ResolvedOptions
 from ...memory.budget import budget_bytes, check_budget
 from ...memory.ge_plan_memory import read_memory_plan
 from ..base import StageCallback, Target, TargetResult
 from .stages import CPU_STAGES
+
+if TYPE_CHECKING:  # annotations only: loading a saved model needs no configuration
+    from ...config.options import ResolvedOptions
 
 #: How many ge-level targets :func:`fit_budget` tries before giving up.
 RECOMPUTE_ATTEMPTS = 6

@@ -35,7 +35,7 @@ PACKAGE = ROOT / "ge_mlir"
 #: Bottom to top. A module may import from its own layer or any layer below.
 #: docs/architecture.md's layer table names the same components per layer (checked below).
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("_version", "errors", "_log", "_format", "scheduler", "parallel_strategy"),
+    ("_version", "errors", "_log", "_format", "scheduler", "parallel_strategy", "planner_strategies"),
     ("_dialect", "ir", "irutils"),
     ("dialects",),
     ("passes", "api", "config"),
