@@ -33,6 +33,10 @@ __all__ = ["FxImportError", "UnsupportedFxOpsError", "import_fx"]
 RESOURCE_THRESHOLD = 64
 
 
+class _Downstream(Exception):
+    """A node's input could not be converted: only the root cause is reported."""
+
+
 class FxImportError(ImportError_):
     """An FX graph could not be imported."""
 
@@ -74,7 +78,7 @@ class FxImporter:
     def value_of(self, node: Any) -> ir.Value:
         v = self.values.get(node)
         if v is None:
-            raise Refusal(f"its input '{node.name}' could not be converted")
+            raise _Downstream()
         if isinstance(v, (tuple, list)):
             raise Refusal(f"its input '{node.name}' is a tuple; use getitem")
         return v
@@ -194,7 +198,7 @@ class FxImporter:
                     src, idx = node.args
                     parent = self.values.get(src)
                     if parent is None:
-                        raise Refusal(f"its input '{src.name}' could not be converted")
+                        raise _Downstream()
                     self.values[node] = parent[idx]
                     return
                 fn = lookup(node.target)
@@ -205,6 +209,8 @@ class FxImporter:
                 self.values[node] = self._checked(node, out)
         except Refusal as e:
             self.problems.append((name, node.name, str(e)))
+        except _Downstream:
+            pass
 
     def _checked(self, node: Any, out: Any) -> Any:
         """The converter's result, checked against the node's example value."""
@@ -249,8 +255,11 @@ def import_fx(gm: Any, *, func_name: str = "main", input_names: Sequence[str] | 
         UnsupportedFxOpsError: lists every node that cannot be converted (op, node, reason).
         FxImportError: non-tensor or symbolic inputs.
     """
+    from torch._subclasses.fake_tensor import unset_fake_temporarily
+
     ctx = context or ir.Context.current
-    with ctx:
+    # Compilers run inside the tracer's fake mode; the constants built here must be real tensors.
+    with ctx, unset_fake_temporarily():
         imp = FxImporter(gm, func_name=func_name, input_names=input_names, output_names=output_names)
         with ir.Location.unknown():
             module = imp.import_graph()
