@@ -25,11 +25,11 @@ def _symbolic(example_inputs: Sequence[Any]) -> bool:
 
 class GraphRunner:
     """Runs a compiled ge graph on torch tensors: inputs shared with numpy (no copy), outputs
-    wrapped as tensors (no copy), AOTAutograd's None outputs put back in place."""
+    wrapped as tensors (no copy), the graph's non-tensor outputs (None, sizes) put back in place."""
 
-    def __init__(self, compiled: Any, none_outputs: Sequence[int], n_outputs: int) -> None:
+    def __init__(self, compiled: Any, fixed_outputs: dict[int, Any], n_outputs: int) -> None:
         self.compiled = compiled
-        self.none_outputs = set(none_outputs)
+        self.fixed_outputs = fixed_outputs
         self.n_outputs = n_outputs
 
     def __call__(self, args: list[Any]) -> list[Any]:
@@ -38,7 +38,8 @@ class GraphRunner:
         arrays = [a.detach().numpy() if isinstance(a, torch.Tensor) else a for a in args]
         args.clear()  # boxed calling convention: the caller's list is ours to free early
         outs = iter(self.compiled(*arrays))
-        return [None if i in self.none_outputs else torch.from_numpy(next(outs)) for i in range(self.n_outputs)]
+        fixed = self.fixed_outputs
+        return [fixed[i] if i in fixed else torch.from_numpy(next(outs)) for i in range(self.n_outputs)]
 
 
 def _output_count(gm: Any) -> int:
@@ -91,7 +92,7 @@ class _Specializing:
         self.gm, self.opts, self.kind = gm, opts, kind
         self.compiled: dict[tuple[Any, ...], Callable[[list[Any]], list[Any]]] = {}
 
-    def __call__(self, args: list[Any]) -> list[Any]:
+    def __call__(self, *args: Any) -> list[Any]:
         import torch
 
         key = tuple((tuple(a.shape), a.dtype) if isinstance(a, torch.Tensor) else ("int", int(a)) for a in args)
@@ -103,14 +104,21 @@ class _Specializing:
     def _specialize(self, args: list[Any]) -> Callable[[list[Any]], list[Any]]:
         from torch.fx.experimental.proxy_tensor import make_fx
 
-        static = make_fx(self.gm)(*args)
         tensor_positions = [i for i, a in enumerate(args) if hasattr(a, "shape")]
+
+        def with_sizes(*tensors: Any) -> Any:
+            # the call's sizes (the graph's SymInt inputs) become constants of the trace
+            full = list(args)
+            for i, t in zip(tensor_positions, tensors):
+                full[i] = t
+            return self.gm(*full)
+
+        static = make_fx(with_sizes)(*[args[i] for i in tensor_positions])
         runner = _compile_static(static, self.opts, self.kind)
         if runner is None:
             return lambda a: self.gm(*a)
 
         def run(a: list[Any]) -> list[Any]:
-            # make_fx keeps int arguments as placeholders: ge graphs take the tensors only
             return runner([a[i] for i in tensor_positions])
 
         return run

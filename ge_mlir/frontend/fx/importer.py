@@ -70,9 +70,10 @@ class FxImporter:
         self.values: dict[Any, Any] = {}
         self.problems: list[tuple[str, str, str]] = []
         self._resource_names: set[str] = set()
-        #: Positions of the FX outputs that are None (AOTAutograd's backward returns None for
-        #: inputs that need no gradient): they are not function results.
-        self.none_outputs: list[int] = []
+        #: FX outputs that are not tensors, by position: None (AOTAutograd's backward returns None
+        #: for inputs that need no gradient) or a Python number (a size a specialized forward graph
+        #: saves for the backward). They are not function results; callers put them back.
+        self.fixed_outputs: dict[int, Any] = {}
 
     # --- values -----------------------------------------------------------
     def value_of(self, node: Any) -> ir.Value:
@@ -175,8 +176,8 @@ class FxImporter:
         results = []
         with ir.Location.name("graph outputs"):
             for i, x in enumerate(flat):
-                if x is None:
-                    self.none_outputs.append(i)
+                if x is None or isinstance(x, (int, float, bool)):
+                    self.fixed_outputs[i] = x
                     continue
                 if not hasattr(x, "op"):
                     raise FxImportError(f"graph output #{i} is a {type(x).__name__}, not a tensor")
@@ -246,10 +247,11 @@ def _fetch_attr(gm: Any, target: str) -> Any:
 
 def import_fx(gm: Any, *, func_name: str = "main", input_names: Sequence[str] | None = None,
               output_names: Sequence[str] | None = None, context: ir.Context | None = None,
-              verify: bool = True) -> tuple[ir.Module, list[int]]:
+              verify: bool = True) -> tuple[ir.Module, dict[int, Any]]:
     """Imports an FX GraphModule of core ATen ops (with ``meta["val"]`` on its nodes) into a ge module.
 
-    Returns the module and the positions of the graph's None outputs (not function results).
+    Returns the module and the graph's non-tensor outputs by position (None or numbers; not
+    function results).
 
     Raises:
         UnsupportedFxOpsError: lists every node that cannot be converted (op, node, reason).
@@ -268,4 +270,4 @@ def import_fx(gm: Any, *, func_name: str = "main", input_names: Sequence[str] | 
 
             _verify(module)
     module.operation.attributes["ge.source"] = ir.StringAttr.get("torch.fx", context=ctx)
-    return module, imp.none_outputs
+    return module, imp.fixed_outputs
