@@ -266,3 +266,12 @@ class UnsupportedOpsError(OnnxImportError):
             lines.append(f"  {op_type} node {node!r}: {reason}")
         count = len(unsupported) + len(self.refusals)
         super().__init__(f"model cannot be imported: {count} unsupported op type(s)/node(s)\n" + "\n".join(lines))
+
+
+class TrainingError(GeMlirError):
+    """A training step cannot be traced or compiled as asked (``ge_mlir.training``): an optimizer
+    other than SGD or AdamW, an option of it that is not reproduced (``capturable``,
+    ``differentiable``, ``fused``, ``maximize``, an lr scheduler), a buffer the forward pass mutates
+    other than batch norm's running statistics, a batch that does not split into the asked
+    microbatches, or optimizer state that does not fit the traced step. The message names the
+    option, parameter or buffer."""

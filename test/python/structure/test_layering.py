@@ -42,7 +42,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("frontend", "memory", "target", "graph"),
     ("optimize", "partition", "runtime"),
     ("compiler",),
-    ("fuzz", "tools", "parallel", "onnx_backend", "profiler", "dynamo", "__init__"),
+    ("fuzz", "tools", "parallel", "onnx_backend", "profiler", "dynamo", "training", "__init__"),
 )
 LAYER_OF = {name: i for i, names in enumerate(LAYERS) for name in names}
 
