@@ -149,3 +149,14 @@ def _max_pool_indices(cx: FxContext, x, kernel, stride, pad, dil):
     cols = ge.add(ge.gather(kc, k, axis=0), cx.constant(np.arange(ow).reshape(1, ow) * stride[1] - pad[1],
                                                         torch.int64))
     return ge.add(ge.mul(rows, cx.constant(w, torch.int64)), cols)
+
+
+@converter(aten.avg_pool2d_backward)
+def avg_pool2d_backward(cx: FxContext):
+    """ge's AvgPoolGrad: each output gradient spread evenly over its window."""
+    kernel, stride, pad = _pool_args(cx, 2)
+    ceil, include = bool(cx.arg(5)), bool(cx.arg(6))
+    if cx.arg(7) is not None:
+        cx.refuse("divisor_override")
+    return ge.avg_pool_grad(cx.value(cx.arg(0)), input_size=cx.shape(cx.arg(1)), kernel_shape=kernel,
+                            strides=stride, pads=pad + pad, ceil_mode=ceil, count_include_pad=include)

@@ -102,3 +102,23 @@ def var_mean(cx: FxContext):
 @converter(aten.var.correction)
 def var(cx: FxContext):
     return _var_mean(cx)[0]
+
+
+@converter(aten.linalg_vector_norm)
+def vector_norm(cx: FxContext):
+    """The 2-norm (gradient clipping's global norm) and the 1- and inf-norms."""
+    x = cx.value(cx.arg(0))
+    order = float(cx.arg(1, "ord", 2))
+    rank = x.type.rank
+    dims = _dims(cx, cx.arg(2, "dim"), rank)
+    keep = bool(cx.arg(3, "keepdim", False))
+    x = cx.cast(x, cx.dtype())
+    if rank == 0:
+        return ge.abs(x)
+    if order == 2.0:
+        return ge.sqrt(ge.reduce_sum(ge.mul(x, x), axes=dims, keepdims=keep))
+    if order == 1.0:
+        return ge.reduce_sum(ge.abs(x), axes=dims, keepdims=keep)
+    if order == float("inf"):
+        return ge.reduce_max(ge.abs(x), axes=dims, keepdims=keep)
+    cx.refuse(f"ord={order}")
