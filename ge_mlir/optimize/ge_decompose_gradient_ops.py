@@ -31,7 +31,8 @@ i.e. it computes the same sums of the same products (only the summation order ma
   counts), then scatters every quotient to the window's input positions with a
   ``ge.conv_transpose2d`` of a ``1 x 1 x kH x kW`` ones kernel over ``[N*C, 1, OH, OW]`` (the pooling
   is per channel), sized to ``input_size`` as above. Dividing then summing is what torch's
-  ``avg_pool2d_backward`` computes.
+  ``avg_pool2d_backward`` computes; for 16-bit floats both steps run in f32, as torch's do, and
+  the result is rounded once.
 
 The ops' results are static (``input_size``/``filter_size``); operands with dynamic dimensions are
 refused with an error naming the op rather than rewritten into ops whose shapes the targets
@@ -130,6 +131,12 @@ def _avg_pool_grad(op: ir.Operation) -> ir.Value:
     s, p = attr_ints(op, "strides", [1, 1]), attr_ints(op, "pads", [0, 0, 0, 0])
     include = attr_bool(op, "count_include_pad", False)
     elem = ir.RankedTensorType(dy.type).element_type
+    narrow = ir.FloatType(elem).width < 32
+    if narrow:
+        # As torch's opmath: divide and sum in f32, round once (divisors past 256 are not even
+        # representable in bf16).
+        n_elem, elem = elem, ir.F32Type.get()
+        dy = ge.cast(ir.RankedTensorType.get([n, c, oh, ow], elem), dy)
     dh = window_divisors(oh, size[2], k[0], s[0], p[0], p[2], include)
     dw = window_divisors(ow, size[3], k[1], s[1], p[1], p[3], include)
     divisor = make_constant(np.outer(dh, dw).reshape(1, 1, oh, ow), elem, "avg_pool_grad_divisor", op.location)
@@ -139,7 +146,8 @@ def _avg_pool_grad(op: ir.Operation) -> ir.Value:
     ends, out_pad = zip(*(end_adjustment(size[2 + i], (oh, ow)[i], k[i], s[i], 1, p[i]) for i in range(2)))
     dx = ge.conv_transpose2d(scaled, ones, strides=s, pads=[p[0], p[1], ends[0], ends[1]],
                              output_padding=list(out_pad))
-    return _reshape(dx, [n, c, size[2], size[3]])
+    dx = _reshape(dx, [n, c, size[2], size[3]])
+    return ge.cast(ir.RankedTensorType.get([n, c, size[2], size[3]], n_elem), dx) if narrow else dx
 
 
 _DECOMPOSE = {

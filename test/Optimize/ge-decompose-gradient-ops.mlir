@@ -87,3 +87,20 @@ func.func @avg_pool_grad_pads(%dy: tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32> {
   %0 = ge.avg_pool_grad %dy {input_size = array<i64: 1, 1, 4, 4>, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x4x4xf32>
   return %0 : tensor<1x1x4x4xf32>
 }
+
+
+// 16-bit floats: divided and summed in f32 (as torch's opmath), rounded once.
+// CHECK-LABEL: func.func @avg_pool_grad_f16(
+// CHECK-SAME: %[[ARG0:[^ ,:)]+]]: tensor<1x1x2x2xf16>) -> tensor<1x1x4x4xf16> {
+// CHECK-NEXT: %[[V0:[^ ,:)]+]] = ge.cast %[[ARG0]] : tensor<1x1x2x2xf16> to tensor<1x1x2x2xf32>
+// CHECK-NEXT: %[[CST:[^ ,:)]+]] = ge.constant dense<4.000000e+00> : tensor<1x1x2x2xf32>
+// CHECK-NEXT: %[[CST_0:[^ ,:)]+]] = ge.constant dense<1.000000e+00> : tensor<1x1x2x2xf32>
+// CHECK-NEXT: %[[V1:[^ ,:)]+]] = ge.div %[[V0]], %[[CST]] : (tensor<1x1x2x2xf32>, tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+// CHECK-NEXT: %[[V2:[^ ,:)]+]] = ge.conv_transpose2d %[[V1]], %[[CST_0]] {strides = array<i64: 2, 2>} : (tensor<1x1x2x2xf32>, tensor<1x1x2x2xf32>) -> tensor<1x1x4x4xf32>
+// CHECK-NEXT: %[[V3:[^ ,:)]+]] = ge.cast %[[V2]] : tensor<1x1x4x4xf32> to tensor<1x1x4x4xf16>
+// CHECK-NEXT: return %[[V3]] : tensor<1x1x4x4xf16>
+// CHECK-NEXT: }
+func.func @avg_pool_grad_f16(%dy: tensor<1x1x2x2xf16>) -> tensor<1x1x4x4xf16> {
+  %0 = ge.avg_pool_grad %dy {input_size = array<i64: 1, 1, 4, 4>, kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x1x2x2xf16>) -> tensor<1x1x4x4xf16>
+  return %0 : tensor<1x1x4x4xf16>
+}

@@ -300,3 +300,24 @@ def test_divisors_follow_avg_pool2d():
     assert end_adjustment(9, 5, 3, 2, 1, 1) == (1, 0)
     # Pad 1 at the beginning only: O = 4 leaves row 8 unread.
     assert end_adjustment(9, 4, 3, 2, 1, 1) == (0, 1)
+
+
+@pytest.mark.parametrize("dtype", ["f16", "bf16"])
+def test_avg_pool_grad_in_16_bit_floats_divides_in_f32(dtype):
+    """A 17 x 17 window divides by 289, which bf16 cannot hold: the quotients are computed in f32
+    (torch's opmath) and the result rounded once, so it is torch's f32 gradient rounded."""
+    import ml_dtypes
+
+    np_t = {"f16": np.float16, "bf16": ml_dtypes.bfloat16}[dtype]
+    text = (f"func.func @f(%dy: tensor<1x2x2x2x{dtype}>) -> tensor<1x2x20x20x{dtype}> {{\n"
+            f"  %0 = ge.avg_pool_grad %dy {{input_size = {_arr([1, 2, 20, 20])}, kernel_shape = {_arr([17, 17])}, "
+            f"strides = {_arr([3, 3])}}} : (tensor<1x2x2x2x{dtype}>) -> tensor<1x2x20x20x{dtype}>\n"
+            f"  return %0 : tensor<1x2x20x20x{dtype}>\n}}\n")
+    model = ge_mlir.compile(text)
+    assert "ge.cast" in model.ir("optimized")
+    dy = np.random.default_rng(5).standard_normal((1, 2, 2, 2)).astype(np_t)
+    (got,) = model(dy)
+    want = torch.ops.aten.avg_pool2d_backward(torch.from_numpy(dy.astype(np.float32)), torch.zeros(1, 2, 20, 20),
+                                              [17, 17], [3, 3], [0, 0], False, True, None).numpy()
+    assert got.dtype == np_t
+    np.testing.assert_array_equal(got, want.astype(np_t))
