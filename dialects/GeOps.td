@@ -461,6 +461,53 @@ def GE_ConvTranspose2DOp : GE_InferOp<"conv_transpose2d"> {
   let results = (outs GE_FloatTensor:$output);
 }
 
+// Training: gradients of conv2d. Their results are the shapes the attributes
+// name (`input_size`, `filter_size`), as in GE; `out_backprop` must have the
+// shape the forward ge.conv2d would produce. ge-decompose-gradient-ops
+// rewrites them into ge.conv_transpose2d / ge.conv2d before fusion.
+
+def GE_Conv2DBackpropInputOp : GE_InferOp<"conv2d_backprop_input"> {
+  let summary = "gradient of ge.conv2d with respect to its input (GE Conv2DBackpropInput)";
+  let description = [{
+    NCHW. `filter` is the forward filter `[C_out, C_in / groups, kH, kW]`,
+    `out_backprop` the gradient of the forward result `[N, C_out, OH, OW]`;
+    `input_size` is the forward input's shape `[N, C_in, H, W]` and the
+    result's. `strides`, `pads` (`[top, left, bottom, right]`), `dilations`
+    and `groups` are the forward ge.conv2d's. Input rows and columns the
+    forward windows never read (the floor of the output size formula) get 0.
+
+    ```mlir
+    %dx = ge.conv2d_backprop_input %w, %dy {input_size = array<i64: 1, 8, 9, 9>, strides = array<i64: 2, 2>}
+        : (tensor<16x8x3x3xf32>, tensor<1x16x4x4xf32>) -> tensor<1x8x9x9xf32>
+    ```
+  }];
+  let arguments = (ins GE_FloatTensor:$filter, GE_FloatTensor:$out_backprop,
+                       DenseI64ArrayAttr:$input_size,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$pads,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+                       DefaultValuedAttr<I64Attr, "1">:$groups);
+  let results = (outs GE_FloatTensor:$output);
+}
+
+def GE_Conv2DBackpropFilterOp : GE_InferOp<"conv2d_backprop_filter"> {
+  let summary = "gradient of ge.conv2d with respect to its filter (GE Conv2DBackpropFilter)";
+  let description = [{
+    NCHW. `input` is the forward input `[N, C_in, H, W]`, `out_backprop` the
+    gradient of the forward result `[N, C_out, OH, OW]`; `filter_size` is
+    the forward filter's shape `[C_out, C_in / groups, kH, kW]` and the
+    result's. `strides`, `pads` (`[top, left, bottom, right]`), `dilations`
+    and `groups` are the forward ge.conv2d's.
+  }];
+  let arguments = (ins GE_FloatTensor:$input, GE_FloatTensor:$out_backprop,
+                       DenseI64ArrayAttr:$filter_size,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$pads,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+                       DefaultValuedAttr<I64Attr, "1">:$groups);
+  let results = (outs GE_FloatTensor:$output);
+}
+
 //===----------------------------------------------------------------------===//
 // Pooling and resize
 //===----------------------------------------------------------------------===//
@@ -487,6 +534,27 @@ def GE_AvgPool2DOp : GE_InferOp<"avg_pool2d"> {
                        DefaultValuedAttr<BoolAttr, "false">:$ceil_mode,
                        DefaultValuedAttr<BoolAttr, "false">:$count_include_pad,
                        DefaultValuedAttr<GE_DataFormatAttr, "::mlir::ge::DataFormat::NCHW">:$data_format);
+  let results = (outs GE_FloatTensor:$output);
+}
+
+def GE_AvgPoolGradOp : GE_InferOp<"avg_pool_grad"> {
+  let summary = "gradient of ge.avg_pool2d with respect to its input (GE AvgPoolGrad)";
+  let description = [{
+    NCHW, no dilation. `out_backprop` is the gradient of the forward result
+    `[N, C, OH, OW]`; `input_size` is the forward input's shape and the
+    result's. `kernel_shape`, `strides`, `pads` (`[top, left, bottom,
+    right]`), `ceil_mode` and `count_include_pad` are the forward
+    ge.avg_pool2d's: every output gradient is divided by its window's
+    divisor and added to the input positions the window covers (torch's
+    `avg_pool2d_backward` without `divisor_override`).
+  }];
+  let arguments = (ins GE_FloatTensor:$out_backprop,
+                       DenseI64ArrayAttr:$input_size,
+                       DenseI64ArrayAttr:$kernel_shape,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$pads,
+                       DefaultValuedAttr<BoolAttr, "false">:$ceil_mode,
+                       DefaultValuedAttr<BoolAttr, "false">:$count_include_pad);
   let results = (outs GE_FloatTensor:$output);
 }
 

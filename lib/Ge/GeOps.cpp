@@ -995,6 +995,153 @@ LogicalResult AvgPool2DOp::inferReturnTypes(MLIRContext *ctx, std::optional<Loca
                    adaptor.getCeilMode(), adaptor.getDataFormat(), out);
 }
 
+//===----------------------------------------------------------------------===//
+// Gradients (training)
+//===----------------------------------------------------------------------===//
+
+/// `input_size` / `filter_size`: four positive sizes (they are the result).
+static LogicalResult checkSizeAttr(const OpError &err, StringRef what,
+                                   ArrayRef<int64_t> size) {
+  if (failed(checkArraySize(err, what, size, 4)))
+    return failure();
+  return checkPositive(err, what, size);
+}
+
+static FailureOr<RankedTensorType> rank4Operand(const OpError &err,
+                                                StringRef name,
+                                                StringRef layout, Value v) {
+  auto t = asRanked(v.getType());
+  if (!t || t.getRank() != 4) {
+    (void)err("operand '", name, "' must be a 4-D ", layout, " tensor, got ",
+              v.getType());
+    return failure();
+  }
+  return t;
+}
+
+/// A 4-D shape matches `expected` where both are static.
+static bool matchesShape(RankedTensorType t, ArrayRef<int64_t> expected) {
+  for (int64_t i = 0; i < 4; ++i)
+    if (!t.isDynamicDim(i) && !ShapedType::isDynamic(expected[i]) &&
+        t.getDimSize(i) != expected[i])
+      return false;
+  return true;
+}
+
+/// The shared part of the conv2d gradients: the forward conv2d of an input of
+/// shape `inputShape` with a filter of shape `filterShape` must produce
+/// `outBackprop`'s shape. Either shape may have dynamic sizes (operands).
+static LogicalResult checkConvGradient(const OpError &err,
+                                       ArrayRef<int64_t> inputShape,
+                                       ArrayRef<int64_t> filterShape,
+                                       RankedTensorType outBackprop,
+                                       ArrayRef<int64_t> strides,
+                                       ArrayRef<int64_t> pads,
+                                       ArrayRef<int64_t> dilations,
+                                       int64_t groups) {
+  if (failed(checkConvAttrs(err, strides, pads, dilations, groups)))
+    return failure();
+  int64_t cin = inputShape[1], cout = filterShape[0];
+  if (!ShapedType::isDynamic(cin) && !ShapedType::isDynamic(filterShape[1]) &&
+      filterShape[1] * groups != cin)
+    return err("filter dimension 1 (", filterShape[1], ") times 'groups' (",
+               groups, ") must equal the input channels (", cin, ")");
+  if (!ShapedType::isDynamic(cout) && cout % groups != 0)
+    return err("output channels (", cout, ") must be divisible by 'groups' (",
+               groups, ")");
+  SmallVector<int64_t> expected = {inputShape[0], cout, kDyn, kDyn};
+  for (int i = 0; i < 2; ++i) {
+    int64_t k = filterShape[2 + i];
+    if (ShapedType::isDynamic(k))
+      continue;
+    int64_t o = windowOut(inputShape[2 + i], k, strides[i], pads[i],
+                          pads[i + 2], dilations[i], false);
+    if (o == 0)
+      return err("filter ", fmtShape(filterShape),
+                 " does not fit the padded input ", fmtShape(inputShape));
+    expected[2 + i] = o;
+  }
+  if (!matchesShape(outBackprop, expected))
+    return err("operand 'out_backprop' must have the forward conv2d's result "
+               "shape [N, C_out, OH, OW] = ", fmtShape(expected), ", got ",
+               fmtShape(outBackprop.getShape()));
+  return success();
+}
+
+LogicalResult Conv2DBackpropInputOp::inferReturnTypes(MLIRContext *ctx,
+    std::optional<Location> loc, Adaptor rawAdaptor, SmallVectorImpl<Type> &out) {
+  Properties props;
+  Adaptor adaptor = detail::withDefaults<Conv2DBackpropInputOp>(ctx, rawAdaptor, props);
+  OpError err{loc, getOperationName()};
+  auto filter = rank4Operand(err, "filter", "[C_out, C_in/groups, kH, kW]",
+                             adaptor.getFilter());
+  if (failed(filter))
+    return failure();
+  auto dy = rank4Operand(err, "out_backprop", "[N, C_out, OH, OW]",
+                         adaptor.getOutBackprop());
+  if (failed(dy))
+    return failure();
+  ArrayRef<int64_t> size = adaptor.getInputSize();
+  if (failed(checkSameElementType(err, "filter", *filter, "out_backprop", *dy)) ||
+      failed(checkSizeAttr(err, "input_size", size)) ||
+      failed(checkConvGradient(err, size, filter->getShape(), *dy,
+                               adaptor.getStrides(), adaptor.getPads(),
+                               adaptor.getDilations(), adaptor.getGroups())))
+    return failure();
+  return pushTensor(err, size, dy->getElementType(), out);
+}
+
+LogicalResult Conv2DBackpropFilterOp::inferReturnTypes(MLIRContext *ctx,
+    std::optional<Location> loc, Adaptor rawAdaptor, SmallVectorImpl<Type> &out) {
+  Properties props;
+  Adaptor adaptor = detail::withDefaults<Conv2DBackpropFilterOp>(ctx, rawAdaptor, props);
+  OpError err{loc, getOperationName()};
+  auto input = rank4Operand(err, "input", "[N, C_in, H, W]", adaptor.getInput());
+  if (failed(input))
+    return failure();
+  auto dy = rank4Operand(err, "out_backprop", "[N, C_out, OH, OW]",
+                         adaptor.getOutBackprop());
+  if (failed(dy))
+    return failure();
+  ArrayRef<int64_t> size = adaptor.getFilterSize();
+  if (failed(checkSameElementType(err, "input", *input, "out_backprop", *dy)) ||
+      failed(checkSizeAttr(err, "filter_size", size)) ||
+      failed(checkConvGradient(err, input->getShape(), size, *dy,
+                               adaptor.getStrides(), adaptor.getPads(),
+                               adaptor.getDilations(), adaptor.getGroups())))
+    return failure();
+  return pushTensor(err, size, dy->getElementType(), out);
+}
+
+LogicalResult AvgPoolGradOp::inferReturnTypes(MLIRContext *ctx,
+    std::optional<Location> loc, Adaptor rawAdaptor, SmallVectorImpl<Type> &out) {
+  Properties props;
+  Adaptor adaptor = detail::withDefaults<AvgPoolGradOp>(ctx, rawAdaptor, props);
+  OpError err{loc, getOperationName()};
+  auto dy = rank4Operand(err, "out_backprop", "[N, C, OH, OW]",
+                         adaptor.getOutBackprop());
+  if (failed(dy))
+    return failure();
+  ArrayRef<int64_t> size = adaptor.getInputSize();
+  if (failed(checkSizeAttr(err, "input_size", size)))
+    return failure();
+  // The forward ge.avg_pool2d's result type is the shape out_backprop must have.
+  SmallVector<Type, 1> forward;
+  auto inputType = RankedTensorType::get(size, dy->getElementType());
+  const int64_t noDilation[2] = {1, 1};
+  if (failed(inferPool(err, inputType, adaptor.getKernelShape(),
+                       adaptor.getStrides(), adaptor.getPads(), noDilation,
+                       adaptor.getCeilMode(), DataFormat::NCHW, forward)))
+    return failure();
+  auto expected = cast<RankedTensorType>(forward.front()).getShape();
+  if (!matchesShape(*dy, expected))
+    return err("operand 'out_backprop' must have the forward avg_pool2d's "
+               "result shape [N, C, OH, OW] = ", fmtShape(expected), ", got ",
+               fmtShape(dy->getShape()));
+  out.push_back(inputType);
+  return success();
+}
+
 LogicalResult ResizeOp::verify() {
   auto in = cast<RankedTensorType>(getInput().getType());
   auto res = cast<RankedTensorType>(getOutput().getType());

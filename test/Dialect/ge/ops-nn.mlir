@@ -164,3 +164,27 @@ func.func @resize(%x: tensor<1x3x8x8xf32>) -> (tensor<1x3x16x16xf32>, tensor<1x3
   %1 = ge.resize %x {coordinate_transformation_mode = #ge.coord_transform<align_corners>, mode = #ge.resize_mode<linear>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32>
   return %0, %1 : tensor<1x3x16x16xf32>, tensor<1x3x4x4xf32>
 }
+
+// CHECK-LABEL: func.func @conv2d_backprop(
+// CHECK-SAME: %[[ARG0:[^ ,:)]+]]: tensor<16x4x3x3xf32>, %[[ARG1:[^ ,:)]+]]: tensor<?x16x4x4xf32>, %[[ARG2:[^ ,:)]+]]: tensor<?x8x9x10xf32>) -> (tensor<2x8x9x10xf32>, tensor<16x4x3x3xf32>) {
+// CHECK-NEXT: %[[V0:[^ ,:)]+]] = ge.conv2d_backprop_input %[[ARG0]], %[[ARG1]] {dilations = array<i64: 1, 2>, groups = 2 : i64, input_size = array<i64: 2, 8, 9, 10>, pads = array<i64: 1, 0, 0, 1>, strides = array<i64: 2, 2>} : (tensor<16x4x3x3xf32>, tensor<?x16x4x4xf32>) -> tensor<2x8x9x10xf32>
+// CHECK-NEXT: %[[V1:[^ ,:)]+]] = ge.conv2d_backprop_filter %[[ARG2]], %[[ARG1]] {dilations = array<i64: 1, 2>, filter_size = array<i64: 16, 4, 3, 3>, groups = 2 : i64, pads = array<i64: 1, 0, 0, 1>, strides = array<i64: 2, 2>} : (tensor<?x8x9x10xf32>, tensor<?x16x4x4xf32>) -> tensor<16x4x3x3xf32>
+// CHECK-NEXT: return %[[V0]], %[[V1]] : tensor<2x8x9x10xf32>, tensor<16x4x3x3xf32>
+// CHECK-NEXT: }
+func.func @conv2d_backprop(%w: tensor<16x4x3x3xf32>, %dy: tensor<?x16x4x4xf32>, %x: tensor<?x8x9x10xf32>) -> (tensor<2x8x9x10xf32>, tensor<16x4x3x3xf32>) {
+  %0 = ge.conv2d_backprop_input %w, %dy {dilations = array<i64: 1, 2>, groups = 2 : i64, input_size = array<i64: 2, 8, 9, 10>, pads = array<i64: 1, 0, 0, 1>, strides = array<i64: 2, 2>} : (tensor<16x4x3x3xf32>, tensor<?x16x4x4xf32>) -> tensor<2x8x9x10xf32>
+  %1 = ge.conv2d_backprop_filter %x, %dy {dilations = array<i64: 1, 2>, filter_size = array<i64: 16, 4, 3, 3>, groups = 2 : i64, pads = array<i64: 1, 0, 0, 1>, strides = array<i64: 2, 2>} : (tensor<?x8x9x10xf32>, tensor<?x16x4x4xf32>) -> tensor<16x4x3x3xf32>
+  return %0, %1 : tensor<2x8x9x10xf32>, tensor<16x4x3x3xf32>
+}
+
+// CHECK-LABEL: func.func @avg_pool_grad(
+// CHECK-SAME: %[[ARG0:[^ ,:)]+]]: tensor<1x8x4x4xf32>, %[[ARG1:[^ ,:)]+]]: tensor<1x8x3x3xf64>) -> (tensor<1x8x7x7xf32>, tensor<1x8x7x7xf64>) {
+// CHECK-NEXT: %[[V0:[^ ,:)]+]] = ge.avg_pool_grad %[[ARG0]] {ceil_mode = true, count_include_pad = true, input_size = array<i64: 1, 8, 7, 7>, kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x8x4x4xf32>) -> tensor<1x8x7x7xf32>
+// CHECK-NEXT: %[[V1:[^ ,:)]+]] = ge.avg_pool_grad %[[ARG1]] {input_size = array<i64: 1, 8, 7, 7>, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 0, 0>, strides = array<i64: 2, 2>} : (tensor<1x8x3x3xf64>) -> tensor<1x8x7x7xf64>
+// CHECK-NEXT: return %[[V0]], %[[V1]] : tensor<1x8x7x7xf32>, tensor<1x8x7x7xf64>
+// CHECK-NEXT: }
+func.func @avg_pool_grad(%dy: tensor<1x8x4x4xf32>, %dy2: tensor<1x8x3x3xf64>) -> (tensor<1x8x7x7xf32>, tensor<1x8x7x7xf64>) {
+  %0 = ge.avg_pool_grad %dy {ceil_mode = true, count_include_pad = true, input_size = array<i64: 1, 8, 7, 7>, kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x8x4x4xf32>) -> tensor<1x8x7x7xf32>
+  %1 = ge.avg_pool_grad %dy2 {input_size = array<i64: 1, 8, 7, 7>, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 0, 0>, strides = array<i64: 2, 2>} : (tensor<1x8x3x3xf64>) -> tensor<1x8x7x7xf64>
+  return %0, %1 : tensor<1x8x7x7xf32>, tensor<1x8x7x7xf64>
+}

@@ -22,7 +22,9 @@ def test_list_order_is_stage_then_priority():
     passes = list_passes()
     keys = [(STAGES.index(p.stage), p.priority, p.name) for p in passes]
     assert keys == sorted(keys)
-    assert [p.name for p in list_passes("after-import")][:2] == ["ge-verify-graph", "ge-canonicalize"]
+    # Verification (0), then the gradient ops' decomposition (5), which must precede every graph pass.
+    assert [p.name for p in list_passes("after-import")][:3] == [
+        "ge-verify-graph", "ge-decompose-gradient-ops", "ge-canonicalize"]
 
 
 @pytest.mark.parametrize(
