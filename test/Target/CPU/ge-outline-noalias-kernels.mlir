@@ -36,19 +36,19 @@
 // CHECK-NEXT: linalg.generic
 // CHECK-LABEL: func.func private @__ge_kernel_0(
 // CHECK-SAME: %[[A0:.*]]: memref<4x8xf32>, %[[A1:.*]]: memref<4xf32>, %[[A2:.*]]: memref<4x8xf32>, %[[A3:.*]]: memref<4x8xf32>)
-// CHECK-SAME: attributes {ge.expanded_args = 26 : i64, ge.noalias_pointers = array<i64: 1, 8, 13, 20>}
+// CHECK-SAME: attributes {ge.expanded_args = 26 : i64, ge.noalias_pointers = array<i64: 1, 8, 13, 20>, passthrough = ["noinline"]}
 // CHECK-NEXT: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
 // CHECK-NEXT: linalg.generic {{.*}} ins(%[[A0]], %[[A1]], %[[A2]] : memref<4x8xf32>, memref<4xf32>, memref<4x8xf32>) outs(%[[A3]] : memref<4x8xf32>)
 // CHECK: arith.addf %{{.*}}, %[[ONE]] : f32
 // CHECK: return
 // CHECK-LABEL: func.func private @__ge_kernel_1(
-// CHECK-SAME: attributes {ge.expanded_args = 7 : i64, ge.noalias_pointers = array<i64: 1>}
+// CHECK-SAME: attributes {ge.expanded_args = 7 : i64, ge.noalias_pointers = array<i64: 1>, passthrough = ["noinline"]}
 // CHECK-LABEL: func.func private @__ge_kernel_2(
-// CHECK-SAME: attributes {ge.expanded_args = 14 : i64, ge.noalias_pointers = array<i64: 1, 8>}
+// CHECK-SAME: attributes {ge.expanded_args = 14 : i64, ge.noalias_pointers = array<i64: 1, 8>, passthrough = ["noinline"]}
 // CHECK-LABEL: func.func private @__ge_kernel_3(
 // CHECK-LABEL: func.func private @__ge_kernel_4(
 // CHECK-SAME: %{{.*}}: memref<2x8xf32, strided<[8, 1], offset: ?>>, %{{.*}}: memref<2x8xf32, strided<[8, 1], offset: ?>>)
-// CHECK-SAME: attributes {ge.expanded_args = 14 : i64, ge.noalias_pointers = array<i64: 1, 8>}
+// CHECK-SAME: attributes {ge.expanded_args = 14 : i64, ge.noalias_pointers = array<i64: 1, 8>, passthrough = ["noinline"]}
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 memref.global "private" constant @w : memref<4x8xf32> = dense<1.0>
