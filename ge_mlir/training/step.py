@@ -74,10 +74,12 @@ class CompiledTrainStep:
 
     def state_dict(self) -> dict[str, Any]:
         """``{"model": model.state_dict(), "optimizer": torch.optim state_dict}`` of the current
-        state (the model is synced first)."""
+        state (the model is synced first); copies, which later steps do not change."""
+        import copy
+
         self.sync_to_model()
-        return {"model": self.traced.model.state_dict(),
-                "optimizer": self.traced.optimizer_state_dict(self._tensors())}
+        return copy.deepcopy({"model": self.traced.model.state_dict(),
+                              "optimizer": self.traced.optimizer_state_dict(self._tensors())})
 
     def load_state_dict(self, state: Mapping[str, Any]) -> None:
         """Loads ``{"model": ..., "optimizer": ...}`` (as :meth:`state_dict` gives) into the step."""
