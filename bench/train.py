@@ -9,7 +9,15 @@ backward, AdamW step) of each contender in turn after warm-up steps:
 
 * ``eager``: torch eager;
 * ``ge_mlir``: ``torch.compile(model, backend="ge_mlir")``, torch's optimizer;
-* ``inductor``: ``torch.compile(model)`` (torch's default CPU backend), when it works here.
+* ``inductor``: ``torch.compile(model)`` (torch's default CPU backend), when it works here;
+* ``ge_mlir step``: ``ge_mlir.training.compile_train_step`` (forward, backward and the AdamW
+  update as one compiled graph).
+
+``--numerics N`` instead trains each model N steps from the same weights with SGD-momentum and
+with AdamW, with and without gradient accumulation over 4 microbatches, through
+``compile_train_step``, ``torch.compile(backend="ge_mlir")`` and inductor (the reference: what
+torch's own compiler gives), and prints the largest relative loss difference to eager and, per
+parameter tensor, the largest difference over the tensor's largest magnitude.
 
 Each contender trains its own copy of the model; thread counts are set with
 ``torch.set_num_threads`` and ge-mlir's ``num_threads``. Prints median ms per step and the ratio to
@@ -47,6 +55,14 @@ def _models():
     }
 
 
+def _compiled_stepper(model, batch, loss_fn, threads):
+    from ge_mlir.training import compile_train_step
+
+    step = compile_train_step(model, lambda m, x, y: loss_fn(m(x), y), torch.optim.AdamW(model.parameters(), lr=1e-3),
+                              batch, options={"num_threads": threads})
+    return lambda: step(*batch)
+
+
 def _stepper(model, batch, loss_fn, wrap):
     opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
     f = wrap(model)
@@ -80,8 +96,14 @@ def main(argv=None) -> None:
     ap.add_argument("--models", default="gpt2,resnet")
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--numerics", type=int, default=0, metavar="N")
     args = ap.parse_args(argv)
     models = _models()
+    if args.numerics:
+        from train_numerics import numerics
+
+        numerics(models, args.models.split(","), args.numerics)
+        return
     rows = []
     for threads in [int(t) for t in args.threads.split(",")]:
         torch.set_num_threads(threads)
@@ -93,10 +115,16 @@ def main(argv=None) -> None:
                 "ge_mlir": lambda m: torch.compile(m, backend="ge_mlir", options=opts),
                 "inductor": lambda m: torch.compile(m),
             }
+            contenders["ge_mlir step"] = None
             steps, names = [], []
             for cname, wrap in contenders.items():
                 torch._dynamo.reset()
-                step = _stepper(copy.deepcopy(model), batch, loss_fn, wrap)
+                if wrap is None:
+                    t = time.perf_counter()
+                    step = _compiled_stepper(copy.deepcopy(model), batch, loss_fn, threads)
+                    print(f"{name} x{threads}: {cname} compile {time.perf_counter() - t:.1f} s", file=sys.stderr)
+                else:
+                    step = _stepper(copy.deepcopy(model), batch, loss_fn, wrap)
                 t = time.perf_counter()
                 try:
                     with warnings.catch_warnings():

@@ -35,6 +35,11 @@ class CompiledTrainStep:
         self._batch_slots = [index[("batch", f"batch.{i}")] for i in range(len(traced.example_batch))]
         self._replaced = [index[entry] for entry in traced.outputs[1:]]
         self._batch_specs = [(tuple(t.shape), t.dtype) for t in traced.example_batch]
+        executable = getattr(compiled, "_executable", None)
+        tied = getattr(executable, "tied_outputs", {}) if executable is not None else {}
+        #: How many of the step's updated values (parameters, states, buffers) are updated in place,
+        #: in the arrays the step owns, out of how many.
+        self.in_place = (len(tied), len(self._replaced))
 
     def __call__(self, *batch: Any) -> float:
         """Runs one step on ``batch`` (tensors shaped as the example batch) and returns the loss.
@@ -90,6 +95,21 @@ class CompiledTrainStep:
         self._state = [t.detach().numpy() for t in inputs]
 
 
+def _donate(module: Any, traced: TracedStep) -> None:
+    """Every updated value may be computed into the buffer of the input it replaces
+    (``ge-tie-donated-results`` decides where that is safe)."""
+    from mlir import ir
+
+    index = {entry: i for i, entry in enumerate(traced.inputs)}
+    pairs = []
+    for r, entry in enumerate(traced.outputs[1:], start=1):
+        pairs += [r, index[entry]]
+    fn = module.body.operations[0].operation
+    fn.attributes["ge.donate"] = ir.DictAttr.get({
+        "inputs": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), len(traced.inputs)),
+        "pairs": ir.DenseI64ArrayAttr.get(pairs)})
+
+
 def compile_train_step(model: Any, loss_fn: Callable[..., Any], optimizer: Any, example_batch: Sequence[Any], *,
                        accumulate: int = 1, clip_grad_norm: float | None = None,
                        options: Mapping[str, Any] | None = None, check_finite: bool = False) -> CompiledTrainStep:
@@ -124,5 +144,6 @@ def compile_train_step(model: Any, loss_fn: Callable[..., Any], optimizer: Any, 
                                   output_names=out_names)
         if fixed:
             raise TrainingError(f"the traced step has non-tensor outputs at {sorted(fixed)}")
+        _donate(module, traced)
         compiled = ge_mlir.compile(module, options=dict(options or {}), progress=False)
     return CompiledTrainStep(traced, compiled, check_finite)

@@ -1,7 +1,8 @@
 """ge-mark-noalias-arguments: every memref argument gets ``llvm.noalias``.
 
 True by construction for the CPU runner's calls: the caller passes private
-(read-only) inputs, fresh output arrays and the executable's own workspace.
+(read-only) inputs, fresh output arrays and the executable's own workspace; except the two
+arguments of a pair ``ge-tie-donated-results`` tied (one buffer), which stay unmarked.
 It lets LLVM keep values (the matmul accumulator tile) in registers across
 loops instead of reloading them after every store through another argument.
 Runs after bufferization (the arguments are memrefs).
@@ -13,6 +14,7 @@ from mlir import ir
 
 from ...passes.registry import Pass, register_pass
 from .ge_mark_readonly_arguments import annotate_arguments
+from .ge_tie_donated_results import tied_arguments
 
 
 @register_pass
@@ -26,4 +28,5 @@ class GeMarkNoaliasArgumentsPass(Pass):
 
     def run(self, module: ir.Operation) -> None:
         with module.context:
-            self.bump("rewrites", annotate_arguments(module, ir.MemRefType, "llvm.noalias", ir.UnitAttr.get()))
+            self.bump("rewrites", annotate_arguments(module, ir.MemRefType, "llvm.noalias", ir.UnitAttr.get(),
+                                                          skip=tied_arguments))

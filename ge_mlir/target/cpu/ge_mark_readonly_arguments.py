@@ -9,6 +9,8 @@ buffer instead).
 
 from __future__ import annotations
 
+from typing import Any
+
 from mlir import ir
 
 from ...passes.registry import Pass, register_pass
@@ -29,15 +31,17 @@ class GeMarkReadonlyArgumentsPass(Pass):
                 module, ir.RankedTensorType, "bufferization.writable", ir.BoolAttr.get(False)))
 
 
-def annotate_arguments(module: ir.Operation, arg_type: type, name: str, value: ir.Attribute) -> int:
+def annotate_arguments(module: ir.Operation, arg_type: type, name: str, value: ir.Attribute,
+                       skip: Any = None) -> int:
     """Sets argument attribute ``name`` on every ``arg_type`` argument of every defined
-    function; returns how many arguments match."""
+    function (except the positions ``skip(fn)`` returns); returns how many arguments match."""
     count = 0
     for op in module.regions[0].blocks[0].operations:
         fn = op.operation
         if fn.name != "func.func" or not fn.regions[0].blocks:
             continue
         ftype = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
+        skipped = skip(fn) if skip is not None else set()
         old = list(ir.ArrayAttr(fn.attributes["arg_attrs"])) if "arg_attrs" in fn.attributes else []
         new = []
         for i, t in enumerate(ftype.inputs):
@@ -45,7 +49,7 @@ def annotate_arguments(module: ir.Operation, arg_type: type, name: str, value: i
             if i < len(old):
                 d = ir.DictAttr(old[i])
                 entries = {d[j].name: d[j].attr for j in range(len(d))}
-            if isinstance(t, arg_type):
+            if isinstance(t, arg_type) and i not in skipped:
                 entries[name] = value
                 count += 1
             new.append(ir.DictAttr.get(entries))

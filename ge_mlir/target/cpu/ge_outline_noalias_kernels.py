@@ -17,7 +17,8 @@ buffer is a function argument (the runner passes distinct arrays), a
 constant global (read-only) or a static ``memref.view`` of an argument at a constant offset, seen
 through ``expand_shape``/``collapse_shape``/``subview`` (a subview lies within its source); ops in
 the body of a top-level ``scf.parallel`` (a generic split over threads) count as top-level; and no written buffer overlaps another buffer of the op
-(an in-place op, output = input, stays inline). Anything else stays as it is.
+(an in-place op, output = input, stays inline), nor any buffer of a pair
+``ge-tie-donated-results`` tied (two arguments, one array at run time). Anything else stays as it is.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from mlir import ir
 from ...irutils.patterns import defining_op
 from ...irutils.types import tensor_bytes
 from ...passes.registry import Pass, register_pass
+from .ge_tie_donated_results import tied_arguments
 
 #: Function attribute: the positions of the noalias data pointers among the LLVM arguments.
 NOALIAS_POINTERS_ATTR = "ge.noalias_pointers"
@@ -191,6 +193,7 @@ def outline_noalias_kernels(module: ir.Operation) -> int:
         # (a parallel task's or a user's function may get two views of one buffer).
         if fop.name != "func.func" or not fop.regions[0].blocks or "llvm.emit_c_interface" not in fop.attributes:
             continue
+        tied = tied_arguments(fop)
         for op in _candidates(fop.regions[0].blocks[0]):
             if op.name != "linalg.generic" or len(op.results):
                 continue
@@ -203,6 +206,8 @@ def outline_noalias_kernels(module: ir.Operation) -> int:
             extents = [_extent(v) for v in values]
             if any(e is None for e in extents):
                 continue
+            if any(e[0] in ("arg", "view") and e[1] in tied for e in extents):
+                continue  # a donated input and its result share one buffer: not noalias
             outs = list(op.operands)[len(op.operands) - _num_outputs(op):]
             written = [any(v == o for o in outs) for v in values]
             if any(extents[i][0] == "global" for i in range(len(values)) if written[i]):

@@ -103,7 +103,7 @@ def stage_pipeline(stage: str, *, codegen: bool = True, workspace: bool = True, 
                        'ge-check-tensor-sizes{after="the CPU codegen strategy"}']
         passes += ["ge-copy-duplicate-results", ONE_SHOT_RETURNING_PIPELINE if dynamic_results else ONE_SHOT_PIPELINE]
         if not dynamic_results:
-            passes += ["ge-forward-result-buffers", "canonicalize"]
+            passes += ["ge-forward-result-buffers", "canonicalize", "ge-tie-donated-results"]
         if workspace:
             # Before the deallocation pipeline: planned buffers become views it does not free.
             passes.append("ge-plan-memory" if memory_strategy == "aggressive"
@@ -615,6 +615,8 @@ class CpuExecutable:
             if compile_to not in CPU_STAGES:
                 raise ExecutionError(f"compile_to must be one of {', '.join(CPU_STAGES)}, got {compile_to!r}")
             self._engine = None
+            #: Output index -> input index: results computed in place into a donated input's array.
+            self._tied: dict[int, int] = {}
             self._workspace: list[np.ndarray] = []
             self._bounds_checks: list[dict[str, Any]] = []
             #: The memory plan of the function (``ge-plan-memory``), once the ``bufferized`` stage ran.
@@ -638,6 +640,7 @@ class CpuExecutable:
                     self._bounds_checks = _bounds_checks(self._module, self.func_name)
                     self._shape_checks = read_shape_checks(pick_function(self._module, self.func_name))
                 if stage == "bufferized":
+                    self._tied = _tied_outputs(pick_function(self._module, self.func_name), len(self.inputs))
                     self._workspace = _workspace_arrays(self._module, self.func_name)
                     self.memory_plan = read_memory_plan(pick_function(self._module, self.func_name))
                     if profile:
@@ -671,6 +674,12 @@ class CpuExecutable:
                 )
             self._packed_fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(addr)
 
+    @property
+    def tied_outputs(self) -> dict[int, int]:
+        """Output index -> input index of the results computed in place into a donated input's
+        array (``ge-tie-donated-results``): calling overwrites that input."""
+        return dict(self._tied)
+
     @classmethod
     def from_native(cls, library: Any, entry: str, func_name: str, inputs: list[TensorSpec],
                     outputs: list[TensorSpec], workspace: list[np.ndarray], bounds_checks: list[dict[str, Any]],
@@ -691,6 +700,7 @@ class CpuExecutable:
         self._shape_checks = []
         self._dim_params = []
         self.num_threads = 1
+        self._tied = {}
         return self
 
     def _check(self, args: Sequence[Any]) -> list[np.ndarray]:
@@ -714,7 +724,9 @@ class CpuExecutable:
         if self.dynamic_inputs or self.dynamic_results:
             return self._run_dynamic(arrays)
         try:
-            outs = [np.empty(spec.shape, spec.dtype) for spec in self.outputs]
+            tied = self._tied
+            outs = [arrays[tied[k]] if k in tied else np.empty(spec.shape, spec.dtype)
+                    for k, spec in enumerate(self.outputs)]
         except MemoryError:
             total = sum(int(np.prod(s.shape, dtype=object)) * s.dtype.itemsize for s in self.outputs)
             raise ExecutionError(
@@ -835,3 +847,12 @@ class CpuExecutable:
         ins = ", ".join(map(str, self.inputs))
         outs = ", ".join(map(str, self.outputs))
         return f"<CpuExecutable @{self.func_name}({ins}) -> ({outs})>"
+
+
+def _tied_outputs(fn: Any, n_inputs: int) -> dict[int, int]:
+    from .ge_tie_donated_results import TIED_ATTR
+
+    if TIED_ATTR not in fn.attributes:
+        return {}
+    pairs = list(ir.DenseI64ArrayAttr(fn.attributes[TIED_ATTR]))
+    return {out - n_inputs: inp for out, inp in zip(pairs[::2], pairs[1::2])}

@@ -180,3 +180,18 @@ def test_mutated_buffer_is_refused_by_name():
     m = Counter()
     with pytest.raises(TrainingError, match="calls"):
         compile_train_step(m, lambda mod, x: mod(x).sum(), torch.optim.SGD(m.parameters(), lr=0.1), (torch.randn(2, 4),))
+
+
+def test_parameters_and_states_update_in_place():
+    """Every updated parameter and optimizer state is computed into the array that held it: the
+    step allocates no copy of the model per step (ge-tie-donated-results)."""
+    batches = _mlp_batches(3)
+    m = _mlp()
+    step = compile_train_step(m, _mlp_loss, OPTIMIZERS["adamw"](m.parameters()), batches[0])
+    tied, updated = step.in_place
+    assert tied == updated > 0
+    slots = [i for i, (kind, _) in enumerate(step.traced.inputs) if kind != "batch"]
+    before = {i: step._state[i].ctypes.data for i in slots}
+    for b in batches:
+        step(*b)
+    assert all(step._state[i].ctypes.data == before[i] for i in slots)
