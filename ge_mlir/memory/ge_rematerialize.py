@@ -697,7 +697,7 @@ class GeRematerializePass(Pass):
         Option("budget-bytes", int, 0, "target peak of live ge tensor bytes per function (0: leave them alone)"),
         Option("checkpoint-ops", list, [],
                "op types recomputed besides the cheap ones: ONNX op types (Conv, MatMul, Softmax, "
-               "LayerNormalization, ...) or ge op names"),
+               "LayerNormalization, ...), ge op names, ATen ops (aten.bmm) or node:<name glob>"),
         Option("max-extra-flops-ratio", float, -1.0,
                "the most FLOPs recomputation may add, as a share of the function's (negative: no limit)"),
         Option("max-chain", int, 8, "how many producers deep the copy of one tensor may recompute"),
