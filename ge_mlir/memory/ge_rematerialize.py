@@ -57,6 +57,7 @@ cloned), ``tensors-recomputed``, ``extra-flops``, ``graph-flops``, ``peak-bytes-
 from __future__ import annotations
 
 import bisect
+import fnmatch
 import math
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -72,6 +73,7 @@ from ..irutils.locations import onnx_op_type
 from ..irutils.types import tensor_bytes
 from ..passes.registry import Option, Pass, register_pass
 from .liveness import VIEW_OPS, BlockTensors, Key, producer
+from .training import RECOMPUTE_SUFFIX
 
 __all__ = ["CHEAP_OPS", "ONNX_TO_GE", "RECOMPUTE_ATTR", "RECOMPUTE_ID_ATTR", "GeRematerializePass",
            "RematResult", "Recomputed", "checkpoint_matcher", "live_peak",
@@ -100,26 +102,50 @@ ONNX_TO_GE = ONNX_OP_TO_GE
 
 _ONNX_NAME_RE = re.compile(r"^[A-Z][A-Za-z0-9]*$")
 _GE_NAME_RE = re.compile(r"^ge\.[a-z0-9_]+$")
+_ATEN_NAME_RE = re.compile(r"^aten\.[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)?$")
 
 def checkpoint_matcher(names: Iterable[str]) -> Callable[[ir.Operation], bool]:
-    """``op -> bool``: is ``op`` one of the checkpoint ops ``names`` (ONNX op types or ge op names)?
+    """``op -> bool``: is ``op`` one of the checkpoint ops ``names``?
 
-    Raises ValueError naming a name that is neither an ONNX op type (``Softmax``) nor a ge op name
-    (``ge.softmax``)."""
+    Each name is an ONNX op type (``Softmax``, mapped to its ge ops and matched on the op type the
+    location records), a ge op name (``ge.softmax``), an ATen op (``aten._softmax`` or
+    ``aten._softmax.default``, matched on the op the FX importer's location records), or
+    ``node:<glob>``: ops whose node name (location) matches the ``fnmatch`` pattern
+    (``node:*softmax*``).
+
+    Raises ValueError naming a name that is none of these."""
     ge_names: set[str] = set()
     onnx_types: set[str] = set()
+    aten: set[str] = set()
+    globs: list[str] = []
     for name in names:
         if _GE_NAME_RE.match(name):
             ge_names.add(name)
         elif _ONNX_NAME_RE.match(name):
             onnx_types.add(name)
             ge_names.update(ONNX_TO_GE.get(name, ()))
+        elif _ATEN_NAME_RE.match(name):
+            aten.add(name)
+        elif name.startswith("node:") and len(name) > 5:
+            globs.append(name[5:])
         else:
             raise ValueError(f"unknown checkpoint op {name!r}: expected an ONNX op type (e.g. Softmax, "
-                             "LayerNormalization, MatMul, Conv) or a ge op name (e.g. ge.softmax)")
+                             "LayerNormalization, MatMul, Conv), a ge op name (e.g. ge.softmax), an ATen op "
+                             "(e.g. aten.bmm) or node:<name pattern>")
 
     def match(op: ir.Operation) -> bool:
-        return op.name in ge_names or (bool(onnx_types) and onnx_op_type(op.location) in onnx_types)
+        if op.name in ge_names:
+            return True
+        if onnx_types or aten:
+            kind = onnx_op_type(op.location)
+            if kind in onnx_types:
+                return True
+            if kind and aten and (kind in aten or kind.rsplit(".", 1)[0] in aten):
+                return True
+        if globs:
+            node = _name(op)
+            return any(fnmatch.fnmatchcase(node, g) for g in globs)
+        return False
 
     return match
 
@@ -555,6 +581,7 @@ def _apply(m: _Live, c: _Candidate, first_id: int) -> Recomputed:
             if new.operands[k] != v:
                 new.operands[k] = v
         new.attributes[RECOMPUTE_ID_ATTR] = ir.IntegerAttr.get(i64, first_id + j)
+        new.location = _copy_location(ops[i])
         made.append(new.results[0])
         chain.append(f"{ops[i].name} {_name(ops[i])}")
     for q, k, s in c.redirects:
@@ -567,6 +594,16 @@ def _apply(m: _Live, c: _Candidate, first_id: int) -> Recomputed:
     for j in sorted(c.dead, reverse=True):
         ops[j].erase()
     return entry
+
+
+def _copy_location(op: ir.Operation) -> ir.Location:
+    """``loc("<node>/recompute"(<op's location>))``: a copy's buffers are told from the original's
+    (the training memory report counts them as backward work, not saved activations); the op type
+    in the original location is kept."""
+    name = _name(op)
+    if not name.endswith(RECOMPUTE_SUFFIX):
+        name += RECOMPUTE_SUFFIX
+    return ir.Location.name(name, childLoc=op.location)
 
 
 def _record(fn: ir.Operation, result: RematResult) -> None:
@@ -660,7 +697,7 @@ class GeRematerializePass(Pass):
         Option("budget-bytes", int, 0, "target peak of live ge tensor bytes per function (0: leave them alone)"),
         Option("checkpoint-ops", list, [],
                "op types recomputed besides the cheap ones: ONNX op types (Conv, MatMul, Softmax, "
-               "LayerNormalization, ...) or ge op names"),
+               "LayerNormalization, ...), ge op names, ATen ops (aten.bmm) or node:<name glob>"),
         Option("max-extra-flops-ratio", float, -1.0,
                "the most FLOPs recomputation may add, as a share of the function's (negative: no limit)"),
         Option("max-chain", int, 8, "how many producers deep the copy of one tensor may recompute"),

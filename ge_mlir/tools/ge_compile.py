@@ -75,6 +75,10 @@ def _memory_report(model: CompiledModel, args: argparse.Namespace, out) -> None:
             print("memory report: no statically sized intermediate buffers, nothing to plan (arena 0 B)", file=out)
         return
     out.write(memory_table(plan))
+    if "training" in plan:
+        from ge_mlir.memory.training import TrainingMemory
+
+        out.write(TrainingMemory.from_dict(plan["training"]).table() + "\n")
     if "recompute" in plan:
         from ge_mlir.memory.ge_rematerialize import recompute_table
 

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ExecutionError, TrainingError
-from .trace import TracedStep, trace_train_step
+from .trace import TracedStep, node_phases, trace_train_step
 
 __all__ = ["CompiledTrainStep", "compile_train_step"]
 
@@ -68,6 +68,17 @@ class CompiledTrainStep:
             raise ExecutionError(f"the loss of step {self.steps} is {loss}")
         return loss
 
+    def memory_report(self) -> Any:
+        """The step's memory by category (:class:`ge_mlir.memory.training.TrainingMemory`: saved
+        activations, gradients and workspace in the planned arena, parameters, optimizer states,
+        buffers, batch and outputs outside it; ``print`` it for the table)."""
+        from ..memory.training import TrainingMemory
+
+        plan = self.compiled.memory_plan
+        if plan is None or "training" not in plan:
+            raise ExecutionError("the step has no memory plan (compiled for a target or stage without one)")
+        return TrainingMemory.from_dict(plan["training"])
+
     def _tensors(self) -> list[Any]:
         import torch
 
@@ -110,6 +121,22 @@ def _donate(module: Any, traced: TracedStep) -> None:
         "pairs": ir.DenseI64ArrayAttr.get(pairs)})
 
 
+def _record_phases(module: Any, phases: Mapping[str, str], kinds: Sequence[str]) -> None:
+    """``ge.step_phases = {phase = [node names]}`` and ``ge.step_arg_kinds`` on the step's function
+    (the memory report's split into saved activations, gradients, workspace and arguments reads them)."""
+    from mlir import ir
+
+    from ..memory.training import ARG_KINDS_ATTR, PHASES_ATTR
+
+    by_phase: dict[str, list[str]] = {}
+    for name, phase in phases.items():
+        by_phase.setdefault(phase, []).append(name)
+    fn = module.body.operations[0]
+    fn.attributes[PHASES_ATTR] = ir.DictAttr.get(
+        {k: ir.ArrayAttr.get([ir.StringAttr.get(n) for n in v]) for k, v in sorted(by_phase.items())})
+    fn.attributes[ARG_KINDS_ATTR] = ir.ArrayAttr.get([ir.StringAttr.get(k) for k in kinds])
+
+
 def compile_train_step(model: Any, loss_fn: Callable[..., Any], optimizer: Any, example_batch: Sequence[Any], *,
                        accumulate: int = 1, clip_grad_norm: float | None = None,
                        options: Mapping[str, Any] | None = None, check_finite: bool = False) -> CompiledTrainStep:
@@ -145,5 +172,6 @@ def compile_train_step(model: Any, loss_fn: Callable[..., Any], optimizer: Any, 
         if fixed:
             raise TrainingError(f"the traced step has non-tensor outputs at {sorted(fixed)}")
         _donate(module, traced)
+        _record_phases(module, node_phases(traced.graph_module), [kind for kind, _ in traced.inputs])
         compiled = ge_mlir.compile(module, options=dict(options or {}), progress=False)
     return CompiledTrainStep(traced, compiled, check_finite)

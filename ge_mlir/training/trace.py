@@ -252,6 +252,24 @@ def _clip(grads: dict[str, Tensor], max_norm: float) -> dict[str, Tensor]:
     return {name: torch.mul(g, clip_coef_clamped) for name, g in grads.items()}
 
 
+#: ``node.meta["custom"]`` key of the step's phase: ``forward``, ``backward`` or ``update`` (the
+#: optimizer and clipping); nodes of none of them (the mean loss, input clones) have no phase.
+PHASE_KEY = "ge_phase"
+
+
+def _phase(name: str) -> Any:
+    """Tags the nodes traced inside with ``meta["custom"][PHASE_KEY] = name``."""
+    from torch.fx.traceback import annotate
+
+    return annotate({PHASE_KEY: name})
+
+
+def node_phases(gm: GraphModule) -> dict[str, str]:
+    """``{node name: phase}`` of every node of a traced step that has one (:data:`PHASE_KEY`)."""
+    return {n.name: n.meta["custom"][PHASE_KEY] for n in gm.graph.nodes
+            if PHASE_KEY in (n.meta.get("custom") or {})}
+
+
 def _step_function(loss_module: _LossModule, layout: _Layout, fopt: FunctionalOptimizer, accumulate: int,
                    clip_grad_norm: float | None) -> Callable[..., tuple[Tensor, ...]]:
     """The flat function traced: inputs and outputs as :class:`_Layout` lists them."""
@@ -272,12 +290,14 @@ def _step_function(loss_module: _LossModule, layout: _Layout, fopt: FunctionalOp
         grads: dict[str, Tensor | None] = {n: None for n in layout.trained}
         losses = []
         for mb in microbatches:
-            loss = torch.func.functional_call(loss_module, tensors, tuple(mb))
-            # As the eager loop `(loss_fn(model, *mb) / k).backward()` accumulating into .grad.
-            scaled = loss / accumulate if accumulate > 1 else loss
-            for name, g in zip(layout.trained, torch.autograd.grad(scaled, trained, allow_unused=True)):
-                if g is not None:
-                    grads[name] = g if grads[name] is None else grads[name] + g
+            with _phase("forward"):
+                loss = torch.func.functional_call(loss_module, tensors, tuple(mb))
+            with _phase("backward"):
+                # As the eager loop `(loss_fn(model, *mb) / k).backward()` accumulating into .grad.
+                scaled = loss / accumulate if accumulate > 1 else loss
+                for name, g in zip(layout.trained, torch.autograd.grad(scaled, trained, allow_unused=True)):
+                    if g is not None:
+                        grads[name] = g if grads[name] is None else grads[name] + g
             losses.append(loss.detach())
         mean_loss = losses[0]
         for extra in losses[1:]:
@@ -285,9 +305,10 @@ def _step_function(loss_module: _LossModule, layout: _Layout, fopt: FunctionalOp
         if accumulate > 1:
             mean_loss = mean_loss / accumulate
         present = {n: g for n, g in grads.items() if g is not None}
-        if clip_grad_norm is not None and present:
-            present = _clip(present, clip_grad_norm)
-        new_params, new_states = step_all(fopt, [(n, params[n]) for n in layout.trained], present, states)
+        with _phase("update"):
+            if clip_grad_norm is not None and present:
+                present = _clip(present, clip_grad_norm)
+            new_params, new_states = step_all(fopt, [(n, params[n]) for n in layout.trained], present, states)
         return (mean_loss, *(new_params[n] for n in layout.trained),
                 *(new_states[n][k] for n in layout.trained for k in layout.state_keys[n]),
                 *(buffers[n] for n in layout.mutated))
@@ -366,11 +387,16 @@ def trace_train_step(model: nn.Module, loss_fn: LossFn, optimizer: torch.optim.O
 def _trace(fn: Callable[..., tuple[Tensor, ...]], example: Sequence[Tensor],
            table: Mapping[Any, Callable[..., Any]]) -> GraphModule:
     """Both traces (see the module's docstring), then the checks and the clean-up."""
+    from torch.fx.traceback import preserve_node_meta
+
     try:
-        with torch.random.fork_rng():
+        # Node meta is preserved (the phase tags of _phase); the second trace interprets the joint
+        # graph node by node so that each new node takes the tag of the node it comes from.
+        with torch.random.fork_rng(), preserve_node_meta():
             joint = make_fx(fn, decomposition_table=table, tracing_mode="fake")(*example)
             plain = [t.detach() for t in example]
-            gm = make_fx(torch.func.functionalize(joint, remove="mutations"), decomposition_table=table,
+            interpreted = torch.fx.Interpreter(joint).run
+            gm = make_fx(torch.func.functionalize(interpreted, remove="mutations"), decomposition_table=table,
                          tracing_mode="fake")(*plain)
     except TrainingError:
         raise

@@ -68,6 +68,8 @@ class CpuTarget(Target):
         plan = exe.memory_plan
         if recompute is not None and plan is not None:
             plan = {**plan, "recompute": recompute}
+        if plan is not None:
+            plan = _with_training(plan, pick_function(module, func_name))
         return TargetResult(run=exe.run if compile_to == "llvm" else None, inputs=exe.inputs,
                             outputs=exe.outputs, times=times, memory_plan=plan,
                             executable=exe if compile_to == "llvm" else None,
@@ -131,6 +133,17 @@ def _plan_of(module: ir.Module, func_name: str, check_bounds: bool, memory_strat
         return read_memory_plan(pick_function(m, func_name))
 
 
+def _with_training(plan: dict, fn: ir.Operation) -> dict:
+    """``plan`` with ``plan["training"]`` (:class:`ge_mlir.memory.training.TrainingMemory` as a dict)
+    when ``fn`` is a training step (it records its ops' phases)."""
+    from ...memory.training import argument_bytes, read_phases, training_memory
+
+    phases = read_phases(fn)
+    if not phases:
+        return plan
+    return {**plan, "training": training_memory(plan, phases, argument_bytes(fn)).to_dict()}
+
+
 def fit_budget(module: ir.Module, func_name: str, budget: int, *, checkpoint_ops: Sequence[str] = (),
                max_extra_flops_ratio: float | None = None, check_bounds: bool = True,
                memory_strategy: str = "aggressive") -> tuple[ir.Module, dict | None]:
@@ -151,6 +164,7 @@ def fit_budget(module: ir.Module, func_name: str, budget: int, *, checkpoint_ops
     :class:`CompileError` for an unknown checkpoint op name.
     """
     from ...memory.ge_rematerialize import checkpoint_matcher, live_peak, rematerialize_function
+    from ...memory.training import read_phases, training_memory
 
     try:
         checkpoint_matcher(checkpoint_ops)
@@ -201,6 +215,10 @@ def fit_budget(module: ir.Module, func_name: str, budget: int, *, checkpoint_ops
         "target_bytes": result.target if result else None, "attempts": attempts,
         "recomputed": [r.to_dict() for r in result.recomputed] if result else [],
     }
+    phases = read_phases(pick_function(module, func_name))
+    if phases:  # a training step: the saved activations' peak before and after
+        report["saved_activations"] = {"before": training_memory(natural, phases).saved_peak,
+                                       "after": training_memory(plan, phases).saved_peak}
     if plan["arena"] > budget:
         check_budget(plan, budget / 2**20, func_name, recompute=report)
     return copy, report
