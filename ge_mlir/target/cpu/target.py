@@ -48,6 +48,13 @@ class CpuTarget(Target):
                                            max_extra_flops_ratio=options.recompute_ratio,
                                            check_bounds=options.check_bounds, memory_strategy=strategy)
             last = time.perf_counter()
+        elif options.recompute and compile_to != "linalg" and (options.recompute_checkpoint_ops
+                                                             or options.recompute_ratio is not None):
+            module, recompute = recompute_without_budget(
+                module, func_name, checkpoint_ops=options.recompute_checkpoint_ops or (),
+                max_extra_flops_ratio=options.recompute_ratio, check_bounds=options.check_bounds,
+                memory_strategy=strategy)
+            last = time.perf_counter()
 
         def stage_done(stage: str, m: ir.Module) -> None:
             nonlocal last
@@ -221,6 +228,46 @@ def fit_budget(module: ir.Module, func_name: str, budget: int, *, checkpoint_ops
                                        "after": training_memory(plan, phases).saved_peak}
     if plan["arena"] > budget:
         check_budget(plan, budget / 2**20, func_name, recompute=report)
+    return copy, report
+
+
+def recompute_without_budget(module: ir.Module, func_name: str, *, checkpoint_ops: Sequence[str] = (),
+                             max_extra_flops_ratio: float | None = None, check_bounds: bool = True,
+                             memory_strategy: str = "aggressive") -> tuple[ir.Module, dict | None]:
+    """Recompute by op type, node-name pattern or FLOPs ratio with no memory budget: every
+    recomputation ``ge-rematerialize`` finds that lowers the live peak (a target of 0 bytes), within
+    ``checkpoint_ops`` and ``max_extra_flops_ratio``. Returns the rematerialized copy and the report
+    (:func:`fit_budget`'s, ``budget`` None), or ``(module, None)`` when nothing helped."""
+    from ...memory.ge_rematerialize import checkpoint_matcher, rematerialize_function
+    from ...memory.training import read_phases, training_memory
+
+    try:
+        checkpoint_matcher(checkpoint_ops)
+    except ValueError as e:
+        raise CompileError(f"recompute_checkpoint_ops: {e}") from None
+    natural = _plan_of(module, func_name, check_bounds, memory_strategy)
+    if natural is None:
+        return module, None
+    copy = ir.Module.parse(module.operation.get_asm(enable_debug_info=True), module.context)
+    result = rematerialize_function(pick_function(copy, func_name), 0, checkpoint_ops=checkpoint_ops,
+                                    max_extra_flops_ratio=max_extra_flops_ratio, scratch=cpu_scratch_bytes,
+                                    max_remats=256)
+    if not result.recomputed:
+        return module, None
+    plan = _plan_of(copy, func_name, check_bounds, memory_strategy)
+    if plan["arena"] >= natural["arena"]:
+        return module, None  # the ge-level peak fell, the lowered plan did not: keep the original
+    report = {
+        "budget": None, "natural_arena": natural["arena"], "arena": plan["arena"],
+        "graph_flops": result.graph_flops, "extra_flops": result.extra_flops,
+        "extra_flops_ratio": result.extra_flops / result.graph_flops if result.graph_flops else 0.0,
+        "checkpoint_ops": list(checkpoint_ops), "max_extra_flops_ratio": max_extra_flops_ratio,
+        "target_bytes": 0, "attempts": [], "recomputed": [r.to_dict() for r in result.recomputed],
+    }
+    phases = read_phases(pick_function(module, func_name))
+    if phases:
+        report["saved_activations"] = {"before": training_memory(natural, phases).saved_peak,
+                                       "after": training_memory(plan, phases).saved_peak}
     return copy, report
 
 

@@ -93,3 +93,17 @@ def test_recompute_lowers_saved_activations_bitwise(plain):
     assert rep.recompute and rep.recompute["recomputed"] and rep.recompute["extra_flops"] > 0
     assert "saved by recompute" in str(rep)
     assert [rc_step(*b) for b in batches] == losses  # bit for bit
+
+
+def test_recompute_by_op_type_without_a_budget(plain):
+    """Checkpoint ops with no budget: every recomputation of those ops that lowers the peak,
+    within the FLOPs ratio; bit for bit the same losses."""
+    step, losses, _model = plain
+    before = step.memory_report()
+    rc_step, _m, batches = _compile({"recompute": True, "recompute_ratio": 0.5,
+                                     "recompute_checkpoint_ops": ["aten.addmm", "LayerNormalization"]})
+    rep = rc_step.memory_report()
+    assert rep.recompute and rep.recompute["budget"] is None
+    assert rep.saved_peak < before.saved_peak
+    assert 0 < rep.recompute["extra_flops_ratio"] <= 0.5
+    assert [rc_step(*b) for b in batches] == losses
