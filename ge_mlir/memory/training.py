@@ -102,7 +102,7 @@ class TrainingMemory:
                  row("optimizer states", self.optimizer_states, "arguments"),
                  row("buffers", self.buffers, "arguments (batch norm statistics)"),
                  row("batch", self.batch, "arguments"),
-                 row("outputs", self.outputs, "loss, new parameters, states and buffers"),
+                 row("outputs", self.outputs, "results not updated in place (the loss, ...)"),
                  row("total", self.total)]
         if self.recompute:
             rc = self.recompute
@@ -139,9 +139,10 @@ def read_phases(fn: Any) -> dict[str, str]:
     return out
 
 
-def argument_bytes(fn: Any) -> dict[str, int]:
+def argument_bytes(fn: Any, in_place: Any = ()) -> dict[str, int]:
     """Bytes of a training step's arguments by kind (:data:`ARG_KINDS_ATTR`) and of its results
-    (``outputs``), from the function type (static shapes; others count 0)."""
+    (``outputs``) except those computed in place into an input (``in_place``: result indices,
+    ``ge-tie-donated-results``), from the function type (static shapes; others count 0)."""
     from mlir import ir
 
     from ..irutils.types import tensor_bytes
@@ -153,7 +154,7 @@ def argument_bytes(fn: Any) -> dict[str, int]:
     for i, t in enumerate(ftype.inputs):
         kind = _KIND_NAMES.get(kinds[i] if i < len(kinds) else "", "batch")
         out[kind] += tensor_bytes(t) or 0
-    out["outputs"] = sum(tensor_bytes(t) or 0 for t in ftype.results)
+    out["outputs"] = sum(tensor_bytes(t) or 0 for k, t in enumerate(ftype.results) if k not in set(in_place))
     return out
 
 

@@ -76,7 +76,7 @@ class CpuTarget(Target):
         if recompute is not None and plan is not None:
             plan = {**plan, "recompute": recompute}
         if plan is not None:
-            plan = _with_training(plan, pick_function(module, func_name))
+            plan = _with_training(plan, pick_function(module, func_name), exe.tied_outputs)
         return TargetResult(run=exe.run if compile_to == "llvm" else None, inputs=exe.inputs,
                             outputs=exe.outputs, times=times, memory_plan=plan,
                             executable=exe if compile_to == "llvm" else None,
@@ -140,15 +140,16 @@ def _plan_of(module: ir.Module, func_name: str, check_bounds: bool, memory_strat
         return read_memory_plan(pick_function(m, func_name))
 
 
-def _with_training(plan: dict, fn: ir.Operation) -> dict:
+def _with_training(plan: dict, fn: ir.Operation, in_place: Mapping[int, int]) -> dict:
     """``plan`` with ``plan["training"]`` (:class:`ge_mlir.memory.training.TrainingMemory` as a dict)
-    when ``fn`` is a training step (it records its ops' phases)."""
+    when ``fn`` is a training step (it records its ops' phases); results computed in place into an
+    input (``in_place``) cost no output bytes."""
     from ...memory.training import argument_bytes, read_phases, training_memory
 
     phases = read_phases(fn)
     if not phases:
         return plan
-    return {**plan, "training": training_memory(plan, phases, argument_bytes(fn)).to_dict()}
+    return {**plan, "training": training_memory(plan, phases, argument_bytes(fn, in_place)).to_dict()}
 
 
 def fit_budget(module: ir.Module, func_name: str, budget: int, *, checkpoint_ops: Sequence[str] = (),
