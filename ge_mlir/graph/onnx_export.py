@@ -36,6 +36,7 @@ from ..irutils.constants import read_resource_bytes
 from ..irutils.functions import io_names
 from ..irutils.locations import location_info
 from ..irutils.types import NUMPY_DTYPES
+from ..irutils.windows import end_adjustment, window_divisors
 from .model import fused_parts, operand_names
 
 __all__ = ["DEFAULT_OPSET", "FUSED_MODES", "SUPPORTED_OPS", "to_onnx"]
@@ -415,6 +416,52 @@ class _Exporter:
                         strides=attrs.get("strides", [1, 1]), pads=attrs.get("pads", [0, 0, 0, 0]),
                         dilations=attrs.get("dilations", [1, 1]), output_padding=attrs.get("output_padding"),
                         group=attrs.get("groups", 1))
+
+    # The gradient ops have no ONNX operator: each is exported as its exact expansion, the one
+    # ge-decompose-gradient-ops builds (its docstring says why each is exact).
+    def _op_conv2d_backprop_input(self, op, ins, attrs, base):
+        k = list(ir.RankedTensorType(op.operands[0].type).shape[2:])
+        out = list(ir.RankedTensorType(op.operands[1].type).shape[2:])
+        size, s, p = attrs["input_size"], attrs.get("strides", [1, 1]), attrs.get("pads", [0, 0, 0, 0])
+        d = attrs.get("dilations", [1, 1])
+        ends, out_pad = zip(*(end_adjustment(size[2 + i], out[i], k[i], s[i], d[i], p[i]) for i in range(2)))
+        self.one("ConvTranspose", [ins[1], ins[0]], base, out=self._result_name(op, 0, base), kernel_shape=k,
+                 strides=s, pads=[p[0], p[1], ends[0], ends[1]], dilations=d, output_padding=list(out_pad),
+                 group=attrs.get("groups", 1))
+
+    def _op_conv2d_backprop_filter(self, op, ins, attrs, base):
+        n, cin, h, w = ir.RankedTensorType(op.operands[0].type).shape
+        out = list(ir.RankedTensorType(op.operands[1].type).shape[2:])
+        cout, cig, kh, kw = attrs["filter_size"]
+        s, p, d, g = (attrs.get("strides", [1, 1]), attrs.get("pads", [0, 0, 0, 0]),
+                      attrs.get("dilations", [1, 1]), attrs.get("groups", 1))
+        x5 = self.one("Reshape", [ins[0], self.i64([n, g, cig, h, w], f"{base}/x5")], f"{base}/x5")
+        xt = self.one("Transpose", [x5], f"{base}/xt", perm=[2, 1, 0, 3, 4])
+        xr = self.one("Reshape", [xt, self.i64([cig, g * n, h, w], f"{base}/xr")], f"{base}/xr")
+        dyt = self.one("Transpose", [ins[1]], f"{base}/dyt", perm=[1, 0, 2, 3])
+        ends = [max(0, end_adjustment((h, w)[i], out[i], (kh, kw)[i], s[i], d[i], p[i])[0]) for i in range(2)]
+        y = self.one("Conv", [xr, dyt], f"{base}/conv", kernel_shape=out, strides=d, dilations=s,
+                     pads=[p[0], p[1], ends[0], ends[1]], group=g)
+        yt = self.one("Transpose", [y], f"{base}/yt", perm=[1, 0, 2, 3])
+        self.one("Slice", [yt, self.i64([0, 0], f"{base}/starts"), self.i64([kh, kw], f"{base}/ends"),
+                           self.i64([2, 3], f"{base}/axes")], base, out=self._result_name(op, 0, base))
+
+    def _op_avg_pool_grad(self, op, ins, attrs, base):
+        dyt = ir.RankedTensorType(op.operands[0].type)
+        n, c, oh, ow = dyt.shape
+        size, k = attrs["input_size"], attrs["kernel_shape"]
+        s, p = attrs.get("strides", [1, 1]), attrs.get("pads", [0, 0, 0, 0])
+        include = bool(attrs.get("count_include_pad", False))
+        dtype = _elem_dtype(dyt.element_type)
+        divisor = np.outer(window_divisors(oh, size[2], k[0], s[0], p[0], p[2], include),
+                           window_divisors(ow, size[3], k[1], s[1], p[1], p[3], include)).reshape(1, 1, oh, ow)
+        flat = self.one("Reshape", [ins[0], self.i64([n * c, 1, oh, ow], f"{base}/flat")], f"{base}/flat")
+        scaled = self.one("Div", [flat, self.const(divisor.astype(dtype), f"{base}/divisor")], f"{base}/scaled")
+        ends, out_pad = zip(*(end_adjustment(size[2 + i], (oh, ow)[i], k[i], s[i], 1, p[i]) for i in range(2)))
+        dx = self.one("ConvTranspose", [scaled, self.const(np.ones((1, 1, k[0], k[1]), dtype), f"{base}/window")],
+                      f"{base}/spread", kernel_shape=k, strides=s, pads=[p[0], p[1], ends[0], ends[1]],
+                      output_padding=list(out_pad))
+        self.one("Reshape", [dx, self.i64(list(size), f"{base}/shape")], base, out=self._result_name(op, 0, base))
 
     def _pool(self, op, op_type, ins, attrs, base, **extra):
         dil = attrs.get("dilations", [1, 1])

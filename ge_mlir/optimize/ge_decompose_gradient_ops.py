@@ -47,26 +47,10 @@ from mlir import ir
 from ..dialects import ge
 from ..irutils.attrs import attr_bool, attr_int, attr_ints
 from ..irutils.constants import make_constant
+from ..irutils.windows import end_adjustment, window_divisors
 from ..passes.registry import Pass, PassFailure, register_pass
 
 GRADIENT_OPS = ("ge.conv2d_backprop_input", "ge.conv2d_backprop_filter", "ge.avg_pool_grad")
-
-
-def end_adjustment(size: int, out: int, k: int, s: int, d: int, pad_begin: int) -> tuple[int, int]:
-    """(end pad, output padding) of the transposed window op that makes an ``out``-long gradient
-    ``size`` long again: cut the positions past ``size`` or add the zero rows no window read."""
-    extra = s * (out - 1) + d * (k - 1) + 1 - pad_begin - size
-    return (extra, 0) if extra >= 0 else (0, -extra)
-
-
-def window_divisors(n_out: int, n_in: int, k: int, s: int, pad_begin: int, pad_end: int,
-                    include_pad: bool) -> np.ndarray:
-    """ge.avg_pool2d's divisor per output position along one dim: the taps of the window inside the
-    padded input (``include_pad``) or inside the input; at least 1."""
-    lo, hi = (-pad_begin, n_in + pad_end) if include_pad else (0, n_in)
-    starts = np.arange(n_out) * s - pad_begin
-    counts = np.minimum(starts + k, hi) - np.maximum(starts, lo)
-    return np.maximum(counts, 1)
 
 
 def _reshape(value: ir.Value, shape: list[int]) -> ir.Value:

@@ -421,8 +421,30 @@ def test_every_ge_op_is_exported_and_tested():
     assert len(dialect_ops) >= 88
     assert dialect_ops - {"ge.constant"} <= SUPPORTED_OPS, sorted(dialect_ops - SUPPORTED_OPS)
     exercised = _ge_ops(ge_mlir.compile(kitchen_sink(), compile_to="ge", progress=False).ir("ge")) | \
-        _ge_ops(_extras_ir()) | _ge_ops(_BITCAST_IR)
+        _ge_ops(_extras_ir()) | _ge_ops(_BITCAST_IR) | _ge_ops(_GRADIENTS_IR)
     assert SUPPORTED_OPS - exercised == set(), sorted(SUPPORTED_OPS - exercised)
+
+
+_GRADIENTS_IR = """
+func.func @gradients(%w: tensor<16x4x3x3xf32>, %dy: tensor<2x16x4x4xf32>, %x: tensor<2x8x9x10xf32>,
+                     %dp: tensor<2x3x4x5xf32>) -> (tensor<2x8x9x10xf32>, tensor<16x4x3x3xf32>, tensor<2x3x7x8xf32>) {
+  %0 = ge.conv2d_backprop_input %w, %dy {dilations = array<i64: 1, 2>, groups = 2 : i64, input_size = array<i64: 2, 8, 9, 10>, pads = array<i64: 1, 0, 0, 1>, strides = array<i64: 2, 2>} : (tensor<16x4x3x3xf32>, tensor<2x16x4x4xf32>) -> tensor<2x8x9x10xf32>
+  %1 = ge.conv2d_backprop_filter %x, %dy {dilations = array<i64: 1, 2>, filter_size = array<i64: 16, 4, 3, 3>, groups = 2 : i64, pads = array<i64: 1, 0, 0, 1>, strides = array<i64: 2, 2>} : (tensor<2x8x9x10xf32>, tensor<2x16x4x4xf32>) -> tensor<16x4x3x3xf32>
+  %2 = ge.avg_pool_grad %dp {ceil_mode = true, count_include_pad = false, input_size = array<i64: 2, 3, 7, 8>, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<2x3x4x5xf32>) -> tensor<2x3x7x8xf32>
+  return %0, %1, %2 : tensor<2x8x9x10xf32>, tensor<16x4x3x3xf32>, tensor<2x3x7x8xf32>
+}
+"""
+
+
+def test_gradient_ops_export_as_their_exact_expansion():
+    model = ge_mlir.compile(_GRADIENTS_IR, progress=False)
+    rng = np.random.default_rng(5)
+    feeds = {s.name: rng.standard_normal(s.shape).astype(np.float32) for s in model.inputs}
+    want = model(**feeds)
+    exported = onnx.load_from_string(export_graph(_GRADIENTS_IR, format="onnx"))
+    onnx.checker.check_model(exported, full_check=True)
+    assert {n.domain for n in exported.graph.node} == {""}
+    _check_close(model.output_names, want, _ort(exported, feeds), rtol=1e-4, atol=1e-4)
 
 
 _BITCAST_IR = """
@@ -583,7 +605,7 @@ def test_compile_dump_graph_and_environment(tmp_path, monkeypatch):
             "04_bufferized.json", "skipped.txt"} <= set(names)
     assert not any("llvm" in n for n in names)
     passes = [n for n in names if re.match(r"02_optimized\.\d\d_.*\.json$", n)]
-    assert len(passes) == len(model.pass_report.entries) and "02_optimized.05_ge-fuse-conv-bn.json" in passes
+    assert len(passes) == len(model.pass_report.entries) and "02_optimized.06_ge-fuse-conv-bn.json" in passes
     assert "03_linalg: onnx (stage linalg is not a ge graph)" in (folder / "skipped.txt").read_text()
     onnx.checker.check_model(str(folder / "02_optimized.onnx"))
     monkeypatch.setenv("GE_MLIR_DUMP_GRAPH", "yes")
@@ -600,7 +622,7 @@ def test_ge_compile_dump_graph_cli(tmp_path, capsys):
                "--dump-stages", "optimized,passes", "--dump-format", "dot"])
     assert rc == 0
     out = capsys.readouterr().out
-    assert re.search(r"graph dump: 10 file\(s\) in .*resnet_block-\d+", out), out
+    assert re.search(r"graph dump: 11 file\(s\) in .*resnet_block-\d+", out), out
     with pytest.raises(SystemExit) as e:
         main([str(path), "--dump-graph", str(tmp_path / "d"), "--dump-stages", "source"])
     assert e.value.code == 2
