@@ -97,12 +97,13 @@ def main(argv=None) -> None:
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--numerics", type=int, default=0, metavar="N")
+    ap.add_argument("--sgd-lr", type=float, default=0.05, help="SGD's learning rate in --numerics")
     args = ap.parse_args(argv)
     models = _models()
     if args.numerics:
         from train_numerics import numerics
 
-        numerics(models, args.models.split(","), args.numerics)
+        numerics(models, args.models.split(","), args.numerics, args.sgd_lr)
         return
     rows = []
     for threads in [int(t) for t in args.threads.split(",")]:

@@ -8,8 +8,11 @@ import warnings
 
 import torch
 
+#: SGD's learning rate (``--sgd-lr``): 0.05 with momentum 0.9 makes the small CNN's training chaotic
+#: (every compiler, inductor too, then drifts from eager by the growth of rounding differences).
+SGD_LR = {"lr": 0.05}
 OPTIMIZERS = {
-    "sgd": lambda p: torch.optim.SGD(p, lr=0.05, momentum=0.9),
+    "sgd": lambda p: torch.optim.SGD(p, lr=SGD_LR["lr"], momentum=0.9),
     "adamw": lambda p: torch.optim.AdamW(p, lr=1e-3),
 }
 
@@ -51,7 +54,8 @@ def _route(route, model, opt_name, loss_fn, batches, k):
     return _eager_like(model, OPTIMIZERS[opt_name](model.parameters()), f, loss_fn, batches, k)
 
 
-def numerics(models, names, steps):
+def numerics(models, names, steps, sgd_lr: float = 0.05):
+    SGD_LR["lr"] = sgd_lr
     print(f"{'model':7s} {'optimizer':9s} {'accum':>5s} {'route':15s} {'loss rel':>9s} {'param rel':>9s}  tensors over 1e-4")
     for name in names:
         model, batch, loss_fn = models[name]
