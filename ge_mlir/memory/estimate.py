@@ -387,7 +387,27 @@ def estimate_function(fn: ir.Operation, *, in_place: bool = True, alignment: int
     e.buffers()
     slots, reuses = e.reuse() if in_place else (_Slots(), {})
     e.plan(slots, alignment, strategy, work_limit)
-    return e.report(reuses, alignment, in_place, time.perf_counter() - t0)
+    report = e.report(reuses, alignment, in_place, time.perf_counter() - t0)
+    return _with_training(report, fn, e)
+
+
+def _with_training(report: MemoryEstimate, fn: ir.Operation, e: "_Estimate") -> MemoryEstimate:
+    """A training step's estimate split by category, on the estimated buffers (the same split
+    the compiled step's memory report makes on its plan). Results the step donates an input for
+    (``ge.donate``) count as computed in place, as ``ge-tie-donated-results`` makes them."""
+    from dataclasses import replace
+
+    from .training import argument_bytes, read_phases, training_memory
+
+    phases = read_phases(fn)
+    if not phases:
+        return report
+    plan = {"arena": report.arena,
+            "buffers": [{"name": b.name, "size": b.size, "start": b.start, "end": b.end} for b in e.merged]}
+    donated: list[int] = []
+    if "ge.donate" in fn.attributes:
+        donated = list(ir.DenseI64ArrayAttr(ir.DictAttr(fn.attributes["ge.donate"])["pairs"]))[::2]
+    return replace(report, training=training_memory(plan, phases, argument_bytes(fn, donated)))
 
 
 def _with_reuse(b: BufferEstimate, reuses: str) -> BufferEstimate:

@@ -84,6 +84,9 @@ class MemoryEstimate:
     #: optimization before it (``ge_mlir.estimate_memory``; 0 when given a module).
     seconds: float = 0.0
     import_seconds: float = 0.0
+    #: A training step's estimate split into saved activations, gradients, workspace, parameters,
+    #: optimizer states... (:class:`ge_mlir.memory.training.TrainingMemory`); None for other graphs.
+    training: Any = None
 
     @property
     def arena(self) -> int:
@@ -138,6 +141,8 @@ class MemoryEstimate:
             for i, b in enumerate(self.top_workspace, 1):
                 out.append(f"  {i:>3}. {format_bytes(b.size):>10}  {b.kind:<16} {b.type:<22} op {b.start}  "
                            f"{b.op} {b.name}")
+        if self.training is not None:
+            out += ["  " + line for line in str(self.training).rstrip("\n").splitlines()]
         return "\n".join(out) + "\n"
 
     __str__ = table

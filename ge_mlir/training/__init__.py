@@ -7,7 +7,7 @@ reproduced op for op); the graph imports through the FX front end like any other
 
 from ge_mlir.training.optim import AdamWOptions, FunctionalOptimizer, SgdOptions, functional_optimizer
 from ge_mlir.training.trace import TracedStep, aten_ops, default_decompositions, trace_train_step
-from ge_mlir.training.step import CompiledTrainStep, compile_train_step
+from ge_mlir.training.step import CompiledTrainStep, compile_train_step, estimate_train_step
 
-__all__ = ["AdamWOptions", "CompiledTrainStep", "compile_train_step", "FunctionalOptimizer", "SgdOptions", "TracedStep", "aten_ops", "default_decompositions",
+__all__ = ["AdamWOptions", "CompiledTrainStep", "compile_train_step", "estimate_train_step", "FunctionalOptimizer", "SgdOptions", "TracedStep", "aten_ops", "default_decompositions",
            "functional_optimizer", "trace_train_step"]

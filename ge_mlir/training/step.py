@@ -137,6 +137,41 @@ def _record_phases(module: Any, phases: Mapping[str, str], kinds: Sequence[str])
     fn.attributes[ARG_KINDS_ATTR] = ir.ArrayAttr.get([ir.StringAttr.get(k) for k in kinds])
 
 
+def _import_step(model: Any, loss_fn: Callable[..., Any], optimizer: Any, example_batch: Sequence[Any],
+                 accumulate: int, clip_grad_norm: float | None) -> tuple[TracedStep, Any]:
+    """The step traced and imported as a ge module (in the current context), with its donated
+    inputs and its ops' phases recorded."""
+    from ..frontend.fx import decompositions, import_fx
+
+    traced = trace_train_step(model, loss_fn, optimizer, tuple(example_batch), accumulate=accumulate,
+                              clip_grad_norm=clip_grad_norm, decompositions=decompositions())
+    names = [name for _, name in traced.inputs]
+    out_names = ["loss"] + [f"new.{name}" for _, name in traced.outputs[1:]]
+    module, fixed = import_fx(traced.graph_module, func_name="train_step", input_names=names,
+                              output_names=out_names)
+    if fixed:
+        raise TrainingError(f"the traced step has non-tensor outputs at {sorted(fixed)}")
+    _donate(module, traced)
+    _record_phases(module, node_phases(traced.graph_module), [kind for kind, _ in traced.inputs])
+    return traced, module
+
+
+def estimate_train_step(model: Any, loss_fn: Callable[..., Any], optimizer: Any, example_batch: Sequence[Any], *,
+                        accumulate: int = 1, clip_grad_norm: float | None = None,
+                        options: Mapping[str, Any] | None = None) -> Any:
+    """The memory a training step will need, estimated before compiling it
+    (:func:`ge_mlir.estimate_memory` on the step's graph): a ``MemoryEstimate`` whose ``training``
+    splits it into saved activations, gradients, workspace, parameters, optimizer states, batch
+    (``print`` it for the tables). Arguments as :func:`compile_train_step`'s."""
+    import ge_mlir
+
+    from ..api import Context
+
+    with Context():
+        _, module = _import_step(model, loss_fn, optimizer, example_batch, accumulate, clip_grad_norm)
+        return ge_mlir.estimate_memory(module, options=dict(options or {}))
+
+
 def compile_train_step(model: Any, loss_fn: Callable[..., Any], optimizer: Any, example_batch: Sequence[Any], *,
                        accumulate: int = 1, clip_grad_norm: float | None = None,
                        options: Mapping[str, Any] | None = None, check_finite: bool = False) -> CompiledTrainStep:
@@ -160,18 +195,8 @@ def compile_train_step(model: Any, loss_fn: Callable[..., Any], optimizer: Any, 
     import ge_mlir
 
     from ..api import Context
-    from ..frontend.fx import decompositions, import_fx
 
-    traced = trace_train_step(model, loss_fn, optimizer, tuple(example_batch), accumulate=accumulate,
-                              clip_grad_norm=clip_grad_norm, decompositions=decompositions())
-    names = [name for _, name in traced.inputs]
-    out_names = ["loss"] + [f"new.{name}" for _, name in traced.outputs[1:]]
     with Context():
-        module, fixed = import_fx(traced.graph_module, func_name="train_step", input_names=names,
-                                  output_names=out_names)
-        if fixed:
-            raise TrainingError(f"the traced step has non-tensor outputs at {sorted(fixed)}")
-        _donate(module, traced)
-        _record_phases(module, node_phases(traced.graph_module), [kind for kind, _ in traced.inputs])
+        traced, module = _import_step(model, loss_fn, optimizer, example_batch, accumulate, clip_grad_norm)
         compiled = ge_mlir.compile(module, options=dict(options or {}), progress=False)
     return CompiledTrainStep(traced, compiled, check_finite)

@@ -107,3 +107,22 @@ def test_recompute_by_op_type_without_a_budget(plain):
     assert rep.saved_peak < before.saved_peak
     assert 0 < rep.recompute["extra_flops_ratio"] <= 0.5
     assert [rc_step(*b) for b in batches] == losses
+
+
+def test_estimate_before_compiling_splits_the_same_categories(plain):
+    """estimate_train_step (ge_mlir.estimate_memory on the step's graph, no lowering): the same
+    categories, close to the compiled step's plan."""
+    from ge_mlir.training import estimate_train_step
+
+    step, _losses, _model = plain
+    torch.manual_seed(0)
+    model = Mlp()
+    x, y = torch.randn(64, 32), torch.randint(0, 10, (64,))
+    est = estimate_train_step(model, classify, torch.optim.AdamW(model.parameters(), lr=1e-2), (x, y))
+    got, want = est.training, step.memory_report()
+    assert isinstance(got, TrainingMemory)
+    assert (got.parameters, got.optimizer_states, got.batch, got.outputs) == \
+        (want.parameters, want.optimizer_states, want.batch, want.outputs)
+    assert abs(got.arena - want.arena) <= 0.25 * want.arena
+    assert abs(got.saved_peak - want.saved_peak) <= 0.25 * want.saved_peak
+    assert "saved activations" in str(est)
