@@ -16,7 +16,12 @@
 // workers, started on first use (fewer if the system grants fewer threads). Between
 // regions workers spin for a short while
 // (regions of one model call follow each other within microseconds) and then
-// sleep on a condition variable, so an idle process burns no CPU. Work sharing is
+// sleep on a condition variable, so an idle process burns no CPU. A thread waiting
+// for a worker (at the barrier ending a region's loop, or for the region's end) runs
+// that worker's share itself when the worker has not started it: another runtime's
+// spinning threads (torch's OpenMP team between eager ops) can keep a worker off the
+// cores for a whole time slice, and a share is claimed once per region by whoever
+// comes first. Work sharing is
 // static and contiguous (the same iterations go to the same thread on every call;
 // tasks never split a reduction, so results do not depend on the thread count).
 // A fork from inside a region, or while another thread's call holds the team, runs
@@ -53,6 +58,9 @@ using Microtask = void (*)(int32_t *, int32_t *, ...);
 /// every capture into one struct (argc 1); another LLVM passing more fails loudly
 /// in fork_call rather than calling the microtask with arguments missing.
 constexpr int kMaxArgs = 8;
+
+/// Most threads a team has (slots with a claim each).
+constexpr int kMaxTeam = 256;
 
 /// How long a worker spins for the next region before it sleeps.
 constexpr auto kSpin = std::chrono::microseconds(200);
@@ -137,12 +145,41 @@ public:
       wake_.notify_all();
     runAs(0);
     for (unsigned spins = 0; pending_.load(std::memory_order_acquire); ++spins) {
+      if (stealOne())
+        continue;
       if (spins < 4096)
         GE_PAUSE();
       else
         std::this_thread::yield();  // a worker was descheduled (more threads than cores)
     }
     return true;
+  }
+
+  /// Runs, on this thread, the share of one thread of the running region that no thread has
+  /// taken on yet; false when there is none. A worker descheduled by another process's (or
+  /// another runtime's) threads on the same cores then costs the region nothing: its share is
+  /// the same iterations whoever runs it (static schedule), so results do not change.
+  bool stealOne() {
+    const uint64_t ticket = ticket_.load(std::memory_order_acquire);
+    const uint64_t generation = ticket >> 16;
+    const int32_t n = static_cast<int32_t>(ticket & 0xffff);
+    for (int32_t k = 1; k < n; ++k) {
+      if (claim(k, generation)) {
+        runAs(k);
+        pending_.fetch_sub(1, std::memory_order_acq_rel);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /// Takes slot `k`'s share of region `generation` (once: the first caller wins).
+  bool claim(int32_t k, uint64_t generation) {
+    uint64_t seen = claimed_[k].load(std::memory_order_acquire);
+    while (seen < generation)
+      if (claimed_[k].compare_exchange_weak(seen, generation, std::memory_order_acq_rel))
+        return true;
+    return false;
   }
 
   /// All `tlTeam` threads of the running region meet here.
@@ -154,6 +191,11 @@ public:
       return;
     }
     for (unsigned spins = 0; barrierPhase_.load(std::memory_order_acquire) == phase; ++spins) {
+      // A region's only barrier ends its loop (one omp.wsloop per omp.parallel, as
+      // convert-scf-to-openmp makes them): a share run here, nested, reaches this same barrier
+      // and completes it.
+      if (stealOne())
+        continue;
       if (spins < 4096)
         GE_PAUSE();
       else
@@ -166,7 +208,7 @@ private:
     // pthread_create, not std::thread: this library is built without exceptions, and a thread
     // that cannot be had (ulimit, cgroup) must make a smaller team, not terminate the process.
     unsigned hw = std::thread::hardware_concurrency();
-    for (unsigned i = 1; i < std::max(hw, 1u); ++i) {
+    for (unsigned i = 1; i < std::min(std::max(hw, 1u), static_cast<unsigned>(kMaxTeam)); ++i) {
       pthread_t thread;
       auto *worker = new Worker{this, static_cast<int32_t>(i)};
       if (pthread_create(&thread, nullptr, &Team::start, worker) != 0) {
@@ -219,7 +261,7 @@ private:
         now = ticket_.load(std::memory_order_acquire);
       }
       seen = now;
-      if (me < static_cast<int32_t>(now & 0xffff)) {
+      if (me < static_cast<int32_t>(now & 0xffff) && claim(me, now >> 16)) {
         runAs(me);
         pending_.fetch_sub(1, std::memory_order_acq_rel);
       }
@@ -236,6 +278,9 @@ private:
   /// Region number << 16 | team size of the region.
   std::atomic<uint64_t> ticket_{0};
   std::atomic<int32_t> pending_{0};
+  /// Per thread slot, the last region generation whose share someone (the worker, or a thread
+  /// waiting for it) took on: a share runs exactly once per region.
+  std::atomic<uint64_t> claimed_[kMaxTeam] = {};
   std::atomic<int32_t> barrierCount_{0};
   std::atomic<uint32_t> barrierPhase_{0};
   // The region being run: written by thread 0 before the generation moves on.
