@@ -11,7 +11,6 @@ compiled per concrete input shape when first called with it, as static graphs.
 from __future__ import annotations
 
 import os
-import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -83,6 +82,3 @@ def backend(**options: Any) -> Callable[..., Any]:
 
     return configured
 
-
-def _warn(message: str) -> None:
-    warnings.warn(message, RuntimeWarning, stacklevel=3)

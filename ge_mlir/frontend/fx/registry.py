@@ -10,12 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
 from mlir import ir
 
 from ...dialects import ge
 
-__all__ = ["Refusal", "FxContext", "converter", "lookup", "mlir_type", "numpy_dtype", "registered"]
+__all__ = ["Refusal", "FxContext", "converter", "lookup", "mlir_type", "registered"]
 
 _TABLE: dict[Any, Callable[["FxContext"], Any]] = {}
 
@@ -66,13 +65,6 @@ def mlir_type(dtype: Any) -> ir.Type:
     if dtype not in table:
         raise Refusal(f"dtype {dtype} has no ge element type")
     return table[dtype]()
-
-
-def numpy_dtype(dtype: Any) -> np.dtype:
-    torch = _torch()
-    if dtype == torch.bfloat16:
-        raise Refusal("bf16 constants are not built by the FX importer")
-    return torch.empty((), dtype=dtype).numpy().dtype
 
 
 def tensor_type(shape: Sequence[int], dtype: Any) -> ir.RankedTensorType:
@@ -136,15 +128,6 @@ class FxContext:
 
     def dtype(self, x: Any = None) -> Any:
         return self.val(x).dtype
-
-    def result_type(self, index: int | None = None) -> ir.RankedTensorType:
-        v = self.val()
-        if index is not None:
-            v = v[index]
-        return tensor_type([int(d) for d in v.shape], v.dtype)
-
-    def elem(self, x: Any = None) -> ir.Type:
-        return mlir_type(self.dtype(x))
 
     # --- building ----------------------------------------------------------
     def cast(self, v: ir.Value, dtype: Any) -> ir.Value:

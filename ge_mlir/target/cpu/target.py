@@ -172,7 +172,6 @@ def fit_budget(module: ir.Module, func_name: str, budget: int, *, checkpoint_ops
     :class:`CompileError` for an unknown checkpoint op name.
     """
     from ...memory.ge_rematerialize import checkpoint_matcher, live_peak, rematerialize_function
-    from ...memory.training import read_phases, training_memory
 
     try:
         checkpoint_matcher(checkpoint_ops)
@@ -215,18 +214,8 @@ def fit_budget(module: ir.Module, func_name: str, budget: int, *, checkpoint_ops
             else:
                 lo = mid + 1
     plan, copy, result = best if best is not None else (natural, module, None)
-    report = {
-        "budget": budget, "natural_arena": natural["arena"], "arena": plan["arena"],
-        "graph_flops": result.graph_flops if result else 0, "extra_flops": result.extra_flops if result else 0,
-        "extra_flops_ratio": (result.extra_flops / result.graph_flops) if result and result.graph_flops else 0.0,
-        "checkpoint_ops": list(checkpoint_ops), "max_extra_flops_ratio": max_extra_flops_ratio,
-        "target_bytes": result.target if result else None, "attempts": attempts,
-        "recomputed": [r.to_dict() for r in result.recomputed] if result else [],
-    }
-    phases = read_phases(pick_function(module, func_name))
-    if phases:  # a training step: the saved activations' peak before and after
-        report["saved_activations"] = {"before": training_memory(natural, phases).saved_peak,
-                                       "after": training_memory(plan, phases).saved_peak}
+    report = _recompute_report(module, func_name, natural, plan, result, budget, checkpoint_ops,
+                               max_extra_flops_ratio, result.target if result else None, attempts)
     if plan["arena"] > budget:
         check_budget(plan, budget / 2**20, func_name, recompute=report)
     return copy, report
@@ -240,7 +229,6 @@ def recompute_without_budget(module: ir.Module, func_name: str, *, checkpoint_op
     ``checkpoint_ops`` and ``max_extra_flops_ratio``. Returns the rematerialized copy and the report
     (:func:`fit_budget`'s, ``budget`` None), or ``(module, None)`` when nothing helped."""
     from ...memory.ge_rematerialize import checkpoint_matcher, rematerialize_function
-    from ...memory.training import read_phases, training_memory
 
     try:
         checkpoint_matcher(checkpoint_ops)
@@ -258,18 +246,30 @@ def recompute_without_budget(module: ir.Module, func_name: str, *, checkpoint_op
     plan = _plan_of(copy, func_name, check_bounds, memory_strategy)
     if plan["arena"] >= natural["arena"]:
         return module, None  # the ge-level peak fell, the lowered plan did not: keep the original
+    return copy, _recompute_report(module, func_name, natural, plan, result, None, checkpoint_ops,
+                                   max_extra_flops_ratio, 0, [])
+
+
+def _recompute_report(module: ir.Module, func_name: str, natural: dict, plan: dict, result: Any,
+                      budget: int | None, checkpoint_ops: Sequence[str], max_extra_flops_ratio: float | None,
+                      target: int | None, attempts: list[dict[str, Any]]) -> dict[str, Any]:
+    """``memory_plan["recompute"]``: what ``ge-rematerialize`` did (``result``, None when nothing)
+    and the arena before and after; for a training step also its saved activations' peak."""
+    from ...memory.training import read_phases, training_memory
+
     report = {
-        "budget": None, "natural_arena": natural["arena"], "arena": plan["arena"],
-        "graph_flops": result.graph_flops, "extra_flops": result.extra_flops,
-        "extra_flops_ratio": result.extra_flops / result.graph_flops if result.graph_flops else 0.0,
+        "budget": budget, "natural_arena": natural["arena"], "arena": plan["arena"],
+        "graph_flops": result.graph_flops if result else 0, "extra_flops": result.extra_flops if result else 0,
+        "extra_flops_ratio": (result.extra_flops / result.graph_flops) if result and result.graph_flops else 0.0,
         "checkpoint_ops": list(checkpoint_ops), "max_extra_flops_ratio": max_extra_flops_ratio,
-        "target_bytes": 0, "attempts": [], "recomputed": [r.to_dict() for r in result.recomputed],
+        "target_bytes": target, "attempts": attempts,
+        "recomputed": [r.to_dict() for r in result.recomputed] if result else [],
     }
     phases = read_phases(pick_function(module, func_name))
-    if phases:
+    if phases:  # a training step: the saved activations' peak before and after
         report["saved_activations"] = {"before": training_memory(natural, phases).saved_peak,
                                        "after": training_memory(plan, phases).saved_peak}
-    return copy, report
+    return report
 
 
 TARGET = CpuTarget()
